@@ -1,0 +1,26 @@
+"""mctslab: learn, teach and reproduce Monte Carlo Tree Search.
+
+Quick start::
+
+    >>> from mctslab import make_game, make_agent
+    >>> game = make_game("tictactoe")
+    >>> agent = make_agent("uct:iterations=1000", seed=0)
+    >>> agent.select_move(game, game.initial_state()) in game.legal_moves(game.initial_state())
+    True
+"""
+
+from .games import GAMES, Game, IllegalMoveError, make_game, register_game, state_from_moves
+from .specs import SpecError
+from .ucb import SQRT2, ucb1
+
+__all__ = [
+    "GAMES",
+    "SQRT2",
+    "Game",
+    "IllegalMoveError",
+    "SpecError",
+    "make_game",
+    "register_game",
+    "state_from_moves",
+    "ucb1",
+]

@@ -1,0 +1,53 @@
+"""The games, one interface (:class:`Game`), and :func:`make_game` to build them from a spec."""
+
+from __future__ import annotations
+
+from ..specs import Entry, build, to_int_list
+from .base import Game, IllegalMoveError, State, state_from_moves
+from .tictactoe import TicTacToe
+
+GAMES: dict[str, Entry] = {
+    "tictactoe": Entry(TicTacToe, {"n": int, "k": int}, "n x n tic-tac-toe, k in a row (default 3 x 3, k=3)"),
+}
+"""The registered games: spec name -> :class:`mctslab.specs.Entry`."""
+
+
+def make_game(spec: str | Game) -> Game:
+    """Build a game from its spec, e.g. ``"tictactoe"``, ``"tictactoe:n=4,k=3"``, ``"connect4"``.
+
+    Args:
+        spec: a registered name with optional ``key=value`` parameters, or a
+            :class:`Game` (returned as it is).
+
+    Raises:
+        mctslab.specs.SpecError: (a ``ValueError``) for an unknown game or parameter;
+            the message lists what is known.
+    """
+    if isinstance(spec, Game):
+        return spec
+    return build(spec, GAMES, "game")
+
+
+def register_game(name: str, factory, params=None, summary: str = "") -> None:
+    """Make your own game buildable by :func:`make_game` (and so by the command line).
+
+    Args:
+        name: the spec name, lower case.
+        factory: a callable returning a :class:`Game`, taking the parameters as keywords.
+        params: parameter name -> converter from text (e.g. ``{"size": int}``).
+        summary: one line of description.
+    """
+    GAMES[name.lower()] = Entry(factory, dict(params or {}), summary)
+
+
+__all__ = [
+    "GAMES",
+    "Game",
+    "IllegalMoveError",
+    "State",
+    "TicTacToe",
+    "make_game",
+    "register_game",
+    "state_from_moves",
+    "to_int_list",
+]

@@ -1,0 +1,172 @@
+"""The interface every game implements, and the errors it raises.
+
+A game is a stateless rules object; a state is an immutable, hashable value. The
+search code only ever calls the methods below, so a game is free to use integers,
+bitboards or precomputed tables inside (see :mod:`mctslab.games.tictactoe`).
+
+Conventions (the same for every game):
+
+* Players are ``0`` and ``1``; ``0`` moves first (X in tic-tac-toe).
+* Moves are small non-negative integers (the cell, column, ``9 * board + cell``...).
+* Returns are per player: 1 for a win, 0.5 for a draw, 0 for a loss.
+
+To add your own game, subclass :class:`Game`, implement the abstract methods and run
+:func:`mctslab.check_game` on it.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterable
+from typing import Any
+
+State = Hashable
+"""A game position: any immutable, hashable value (each game documents its own)."""
+
+DRAW = (0.5, 0.5)
+WIN0 = (1.0, 0.0)
+WIN1 = (0.0, 1.0)
+RESULTS: dict[int | None, tuple[float, float]] = {0: WIN0, 1: WIN1, None: DRAW}
+"""Winner (``None`` for a draw) -> returns per player."""
+
+
+class IllegalMoveError(ValueError):
+    """A move that is not legal in the given state; the message lists the legal moves."""
+
+
+class Game(ABC):
+    """Rules of a two-player, zero-sum, perfect-information game.
+
+    Subclasses implement the abstract methods; :meth:`play` (checked) and
+    :meth:`rollout` (a random playout) come for free and may be overridden with
+    faster versions that give the same results.
+
+    Attributes:
+        spec: the canonical spec string that :func:`mctslab.make_game` accepts to
+            rebuild this game, e.g. ``"tictactoe:n=3,k=3"``.
+    """
+
+    spec: str = "game"
+
+    # -- the interface -------------------------------------------------------------
+    @abstractmethod
+    def initial_state(self) -> State:
+        """The position before the first move."""
+
+    @abstractmethod
+    def to_move(self, state: State) -> int:
+        """The player to move: 0 or 1 (in a finished game, whose turn it would be)."""
+
+    @abstractmethod
+    def legal_moves(self, state: State) -> tuple[int, ...]:
+        """The legal moves in ascending order; ``()`` when the game is over."""
+
+    @abstractmethod
+    def apply(self, state: State, move: int) -> State:
+        """The state after ``move``, without checking legality.
+
+        For search code that takes its moves from :meth:`legal_moves`; everyone
+        else should call :meth:`play`.
+        """
+
+    @abstractmethod
+    def is_terminal(self, state: State) -> bool:
+        """True when the game is over."""
+
+    @abstractmethod
+    def winner(self, state: State) -> int | None:
+        """0 or 1 if that player has won; ``None`` for a draw or a game in progress."""
+
+    @abstractmethod
+    def render(self, state: State) -> str:
+        """A readable text picture of the position."""
+
+    # -- provided ------------------------------------------------------------------
+    def play(self, state: State, move: int) -> State:
+        """Return the state after ``move``; ``state`` itself is not changed.
+
+        Raises:
+            TypeError: if ``move`` is not an integer.
+            IllegalMoveError: if ``move`` is not legal here (the message lists the
+                legal moves), including any move in a finished game.
+        """
+        if isinstance(move, bool):
+            raise TypeError(f"a move is an int, not a bool ({move!r})")
+        try:
+            move = operator.index(move)
+        except TypeError:
+            raise TypeError(f"a move is an int, not {type(move).__name__} ({move!r})") from None
+        legal = self.legal_moves(state)
+        if move not in legal:
+            if not legal:
+                raise IllegalMoveError(f"move {move} is illegal: the game is over, there are no legal moves")
+            raise IllegalMoveError(f"move {move} is illegal here; legal moves: {', '.join(map(str, legal))}")
+        return self.apply(state, move)
+
+    def returns(self, state: State) -> tuple[float, float]:
+        """Per-player returns of a finished game: 1 win, 0.5 draw, 0 loss.
+
+        Raises:
+            ValueError: if the game is not over.
+        """
+        if not self.is_terminal(state):
+            raise ValueError("returns() needs a finished game; this one is still in progress")
+        return RESULTS[self.winner(state)]
+
+    def rollout(self, state: State, rng: random.Random, max_moves: int | None = None) -> tuple[float, float]:
+        """Play uniformly random moves from ``state`` to the end; return the returns.
+
+        Args:
+            state: where the playout starts (may already be terminal).
+            rng: the source of randomness.
+            max_moves: stop after this many moves and score the unfinished game as a
+                draw (0.5 each), as ``max_moves`` in seed 000; ``None`` plays to the end.
+
+        Games override this with a fast version; it must stay equivalent (a uniformly
+        random legal move at every step).
+        """
+        steps = 0
+        while not self.is_terminal(state):
+            if max_moves is not None and steps >= max_moves:
+                return DRAW
+            moves = self.legal_moves(state)
+            state = self.apply(state, moves[int(rng.random() * len(moves))])
+            steps += 1
+        return self.returns(state)
+
+    def evaluate(self, state: State, player: int) -> float:
+        """Heuristic estimate in [0, 1] of ``player``'s return (used by depth-limited minimax).
+
+        The default knows nothing and says 0.5; games override it.
+        """
+        return 0.5
+
+    def state_from_moves(self, moves: Iterable[int]) -> State:
+        """The state reached by playing ``moves`` (checked) from the initial state.
+
+        Raises:
+            IllegalMoveError: naming the move number and the legal moves at that point.
+        """
+        state = self.initial_state()
+        for ply, move in enumerate(moves):
+            try:
+                state = self.play(state, move)
+            except IllegalMoveError as err:
+                raise IllegalMoveError(f"move #{ply + 1} of the list: {err}") from None
+        return state
+
+    def __repr__(self) -> str:
+        return f"make_game({self.spec!r})"
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is type(self) and other.spec == self.spec
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.spec))
+
+
+def state_from_moves(game: Game, moves: Iterable[int]) -> State:
+    """The state ``game`` reaches after ``moves`` from its initial state (see :meth:`Game.state_from_moves`)."""
+    return game.state_from_moves(moves)
