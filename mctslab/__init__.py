@@ -9,14 +9,27 @@ Quick start::
     True
 """
 
+from .agents import UCT, Agent, Analysis, MoveStat, Node, make_agent
 from .games import GAMES, Game, IllegalMoveError, make_game, register_game, state_from_moves
+from .games.check import GameContractError, check_game
+from .play import GameRecord, play_game
 from .specs import SpecError
 from .ucb import SQRT2, ucb1
 
 __all__ = [
+    "UCT",
+    "Agent",
+    "Analysis",
+    "MoveStat",
+    "Node",
+    "make_agent",
+    "GameRecord",
+    "play_game",
     "GAMES",
     "SQRT2",
     "Game",
+    "GameContractError",
+    "check_game",
     "IllegalMoveError",
     "SpecError",
     "make_game",

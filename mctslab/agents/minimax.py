@@ -1,0 +1,127 @@
+"""Exact minimax: negamax with alpha-beta pruning and a transposition table.
+
+Perfect play on small games (3 x 3 tic-tac-toe, Nim), the oracle the tests compare
+the Monte Carlo agents with; depth-limited with the game's heuristic
+:meth:`~mctslab.games.base.Game.evaluate` on larger ones.
+
+Values are integers from the point of view of the player to move: ``WIN - d`` for a
+win ``d`` plies away (so quicker wins are preferred and slower losses fought for),
+``-(WIN - d)`` for a loss, 0 for a draw, and the heuristic scaled into
+``(-EVAL_SCALE, EVAL_SCALE)`` at the depth limit.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..games.base import Game, State
+from ..seeding import Seed
+from .base import Agent, Analysis, check_positive_int, legal_or_raise
+
+WIN = 1_000_000
+MATE = WIN // 2  # values beyond +-MATE are forced wins or losses
+EVAL_SCALE = 1000
+INF = math.inf
+EXACT, LOWER, UPPER = 0, 1, 2
+UNLIMITED = 1 << 30
+
+
+def _from_child(value: float) -> float:
+    """A child's value seen from the parent: negated, and one ply further from a forced result."""
+    value = -value
+    if value > MATE:
+        return value - 1
+    if value < -MATE:
+        return value + 1
+    return value
+
+
+class Minimax(Agent):
+    """Negamax with alpha-beta pruning and a transposition table.
+
+    With ``depth=None`` it searches to the end of the game: perfect play, fine for
+    3 x 3 tic-tac-toe and Nim, hopeless for Connect Four or Ultimate Tic-Tac-Toe
+    (give a ``depth`` there). Among equally good moves it picks one at random, so two
+    games between the same agents differ; quicker wins are preferred.
+
+    Args:
+        depth: plies to search, >= 1, or ``None`` for the whole game.
+        seed: randomness for breaking ties (see :func:`mctslab.seeding.make_rng`).
+
+    Raises:
+        ValueError, TypeError: for a depth < 1.
+    """
+
+    def __init__(self, depth: int | None = None, seed: Seed = None) -> None:
+        super().__init__(seed)
+        self.depth = None if depth is None else check_positive_int("depth", depth)
+        self.spec = "minimax" if depth is None else f"minimax:depth={depth}"
+        # Exact values do not depend on the search history, so a full-depth table is
+        # kept between moves (per game); a depth-limited one is rebuilt every move.
+        self._tables: dict[Game, dict] = {}
+        self.nodes = 0
+
+    def _value_at_leaf(self, game: Game, state: State) -> float:
+        me = game.to_move(state)
+        if game.is_terminal(state):
+            r = game.returns(state)[me]
+            return WIN if r == 1.0 else -WIN if r == 0.0 else 0
+        return round((game.evaluate(state, me) - 0.5) * 2 * (EVAL_SCALE - 1))
+
+    def negamax(self, game: Game, state: State, depth: int, alpha: float, beta: float, table: dict) -> float:
+        """The value of ``state`` for the player to move, searched ``depth`` plies.
+
+        Fail-soft: a result ``<= alpha`` is an upper bound, ``>= beta`` a lower bound.
+        """
+        self.nodes += 1
+        if depth == 0 or game.is_terminal(state):
+            return self._value_at_leaf(game, state)
+        entry = table.get(state)
+        first = None
+        if entry is not None:
+            stored_depth, flag, value, first = entry
+            if stored_depth >= depth:
+                if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
+                    return value
+        moves = game.legal_moves(state)
+        if first is not None:
+            moves = (first, *(m for m in moves if m != first))
+        alpha0, best, best_move = alpha, -INF, moves[0]
+        for move in moves:
+            # The window is widened by one on each side because _from_child moves
+            # forced results one step towards zero.
+            value = _from_child(self.negamax(game, game.apply(state, move), depth - 1, -beta - 1, -alpha + 1, table))
+            if value > best:
+                best, best_move = value, move
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        break
+        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        table[state] = (depth, flag, best, best_move)
+        return best
+
+    def analyse(self, game: Game, state: State) -> Analysis:
+        """Search and return a best move (random among equals) and the position's value in [0, 1]."""
+        moves = legal_or_raise(game, state)
+        depth = UNLIMITED if self.depth is None else self.depth
+        table = self._tables.setdefault(game, {}) if self.depth is None else {}
+        self.nodes = 0
+        best_value, best_moves = -INF, []
+        for move in moves:
+            # A window just below the best so far: equal values come back exact, worse
+            # ones fail low, so ties are recognised without searching every move fully.
+            alpha = best_value - 1
+            value = _from_child(self.negamax(game, game.apply(state, move), depth - 1, -INF, -alpha + 1, table))
+            if value > best_value:
+                best_value, best_moves = value, [move]
+            elif value == best_value:
+                best_moves.append(move)
+        move = best_moves[int(self.rng.random() * len(best_moves))]
+        if best_value > MATE:
+            value01 = 1.0
+        elif best_value < -MATE:
+            value01 = 0.0
+        else:
+            value01 = 0.5 + best_value / (2 * EVAL_SCALE)
+        return Analysis(move, iterations=self.nodes, value=value01, extra={"best_moves": tuple(best_moves)})

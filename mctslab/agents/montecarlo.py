@@ -1,0 +1,166 @@
+"""Pure (flat) and windowed Monte Carlo move selection, as in seed 001 (Racioppo 2020).
+
+Flat Monte Carlo plays ``playouts`` random games after each legal move and picks the
+move with the best score, *wins minus losses* (draws count 0) for the player to move.
+Windowed Monte Carlo repeats the search on the best few moves: seed 001 searches all
+moves, then the best 4, then the best 2, throwing earlier statistics away.
+
+Both share the random playout of :meth:`mctslab.games.base.Game.rollout` with UCT,
+so the playouts (and their turn order) are the same everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ..games.base import Game, State
+from ..seeding import Seed
+from .base import Agent, Analysis, MoveStat, check_positive_int, legal_or_raise
+
+
+class _Tally:
+    """Wins, draws and losses of the playouts after one move, for the player to move."""
+
+    __slots__ = ("move", "wins", "draws", "losses")
+
+    def __init__(self, move: int) -> None:
+        self.move, self.wins, self.draws, self.losses = move, 0, 0, 0
+
+    @property
+    def playouts(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> int:
+        """Wins minus losses (seed 001's criterion)."""
+        return self.wins - self.losses
+
+    def stat(self) -> MoveStat:
+        n = self.playouts
+        mean = (self.wins + 0.5 * self.draws) / n if n else 0.5
+        return MoveStat(self.move, n, mean, score=float(self.score))
+
+
+def sample_moves(
+    game: Game, state: State, tallies: Sequence[_Tally], playouts: int, rng, max_moves: int | None
+) -> None:
+    """Add ``playouts`` random playouts after each tallied move, scored for the player to move."""
+    me = game.to_move(state)
+    rollout = game.rollout
+    for tally in tallies:
+        child = game.apply(state, tally.move)
+        for _ in range(playouts):
+            r = rollout(child, rng, max_moves)[me]
+            if r == 1.0:
+                tally.wins += 1
+            elif r == 0.0:
+                tally.losses += 1
+            else:
+                tally.draws += 1
+
+
+class WindowedMonteCarlo(Agent):
+    """Windowed Monte Carlo: flat Monte Carlo repeated on a shrinking window of the best moves.
+
+    Round 1 samples every legal move; each later round keeps the best ``keep[i]`` moves
+    of the previous round (by wins minus losses) and samples them again, ``playouts``
+    games each. A round runs only if the previous one left more moves than it keeps
+    (seed 001: "if there are at least 4 possible moves remaining"). The move with the
+    best score in the last round is played; ties are broken at random.
+
+    Seed 001's version is ``window=3, keep=(4, 2), reuse=False``: all moves, then the
+    best 4, then the best 2, each round starting from fresh counts. Its principled
+    relative is *sequential halving* (Karnin, Koren and Somekh 2013, "Almost optimal
+    exploration in multi-armed bandits"): halve the candidates each round and split a
+    fixed budget evenly over rounds; ``keep="half"`` with ``reuse=True`` gives the
+    halving schedule and keeps the evidence already gathered.
+
+    Args:
+        playouts: random games per candidate move per round, >= 1.
+        window: number of rounds, >= 1 (1 is flat Monte Carlo).
+        keep: moves kept for rounds 2, 3, ... (a sequence of ints >= 1), or ``"half"``
+            to keep ``ceil(n / 2)`` of ``n`` each round. When ``window`` asks for more
+            rounds than ``keep`` lists, later rounds halve.
+        reuse: keep the counts of earlier rounds (``True``) or start each round afresh
+            as seed 001 does (``False``).
+        max_moves: cap on playout length; a playout cut short counts as a draw.
+        seed: randomness (see :func:`mctslab.seeding.make_rng`).
+
+    Raises:
+        ValueError, TypeError: for budgets < 1, a bad ``keep``, or a bad ``max_moves``.
+    """
+
+    def __init__(
+        self,
+        playouts: int = 100,
+        window: int = 3,
+        keep: Sequence[int] | str = (4, 2),
+        reuse: bool = False,
+        max_moves: int | None = None,
+        seed: Seed = None,
+    ) -> None:
+        super().__init__(seed)
+        self.playouts = check_positive_int("playouts", playouts)
+        self.window = check_positive_int("window", window)
+        if isinstance(keep, str):
+            if keep != "half":
+                raise ValueError(f"keep must be a list of ints such as 4-2, or 'half'; got {keep!r}")
+            self.keep: tuple[int, ...] | str = "half"
+        else:
+            self.keep = tuple(check_positive_int("each entry of keep", k) for k in keep)
+        self.reuse = bool(reuse)
+        self.max_moves = None if max_moves is None else check_positive_int("max_moves", max_moves)
+        keep_text = self.keep if isinstance(self.keep, str) else "-".join(map(str, self.keep))
+        self.spec = f"windowed:playouts={self.playouts},window={self.window},keep={keep_text},reuse={self.reuse}"
+
+    def _kept(self, round_index: int, n: int) -> int:
+        """How many of ``n`` candidates round ``round_index`` (2, 3, ...) keeps."""
+        if self.keep != "half" and round_index - 2 < len(self.keep):
+            return self.keep[round_index - 2]
+        return max(1, math.ceil(n / 2))
+
+    def _rank(self, tallies: list[_Tally]) -> list[_Tally]:
+        """Best score first; equal scores in random order."""
+        shuffled = list(tallies)
+        self.rng.shuffle(shuffled)
+        return sorted(shuffled, key=lambda t: -t.score)
+
+    def analyse(self, game: Game, state: State) -> Analysis:
+        """Run the rounds and return the chosen move with every move's latest statistics."""
+        moves = legal_or_raise(game, state)
+        tallies = [_Tally(m) for m in moves]
+        last_seen = {t.move: t for t in tallies}
+        candidates = tallies
+        spent = 0
+        for round_index in range(1, self.window + 1):
+            if round_index > 1:
+                kept = self._kept(round_index, len(candidates))
+                if len(candidates) <= kept:
+                    break
+                candidates = self._rank(candidates)[:kept]
+                if not self.reuse:
+                    candidates = [_Tally(t.move) for t in candidates]
+                    last_seen.update((t.move, t) for t in candidates)
+            sample_moves(game, state, candidates, self.playouts, self.rng, self.max_moves)
+            spent += self.playouts * len(candidates)
+        best = self._rank(candidates)[0]
+        stats = tuple(last_seen[m].stat() for m in moves)
+        return Analysis(best.move, stats, iterations=spent)
+
+
+class FlatMonteCarlo(WindowedMonteCarlo):
+    """Pure (flat) Monte Carlo, seed 001: ``playouts`` random games after each move.
+
+    Picks the move with the most wins minus losses for the player to move (draws 0);
+    ties are broken at random. Equivalent to :class:`WindowedMonteCarlo` with one round.
+
+    Args:
+        playouts: random games per legal move, >= 1.
+        max_moves: cap on playout length; a playout cut short counts as a draw.
+        seed: randomness (see :func:`mctslab.seeding.make_rng`).
+    """
+
+    def __init__(self, playouts: int = 100, max_moves: int | None = None, seed: Seed = None) -> None:
+        super().__init__(playouts=playouts, window=1, max_moves=max_moves, seed=seed)
+        self.spec = f"flat:playouts={self.playouts}"

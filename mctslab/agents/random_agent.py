@@ -1,0 +1,25 @@
+"""The baseline: a uniformly random legal move."""
+
+from __future__ import annotations
+
+from ..games.base import Game, State
+from ..seeding import Seed
+from .base import Agent, Analysis, legal_or_raise
+
+
+class RandomAgent(Agent):
+    """Plays a uniformly random legal move.
+
+    Args:
+        seed: randomness (see :func:`mctslab.seeding.make_rng`).
+    """
+
+    spec = "random"
+
+    def __init__(self, seed: Seed = None) -> None:
+        super().__init__(seed)
+
+    def analyse(self, game: Game, state: State) -> Analysis:
+        """Pick a legal move uniformly at random."""
+        moves = legal_or_raise(game, state)
+        return Analysis(moves[int(self.rng.random() * len(moves))])

@@ -1,0 +1,274 @@
+"""UCT: Monte Carlo Tree Search with UCB1 at every node (Kocsis and Szepesvari 2006).
+
+Each iteration is the four steps of seed 000, in four named methods:
+
+1. :meth:`UCT.select`: from the root, follow the child with the highest UCB1 value
+   while the node is fully expanded;
+2. :meth:`UCT.expand`: add one new child for an untried move, chosen at random;
+3. :meth:`UCT.simulate`: play random moves from the new node to the end of the game;
+4. :meth:`UCT.backpropagate`: add the result to every node on the path.
+
+The UCB1 formula is :func:`mctslab.ucb.ucb1`, the same function the bandit notebook
+teaches. Rewards are 1 for a win, 0.5 for a draw and 0 for a loss.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from ..games.base import Game, State
+from ..seeding import Seed
+from ..ucb import SQRT2, exploration, ucb1
+from .base import Agent, Analysis, MoveStat, check_positive_int, legal_or_raise
+
+
+class Node:
+    """One node of the UCT tree: the position reached by ``move`` from ``parent``.
+
+    Point of view: ``wins`` is the total reward (1 win, 0.5 draw, 0 loss) of the
+    playouts through this node **for** ``player``, **the player who made** ``move``,
+    that is, the player to move at the parent. So when the parent chooses among its
+    children, ``child.wins / child.visits`` is the chooser's own mean reward, and no
+    sign is ever flipped. At the root (no move), ``player`` is the opponent of the
+    player to move, so the root's mean is the opponent's.
+
+    Attributes:
+        move: the move from the parent (``None`` at the root).
+        parent: the parent node (``None`` at the root).
+        state: the position at this node.
+        player: the player who made ``move`` (0 or 1).
+        children: the expanded children, in the order they were added.
+        untried: legal moves not yet expanded; ``None`` until the node is first
+            reached as a leaf (children are created lazily, one per iteration).
+        visits: number of playouts through this node.
+        wins: total reward of those playouts for ``player``.
+    """
+
+    __slots__ = ("move", "parent", "state", "player", "children", "untried", "visits", "wins")
+
+    def __init__(self, state: State, player: int, move: int | None = None, parent: Node | None = None) -> None:
+        self.state = state
+        self.player = player
+        self.move = move
+        self.parent = parent
+        self.children: list[Node] = []
+        self.untried: list[int] | None = None
+        self.visits = 0
+        self.wins = 0.0
+
+    @property
+    def mean(self) -> float:
+        """``wins / visits``, the mean reward for ``player`` (0.5 before any visit)."""
+        return self.wins / self.visits if self.visits else 0.5
+
+    def child(self, move: int) -> Node:
+        """The child reached by ``move``.
+
+        Raises:
+            KeyError: if that move has not been expanded.
+        """
+        for ch in self.children:
+            if ch.move == move:
+                return ch
+        raise KeyError(f"move {move} has no node here; expanded moves: {[ch.move for ch in self.children]}")
+
+    def iter_nodes(self) -> Iterator[Node]:
+        """This node and all its descendants, depth first."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    def size(self) -> int:
+        """Number of nodes in this subtree, this node included."""
+        return sum(1 for _ in self.iter_nodes())
+
+    def height(self) -> int:
+        """Depth of the deepest descendant, in plies below this node (0 for a leaf)."""
+        best, stack = 0, [(self, 0)]
+        while stack:
+            node, depth = stack.pop()
+            best = max(best, depth)
+            stack.extend((ch, depth + 1) for ch in node.children)
+        return best
+
+    def move_stats(self, c: float = SQRT2) -> tuple[MoveStat, ...]:
+        """Per-child statistics, in move order: visits, mean and the UCB1 exploration term."""
+        return tuple(
+            MoveStat(ch.move, ch.visits, ch.mean, exploration=exploration(self.visits, ch.visits, c))
+            for ch in sorted(self.children, key=lambda ch: ch.move)
+        )
+
+    def __repr__(self) -> str:
+        return f"Node(move={self.move}, player={self.player}, wins={self.wins:g}, visits={self.visits})"
+
+
+class UCT(Agent):
+    """Monte Carlo Tree Search with the UCB1 tree policy (UCT).
+
+    Args:
+        iterations: playouts per move, >= 1 (default 1000; unlimited when ``seconds``
+            is given and ``iterations`` is not).
+        c: exploration constant of :func:`mctslab.ucb.ucb1`, >= 0 (default sqrt(2)).
+        seconds: wall-clock budget per move, > 0 (for play; tests use iterations).
+        max_moves: cap on playout length (seed 000's ``max_moves``); a playout cut
+            short counts as a draw. ``None`` plays to the end.
+        final: ``"visits"`` plays the most visited child (ties: higher mean),
+            ``"mean"`` the child with the highest mean (ties: more visits).
+        reuse: keep the subtree of the position reached between this agent's moves
+            in one game, instead of starting each search from scratch.
+        seed: randomness (see :func:`mctslab.seeding.make_rng`).
+
+    Raises:
+        ValueError, TypeError: for a budget < 1, ``c < 0``, ``seconds <= 0`` or an
+            unknown ``final``.
+    """
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        c: float = SQRT2,
+        seconds: float | None = None,
+        max_moves: int | None = None,
+        final: str = "visits",
+        reuse: bool = False,
+        seed: Seed = None,
+    ) -> None:
+        super().__init__(seed)
+        if iterations is None and seconds is None:
+            iterations = 1000
+        self.iterations = None if iterations is None else check_positive_int("iterations", iterations)
+        if isinstance(c, bool) or not isinstance(c, (int, float)):
+            raise TypeError(f"c must be a number >= 0, got {c!r}")
+        if not c >= 0:
+            raise ValueError(f"the exploration constant c must be >= 0, got {c}")
+        self.c = float(c)
+        if seconds is not None:
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+                raise TypeError(f"seconds must be a number > 0, got {seconds!r}")
+            if not seconds > 0:
+                raise ValueError(f"seconds must be > 0, got {seconds}")
+        self.seconds = seconds
+        self.max_moves = None if max_moves is None else check_positive_int("max_moves", max_moves)
+        if final not in ("visits", "mean"):
+            raise ValueError(f"final must be 'visits' or 'mean', got {final!r}")
+        self.final = final
+        self.reuse = bool(reuse)
+        self._previous: tuple[Game, Node] | None = None
+        parts = [f"iterations={self.iterations}"] if self.iterations is not None else []
+        parts += [f"seconds={self.seconds:g}"] if self.seconds is not None else []
+        parts += [f"c={self.c!r}"]
+        parts += [f"max_moves={self.max_moves}"] if self.max_moves is not None else []
+        parts += [f"final={self.final}"] if self.final != "visits" else []
+        parts += ["reuse=true"] if self.reuse else []
+        self.spec = "uct:" + ",".join(parts)
+
+    # -- the four steps ------------------------------------------------------------
+    def select(self, node: Node) -> tuple[Node, int]:
+        """Step 1: descend by UCB1 while the node is fully expanded.
+
+        Returns:
+            The node where selection stops (not fully expanded, or terminal) and its
+            depth below ``node``.
+        """
+        c, depth = self.c, 0
+        while not node.untried and node.children:
+            n_parent = node.visits
+            node = max(node.children, key=lambda ch: ucb1(ch.wins / ch.visits, n_parent, ch.visits, c))
+            depth += 1
+        return node, depth
+
+    def expand(self, game: Game, node: Node) -> Node:
+        """Step 2: add one child for a random untried move; a terminal node is returned as is."""
+        if node.untried is None:
+            node.untried = list(game.legal_moves(node.state))
+        untried = node.untried
+        if not untried:
+            return node
+        i = int(self.rng.random() * len(untried))
+        move = untried[i]
+        untried[i] = untried[-1]
+        untried.pop()
+        child = Node(game.apply(node.state, move), game.to_move(node.state), move, node)
+        node.children.append(child)
+        return child
+
+    def simulate(self, game: Game, node: Node) -> tuple[float, float]:
+        """Step 3: a random playout from ``node``; returns per player."""
+        return game.rollout(node.state, self.rng, self.max_moves)
+
+    def backpropagate(self, node: Node, returns: tuple[float, float]) -> None:
+        """Step 4: every node from ``node`` up to the root gets a visit and its player's reward."""
+        while node is not None:
+            node.visits += 1
+            node.wins += returns[node.player]
+            node = node.parent
+
+    def iterate(self, game: Game, root: Node) -> int:
+        """One iteration of the four steps; returns the depth of the node simulated from."""
+        leaf, depth = self.select(root)
+        node = self.expand(game, leaf)
+        if node is not leaf:
+            depth += 1
+        self.backpropagate(node, self.simulate(game, node))
+        return depth
+
+    # -- searching -----------------------------------------------------------------
+    def new_root(self, game: Game, state: State) -> Node:
+        """A fresh root for ``state`` (``player`` is the opponent of the player to move)."""
+        return Node(state, 1 - game.to_move(state))
+
+    def search(self, game: Game, state: State) -> Node:
+        """Run the search from ``state`` within the budget and return the root of the tree."""
+        return self._run(game, state)[0]
+
+    def _reusable(self, game: Game, state: State) -> Node | None:
+        """The node for ``state`` in the previous tree (within two plies), detached, or None."""
+        if not self.reuse or self._previous is None or self._previous[0] != game:
+            return None
+        frontier = [self._previous[1]]
+        for _ in range(3):
+            for node in frontier:
+                if node.state == state:
+                    node.parent = None
+                    node.move = None
+                    return node
+            frontier = [ch for node in frontier for ch in node.children]
+        return None
+
+    def _run(self, game: Game, state: State) -> tuple[Node, int, int]:
+        legal_or_raise(game, state)
+        root = self._reusable(game, state) or self.new_root(game, state)
+        max_depth = done = 0
+        if self.seconds is None:
+            for _ in range(self.iterations):
+                max_depth = max(max_depth, self.iterate(game, root))
+            done = self.iterations
+        else:
+            deadline = time.perf_counter() + self.seconds
+            limit = self.iterations
+            # At least one iteration, so there is always a move to return.
+            while done == 0 or (time.perf_counter() < deadline and (limit is None or done < limit)):
+                max_depth = max(max_depth, self.iterate(game, root))
+                done += 1
+        if self.reuse:
+            self._previous = (game, root)
+        return root, max_depth, done
+
+    def best_child(self, root: Node) -> Node:
+        """The child to play: most visited (``final="visits"``) or highest mean (``"mean"``)."""
+        if self.final == "visits":
+            return max(root.children, key=lambda ch: (ch.visits, ch.mean))
+        return max(root.children, key=lambda ch: (ch.mean, ch.visits))
+
+    def analyse(self, game: Game, state: State) -> Analysis:
+        """Search, then return the final move with per-move statistics, depth and the tree."""
+        root, max_depth, done = self._run(game, state)
+        best = self.best_child(root)
+        return Analysis(best.move, root.move_stats(self.c), iterations=done, max_depth=max_depth, root=root)
+
+    def reset(self) -> None:
+        """Forget the kept tree (call between games when ``reuse`` is on)."""
+        self._previous = None
