@@ -87,7 +87,7 @@ def build(spec: str, registry: Mapping[str, Entry], kind: str, **extra: Any) -> 
         return entry.factory(**kwargs, **extra)
     except SpecError:
         raise
-    except (TypeError, ValueError) as err:
+    except ValueError as err:  # a TypeError is about an extra argument (e.g. the seed): let it say so itself
         raise SpecError(f"{kind} spec {spec!r}: {err}") from None
 
 
