@@ -32,7 +32,8 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     the game is over; ``play`` returns a new state and leaves the old one unchanged,
     agrees with ``apply``, and raises :class:`IllegalMoveError` naming the legal moves
     for an illegal move (also in a finished game); ``returns`` and ``winner`` agree and
-    are 1 / 0.5 / 0; ``render`` gives a string; ``rollout`` gives valid returns; every
+    are 1 / 0.5 / 0; ``render`` gives a string; ``rollout`` gives valid returns (those
+    of ``returns`` in a finished game); every
     game ends within ``max_plies``.
 
     Args:
@@ -46,6 +47,7 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     """
     rng = random.Random(seed)
     initial = game.initial_state()
+    _check_hashable(game, initial, [])
     if initial != game.initial_state() or hash(initial) != hash(game.initial_state()):
         raise _fail(game, [], "initial_state() must give equal values on every call")
     if game.is_terminal(initial):
@@ -70,10 +72,17 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
                 raise _fail(game, moves[:20], f"a random game did not end within {max_plies} plies")
 
 
+def _check_hashable(game: Game, state, moves: list[int]) -> None:
+    try:
+        if not isinstance(state, Hashable):
+            raise TypeError(type(state).__name__)
+        hash(state)
+    except TypeError as err:
+        raise _fail(game, moves, f"states must be immutable and hashable ({err})") from None
+
+
 def _check_position(game: Game, state, moves: list[int], rng: random.Random) -> None:
-    if not isinstance(state, Hashable):
-        raise _fail(game, moves, f"states must be hashable, got {type(state).__name__}")
-    hash(state)
+    _check_hashable(game, state, moves)
     if game.state_from_moves(moves) != state:
         raise _fail(game, moves, "state_from_moves() must rebuild an equal state")
     player = game.to_move(state)
@@ -104,6 +113,8 @@ def _check_position(game: Game, state, moves: list[int], rng: random.Random) -> 
         returns = tuple(game.returns(state))
         if returns not in VALID_RETURNS:
             raise _fail(game, moves, f"returns() must be (1, 0), (0, 1) or (0.5, 0.5), got {returns}")
+        if tuple(game.rollout(state, rng)) != returns:
+            raise _fail(game, moves, f"rollout() of a finished game must give returns() = {returns}")
         winner = game.winner(state)
         expected = {(1.0, 0.0): 0, (0.0, 1.0): 1, (0.5, 0.5): None}[returns]
         if winner != expected:

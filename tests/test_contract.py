@@ -1,0 +1,102 @@
+"""``check_game`` on every registered game, and proof that ``check_game`` itself can fail."""
+
+from __future__ import annotations
+
+import pytest
+
+from mctslab import GAMES, GameContractError, check_game, make_game, play_game
+from mctslab.games.tictactoe import TicTacToe
+
+VARIANTS = ["tictactoe:n=4,k=3", "tictactoe:n=5,k=4", "connect4:rows=4,cols=5", "nim:heaps=1-2-3-4"]
+
+
+@pytest.mark.parametrize("spec", sorted(GAMES) + VARIANTS)
+def test_every_game_keeps_the_contract(spec):
+    game = make_game(spec)
+    check_game(game, games=10, seed=1)
+    assert make_game(game.spec) == game  # the canonical spec rebuilds the same game
+
+
+@pytest.mark.parametrize("spec", sorted(GAMES))
+def test_random_agents_finish_every_game(spec):
+    for seed in range(5):
+        record = play_game(spec, ["random", "random"], seed=seed)
+        assert record.plies >= 1 and sum(record.returns) == 1.0
+
+
+class _MutatingTicTacToe(TicTacToe):
+    """A broken game: it keeps a list in the state and changes it in place."""
+
+    def initial_state(self):
+        return ([],)
+
+    def to_move(self, state):
+        return len(state[0]) % 2
+
+    def legal_moves(self, state):
+        return tuple(c for c in range(9) if c not in state[0]) if len(state[0]) < 9 else ()
+
+    def apply(self, state, move):
+        state[0].append(move)
+        return state
+
+    def is_terminal(self, state):
+        return len(state[0]) == 9
+
+    def winner(self, state):
+        return None
+
+    def returns(self, state):
+        if not self.is_terminal(state):
+            raise ValueError("in progress")
+        return (0.5, 0.5)
+
+    def rollout(self, state, rng, max_moves=None):
+        return (0.5, 0.5)
+
+    def render(self, state):
+        return str(state)
+
+
+class _WrongWinner(TicTacToe):
+    """A broken game: winner() names the loser, and returns() believes it, but playouts do not."""
+
+    def winner(self, state):
+        w = super().winner(state)
+        return None if w is None else 1 - w
+
+
+class _ReturnsDisagree(TicTacToe):
+    """A broken game: returns() scores a win as a draw."""
+
+    def returns(self, state):
+        super().returns(state)
+        return (0.5, 0.5)
+
+
+class _NeverEnds(TicTacToe):
+    def is_terminal(self, state):
+        return False
+
+    def legal_moves(self, state):
+        return (0,)
+
+    def apply(self, state, move):
+        return state
+
+    def rollout(self, state, rng, max_moves=None):
+        return (0.5, 0.5)
+
+
+@pytest.mark.parametrize(
+    "game,message",
+    [
+        (_MutatingTicTacToe(), "immutable and hashable"),
+        (_WrongWinner(), r"rollout\(\) of a finished game"),
+        (_ReturnsDisagree(), r"rollout\(\) of a finished game|winner\(\) is"),
+        (_NeverEnds(), "did not end"),
+    ],
+)
+def test_check_game_catches_broken_games(game, message):
+    with pytest.raises(GameContractError, match=message):
+        check_game(game, games=5, max_plies=50)
