@@ -87,10 +87,13 @@ class Minimax(Agent):
         if first is not None:
             moves = (first, *(m for m in moves if m != first))
         alpha0, best, best_move = alpha, -INF, moves[0]
+        # A full-depth search stays at UNLIMITED, so table entries serve every ply.
+        child_depth = depth if depth == UNLIMITED else depth - 1
         for move in moves:
             # The window is widened by one on each side because _from_child moves
             # forced results one step towards zero.
-            value = _from_child(self.negamax(game, game.apply(state, move), depth - 1, -beta - 1, -alpha + 1, table))
+            child = game.apply(state, move)
+            value = _from_child(self.negamax(game, child, child_depth, -beta - 1, -alpha + 1, table))
             if value > best:
                 best, best_move = value, move
                 if best > alpha:
@@ -104,7 +107,7 @@ class Minimax(Agent):
     def analyse(self, game: Game, state: State) -> Analysis:
         """Search and return a best move (random among equals) and the position's value in [0, 1]."""
         moves = legal_or_raise(game, state)
-        depth = UNLIMITED if self.depth is None else self.depth
+        depth = UNLIMITED if self.depth is None else self.depth - 1
         table = self._tables.setdefault(game, {}) if self.depth is None else {}
         self.nodes = 0
         best_value, best_moves = -INF, []
@@ -112,7 +115,7 @@ class Minimax(Agent):
             # A window just below the best so far: equal values come back exact, worse
             # ones fail low, so ties are recognised without searching every move fully.
             alpha = best_value - 1
-            value = _from_child(self.negamax(game, game.apply(state, move), depth - 1, -INF, -alpha + 1, table))
+            value = _from_child(self.negamax(game, game.apply(state, move), depth, -INF, -alpha + 1, table))
             if value > best_value:
                 best_value, best_moves = value, [move]
             elif value == best_value:
