@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from ..specs import Entry, build, to_int_list
 from .base import Game, IllegalMoveError, State, state_from_moves
+from .connect4 import ConnectFour
+from .nim import Nim
 from .tictactoe import TicTacToe
+from .ultimate import Fractio, UltimateTicTacToe
 
 GAMES: dict[str, Entry] = {
     "tictactoe": Entry(TicTacToe, {"n": int, "k": int}, "n x n tic-tac-toe, k in a row (default 3 x 3, k=3)"),
+    "connect4": Entry(
+        ConnectFour, {"rows": int, "cols": int, "k": int}, "Connect Four, k in a row (default 6 rows x 7 cols, k=4)"
+    ),
+    "uttt": Entry(UltimateTicTacToe, {}, "ultimate tic-tac-toe: win three local boards in a row"),
+    "fractio": Entry(Fractio, {}, "Fractio (mode 1): ultimate tic-tac-toe where one local board wins"),
+    "nim": Entry(Nim, {"heaps": to_int_list}, "Nim, normal play: take the last object to win (default heaps=3-4-5)"),
 }
 """The registered games: spec name -> :class:`mctslab.specs.Entry`."""
 
@@ -42,10 +51,14 @@ def register_game(name: str, factory, params=None, summary: str = "") -> None:
 
 __all__ = [
     "GAMES",
+    "ConnectFour",
+    "Fractio",
     "Game",
     "IllegalMoveError",
+    "Nim",
     "State",
     "TicTacToe",
+    "UltimateTicTacToe",
     "make_game",
     "register_game",
     "state_from_moves",

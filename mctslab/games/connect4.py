@@ -1,0 +1,313 @@
+"""Connect Four: drop stones into columns; ``k`` in a row (4 by default) wins.
+
+The state is a :class:`ConnectFourState`: two bitboards in the classic layout
+(Pascal Pons, John Tromp): column ``c`` owns bits ``c * (rows + 1)`` up to
+``c * (rows + 1) + rows - 1``, bottom to top, plus one always-empty *sentinel* bit on
+top. Because the sentinel is never set, a run of stones cannot wrap from one column
+into the next, and ``k`` in a row along a direction ``d`` is found with shifts
+(``bits & bits >> d`` marks the starts of runs of two, and so on), with
+``d = 1`` (vertical), ``rows + 1`` (horizontal), ``rows`` and ``rows + 2`` (the
+two diagonals). The lowest empty cell of column ``c`` is
+``(mask + bottom[c]) & column[c]``: adding one at the bottom carries through the
+column's stones.
+
+The fast :meth:`ConnectFour.rollout` keeps a second, *line-major* board in which every
+cell has one bit per direction, so one shift test checks all four directions at once.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from .base import DRAW, RESULTS, Game
+
+ONGOING, X_WON, O_WON, DRAWN = -1, 0, 1, 2
+MAX_SIDE = 16
+"""Largest number of rows or columns accepted."""
+
+# The four directions as (column step, row step): vertical, horizontal, both diagonals.
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+class ConnectFourState(NamedTuple):
+    """A Connect Four position.
+
+    Attributes:
+        x: bitboard of player 0's stones (X, moves first); bit ``c * (rows + 1) + r``
+            is row ``r`` (0 at the bottom) of column ``c``; the sentinel bits are 0.
+        o: bitboard of player 1's stones (O), same layout.
+        result: -1 while playing, 0 if X has won, 1 if O has won, 2 for a draw
+            (a function of ``x`` and ``o``, kept so the search need not recompute it).
+    """
+
+    x: int
+    o: int
+    result: int
+
+
+def run_shifts(k: int) -> tuple[int, ...]:
+    """Shift amounts (in steps along a direction) that turn a bitboard into run-of-``k`` starts.
+
+    Starting from ``m = bits``, ``m &= m >> (s * d)`` for each ``s`` leaves bit ``i``
+    set exactly when ``k`` stones lie at ``i, i + d, ..., i + (k - 1) d``; the run
+    length doubles at each step (4 needs ``(1, 2)``, 5 needs ``(1, 2, 1)``).
+    """
+    shifts, length = [], 1
+    while length < k:
+        step = min(length, k - length)
+        shifts.append(step)
+        length += step
+    return tuple(shifts)
+
+
+class ConnectFour(Game):
+    """Connect Four on a ``rows`` x ``cols`` grid; ``k`` in a row wins.
+
+    Players: 0 is X and moves first, 1 is O. A move is a column index
+    ``0 .. cols - 1``; the stone falls to the lowest empty cell, and a column is
+    legal while it is not full. A full board without ``k`` in a row is a draw.
+
+    Args:
+        rows: grid height, 1 to 16 (6 by default).
+        cols: grid width, 1 to 16 (7 by default).
+        k: stones in a row needed to win, 1 to ``max(rows, cols)`` (4 by default).
+
+    Raises:
+        ValueError: if a parameter is out of range.
+    """
+
+    def __init__(self, rows: int = 6, cols: int = 7, k: int = 4) -> None:
+        for name, value in (("rows", rows), ("cols", cols)):
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SIDE:
+                raise ValueError(f"Connect Four {name} must be an int from 1 to {MAX_SIDE}, got {value!r}")
+        longest = max(rows, cols)
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= longest:
+            raise ValueError(f"k (stones in a row) must be an int from 1 to max(rows, cols)={longest}, got {k!r}")
+        self.rows, self.cols, self.k = rows, cols, k
+        self.spec = f"connect4:rows={rows},cols={cols},k={k}"
+        self.height = height = rows + 1  # bits per column, sentinel included
+        self.cells = rows * cols
+        self.column = tuple(((1 << rows) - 1) << (c * height) for c in range(cols))
+        self.bottom = tuple(1 << (c * height) for c in range(cols))
+        self.top = tuple(1 << (c * height + rows - 1) for c in range(cols))
+        self.full = sum(self.column)
+        shifts = run_shifts(k)
+        # One shift plan per direction, in bits: vertical, horizontal, the two diagonals.
+        self._shift_plans = tuple(tuple(s * d for s in shifts) for d in (1, height, height + 1, height - 1))
+        self.windows = self._windows()
+        self._line_bits = self._line_major_bits()
+        self._line_shifts = shifts
+        self._initial = ConnectFourState(0, 0, ONGOING)
+
+    def _windows(self) -> tuple[int, ...]:
+        """Bit masks of every ``k``-cell window (the segments that can hold a win)."""
+        windows = []
+        for c in range(self.cols):
+            for r in range(self.rows):
+                for dc, dr in DIRECTIONS:
+                    end_c, end_r = c + dc * (self.k - 1), r + dr * (self.k - 1)
+                    if 0 <= end_c < self.cols and 0 <= end_r < self.rows:
+                        cells = ((c + dc * i) * self.height + r + dr * i for i in range(self.k))
+                        windows.append(sum(1 << b for b in cells))
+        return tuple(windows)
+
+    def _line_major_bits(self) -> tuple[int, ...]:
+        """For each bit position, its bits in the line-major board used by :meth:`rollout`.
+
+        Every line (a full column, row or diagonal of at least ``k`` cells) gets a
+        run of consecutive bits followed by one empty gap bit, so on that board a
+        ``k``-in-a-row along any direction is ``k`` consecutive set bits.
+        """
+        bits = [0] * (self.cols * self.height)
+        offset = 0
+        for dc, dr in DIRECTIONS:
+            for c in range(self.cols):
+                for r in range(self.rows):
+                    if 0 <= c - dc < self.cols and 0 <= r - dr < self.rows:
+                        continue  # not the first cell of its line
+                    line = []
+                    cc, rr = c, r
+                    while 0 <= cc < self.cols and 0 <= rr < self.rows:
+                        line.append(cc * self.height + rr)
+                        cc, rr = cc + dc, rr + dr
+                    if len(line) < self.k:
+                        continue
+                    for i, pos in enumerate(line):
+                        bits[pos] |= 1 << (offset + i)
+                    offset += len(line) + 1
+        return tuple(bits)
+
+    def has_k_in_a_row(self, bits: int) -> bool:
+        """True if the bitboard ``bits`` holds ``k`` stones in a row in any direction."""
+        for plan in self._shift_plans:
+            m = bits
+            for shift in plan:
+                m &= m >> shift
+            if m:
+                return True
+        return False
+
+    def initial_state(self) -> ConnectFourState:
+        """The empty grid, X to move."""
+        return self._initial
+
+    def to_move(self, state: ConnectFourState) -> int:
+        """0 (X) when both have dropped the same number of stones, else 1 (O)."""
+        return 0 if state.x.bit_count() == state.o.bit_count() else 1
+
+    def legal_moves(self, state: ConnectFourState) -> tuple[int, ...]:
+        """The columns that are not full, ascending; ``()`` once the game is over."""
+        x, o, result = state
+        if result != ONGOING:
+            return ()
+        occupied = x | o
+        return tuple(c for c, top in enumerate(self.top) if not occupied & top)
+
+    def apply(self, state: ConnectFourState, move: int) -> ConnectFourState:
+        """Drop the mover's stone into column ``move`` (unchecked; see :meth:`Game.play`)."""
+        x, o, _ = state
+        occupied = x | o
+        bit = (occupied + self.bottom[move]) & self.column[move]
+        if x.bit_count() == o.bit_count():
+            x |= bit
+            won = self.has_k_in_a_row(x)
+            result = X_WON if won else (DRAWN if occupied | bit == self.full else ONGOING)
+        else:
+            o |= bit
+            won = self.has_k_in_a_row(o)
+            result = O_WON if won else (DRAWN if occupied | bit == self.full else ONGOING)
+        return ConnectFourState(x, o, result)
+
+    def is_terminal(self, state: ConnectFourState) -> bool:
+        """True once someone has ``k`` in a row or the grid is full."""
+        return state.result != ONGOING
+
+    def winner(self, state: ConnectFourState) -> int | None:
+        """0 (X) or 1 (O) if that player has ``k`` in a row, else ``None``."""
+        return state.result if state.result in (X_WON, O_WON) else None
+
+    def returns(self, state: ConnectFourState) -> tuple[float, float]:
+        """Per-player returns of a finished game (1 win, 0.5 draw, 0 loss)."""
+        if state.result == ONGOING:
+            raise ValueError("returns() needs a finished game; this one is still in progress")
+        return RESULTS[self.winner(state)]
+
+    def _to_line_major(self, bits: int) -> int:
+        """The line-major board (see :meth:`_line_major_bits`) of a standard bitboard."""
+        line_bits = self._line_bits
+        out = 0
+        while bits:
+            low = bits & -bits
+            out |= line_bits[low.bit_length() - 1]
+            bits ^= low
+        return out
+
+    def rollout(self, state: ConnectFourState, rng: random.Random, max_moves: int | None = None) -> tuple[float, float]:
+        """A uniformly random playout (same distribution as :meth:`Game.rollout`).
+
+        Keeps the next free bit of each column and the list of open columns in
+        local lists, and tests for a win with one shift test on the line-major
+        board. While neither player can have ``k`` stones yet, no test is made.
+        """
+        x, o, result = state
+        if result != ONGOING:
+            return RESULTS[result] if result != DRAWN else DRAW
+        rows, height = self.rows, self.height
+        occupied = x | o
+        nxt, last, avail = [], [], []
+        empty = 0
+        for c in range(self.cols):
+            h = (occupied >> (c * height) & self.column[0]).bit_length()
+            nxt.append(c * height + h)
+            last.append(c * height + rows - 1)
+            if h < rows:
+                avail.append(c)
+                empty += rows - h
+        n = len(avail)
+        nx, no = x.bit_count(), o.bit_count()
+        player = 0 if nx == no else 1
+        boards = (self._to_line_major(x), self._to_line_major(o))
+        me, other = boards[player], boards[player ^ 1]
+        limit = empty if max_moves is None else min(max_moves, empty)
+        # Phase 1: so few stones that nobody can have k in a row yet.
+        quiet = min(limit, 2 * max(0, self.k - 1 - max(nx, no)))
+        line_bits = self._line_bits
+        rand = rng.random
+        for _ in range(quiet):
+            i = int(rand() * n)
+            c = avail[i]
+            pos = nxt[c]
+            if pos == last[c]:
+                n -= 1
+                avail[i] = avail[n]
+            else:
+                nxt[c] = pos + 1
+            me, other = other, me | line_bits[pos]
+        # Phase 2: after each move `other` is the mover's board; test it for a run.
+        shifts = self._line_shifts
+        if len(shifts) == 2:  # k = 3 or 4: the test unrolled
+            s1, s2 = shifts
+            for step in range(quiet, limit):
+                i = int(rand() * n)
+                c = avail[i]
+                pos = nxt[c]
+                if pos == last[c]:
+                    n -= 1
+                    avail[i] = avail[n]
+                else:
+                    nxt[c] = pos + 1
+                me, other = other, me | line_bits[pos]
+                m = other & (other >> s1)
+                if m & (m >> s2):
+                    return RESULTS[player ^ (step & 1)]
+            return DRAW
+        for step in range(quiet, limit):
+            i = int(rand() * n)
+            c = avail[i]
+            pos = nxt[c]
+            if pos == last[c]:
+                n -= 1
+                avail[i] = avail[n]
+            else:
+                nxt[c] = pos + 1
+            me, other = other, me | line_bits[pos]
+            m = other
+            for s in shifts:
+                m &= m >> s
+            if m:
+                return RESULTS[player ^ (step & 1)]
+        return DRAW
+
+    def evaluate(self, state: ConnectFourState, player: int) -> float:
+        """Open-windows heuristic in (0.05, 0.95).
+
+        Every ``k``-cell window that holds stones of one player only counts the
+        square of their number, for that player; the difference is scaled so it
+        stays inside (0.05, 0.95). A finished game gives its exact return.
+        """
+        if state.result != ONGOING:
+            return self.returns(state)[player]
+        mine, theirs = (state.x, state.o) if player == 0 else (state.o, state.x)
+        score = 0
+        for m in self.windows:
+            if not m & theirs:
+                score += (m & mine).bit_count() ** 2
+            elif not m & mine:
+                score -= (m & theirs).bit_count() ** 2
+        scale = len(self.windows) * self.k**2
+        return 0.5 + 0.45 * score / scale
+
+    def render(self, state: ConnectFourState) -> str:
+        """The grid as text, top row first: ``X``, ``O``, ``.``; column numbers underneath."""
+        x, o, _ = state
+        width = len(str(self.cols - 1))
+        lines = []
+        for r in reversed(range(self.rows)):
+            cells = []
+            for c in range(self.cols):
+                bit = 1 << (c * self.height + r)
+                cells.append(("X" if x & bit else "O" if o & bit else ".").rjust(width))
+            lines.append(" ".join(cells))
+        lines.append(" ".join(str(c).rjust(width) for c in range(self.cols)))
+        return "\n".join(lines)

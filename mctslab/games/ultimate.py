@@ -1,0 +1,292 @@
+"""Ultimate tic-tac-toe, and Fractio (the variant where one small board wins).
+
+Nine local 3 x 3 boards sit in a 3 x 3 *macro* board. Boards and cells are both
+numbered row-major 0 to 8, and a move is ``9 * board + cell``. Playing in cell ``c``
+sends the opponent to local board ``c``; if that board is already decided (won, or
+full), the opponent may play in any cell of any undecided board. Nobody plays in a
+decided board.
+
+* :class:`UltimateTicTacToe` (spec ``"uttt"``): three won local boards in a row on
+  the macro board win; when no legal move is left without that, it is a draw.
+* :class:`Fractio` (spec ``"fractio"``, mode 1): winning any one local board wins
+  the game at once, so the only decided boards are full ones.
+
+The state is an :class:`UltimateState`: two 81-bit boards (bit ``9 * board + cell``),
+9-bit masks of the boards each player has won and of the decided boards, the board
+the player to move is sent to (``-1`` for anywhere), and the result. Every 9-bit
+question (is this local board won? which cells are empty?) is a lookup in a table
+of 512 entries.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from .base import DRAW, RESULTS, Game
+
+ONGOING, X_WON, O_WON, DRAWN = -1, 0, 1, 2
+ANYWHERE = -1
+"""Value of :attr:`UltimateState.forced` when the player to move may pick any undecided board."""
+
+LINES = (0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124)
+"""The 8 lines of a 3 x 3 board as 9-bit masks (rows, columns, diagonals), row-major bits."""
+
+FULL = 0o777
+WINS = tuple(any(m & line == line for line in LINES) for m in range(512))
+"""``WINS[m]``: does the 9-bit set ``m`` contain a line?"""
+
+EMPTY_CELLS = tuple(tuple(c for c in range(9) if not m >> c & 1) for m in range(512))
+"""``EMPTY_CELLS[m]``: the indices 0..8 not in the 9-bit set ``m``, ascending."""
+
+# Heuristic weights for evaluate(): a won local board, a macro line per won board
+# (squared), a local line per stone (squared), and the squashing scale.
+W_BOARD, W_MACRO, W_LOCAL, SCALE = 6, 4, 1, 40
+
+
+class UltimateState(NamedTuple):
+    """An ultimate tic-tac-toe (or Fractio) position.
+
+    Attributes:
+        x: X's stones (player 0, moves first); bit ``9 * board + cell``.
+        o: O's stones (player 1).
+        x_won: 9-bit mask of the local boards X has won (bit ``board``).
+        o_won: 9-bit mask of the local boards O has won.
+        decided: 9-bit mask of the local boards closed to play (won or full).
+        forced: the local board the player to move must play in, or -1 (anywhere);
+            part of the position, since the same stones with a different target
+            board are a different game. -1 once the game is over.
+        result: -1 while playing, 0 if X has won, 1 if O has won, 2 for a draw.
+
+    All fields but ``forced`` are functions of ``x`` and ``o``, kept so that the
+    search need not recompute them; equal positions are equal tuples.
+    """
+
+    x: int
+    o: int
+    x_won: int
+    o_won: int
+    decided: int
+    forced: int
+    result: int
+
+
+class UltimateTicTacToe(Game):
+    """Ultimate tic-tac-toe: win three local boards in a row.
+
+    Players: 0 is X and moves first (anywhere), 1 is O. A move is
+    ``9 * board + cell`` with ``board`` and ``cell`` row-major 0..8; for example 40
+    is the centre cell of the centre board. See the module docstring for the rules.
+    """
+
+    local_win_ends_game = False
+    """True in Fractio: the first local board won wins the game."""
+
+    def __init__(self) -> None:
+        self.spec = "uttt"
+        self._initial = UltimateState(0, 0, 0, 0, 0, ANYWHERE, ONGOING)
+
+    def initial_state(self) -> UltimateState:
+        """All 81 cells empty, X to move, anywhere."""
+        return self._initial
+
+    def to_move(self, state: UltimateState) -> int:
+        """0 (X) when both have placed the same number of stones, else 1 (O)."""
+        return 0 if state.x.bit_count() == state.o.bit_count() else 1
+
+    def legal_moves(self, state: UltimateState) -> tuple[int, ...]:
+        """The empty cells of the target board (or of every undecided board), ascending."""
+        x, o, _, _, decided, forced, result = state
+        if result != ONGOING:
+            return ()
+        occupied = x | o
+        boards = (forced,) if forced != ANYWHERE else [b for b in range(9) if not decided >> b & 1]
+        return tuple(9 * b + c for b in boards for c in EMPTY_CELLS[occupied >> (9 * b) & FULL])
+
+    def apply(self, state: UltimateState, move: int) -> UltimateState:
+        """Place the mover's stone on ``move = 9 * board + cell`` (unchecked; see :meth:`Game.play`)."""
+        x, o, x_won, o_won, decided, _, result = state
+        board, cell = divmod(move, 9)
+        shift = 9 * board
+        board_bit = 1 << board
+        if x.bit_count() == o.bit_count():
+            x |= 1 << move
+            if WINS[x >> shift & FULL]:
+                x_won |= board_bit
+                decided |= board_bit
+                if self.local_win_ends_game or WINS[x_won]:
+                    result = X_WON
+        else:
+            o |= 1 << move
+            if WINS[o >> shift & FULL]:
+                o_won |= board_bit
+                decided |= board_bit
+                if self.local_win_ends_game or WINS[o_won]:
+                    result = O_WON
+        if (x | o) >> shift & FULL == FULL:
+            decided |= board_bit
+        if result != ONGOING:
+            return UltimateState(x, o, x_won, o_won, decided, ANYWHERE, result)
+        if decided == FULL:
+            return UltimateState(x, o, x_won, o_won, decided, ANYWHERE, DRAWN)
+        forced = ANYWHERE if decided >> cell & 1 else cell
+        return UltimateState(x, o, x_won, o_won, decided, forced, ONGOING)
+
+    def is_terminal(self, state: UltimateState) -> bool:
+        """True once the game is won or no legal move is left."""
+        return state.result != ONGOING
+
+    def winner(self, state: UltimateState) -> int | None:
+        """0 (X) or 1 (O) if that player has won, else ``None``."""
+        return state.result if state.result in (X_WON, O_WON) else None
+
+    def returns(self, state: UltimateState) -> tuple[float, float]:
+        """Per-player returns of a finished game (1 win, 0.5 draw, 0 loss)."""
+        if state.result == ONGOING:
+            raise ValueError("returns() needs a finished game; this one is still in progress")
+        return RESULTS[self.winner(state)]
+
+    def rollout(self, state: UltimateState, rng: random.Random, max_moves: int | None = None) -> tuple[float, float]:
+        """A uniformly random playout (same distribution as :meth:`Game.rollout`).
+
+        Works on nine 9-bit boards per player and a list of empty cells per open
+        local board (emptied when the board is decided), so the target board's
+        moves are ``empties[cell]`` and "anywhere" is a walk over the lists.
+        """
+        x, o, x_won, o_won, decided, forced, result = state
+        if result != ONGOING:
+            return RESULTS[result] if result != DRAWN else DRAW
+        occupied = x | o
+        boards = ([x >> (9 * b) & FULL for b in range(9)], [o >> (9 * b) & FULL for b in range(9)])
+        won = [x_won, o_won]
+        empties = [[] if decided >> b & 1 else list(EMPTY_CELLS[occupied >> (9 * b) & FULL]) for b in range(9)]
+        total = sum(map(len, empties))  # legal moves when free to play anywhere
+        player = 0 if x.bit_count() == o.bit_count() else 1
+        local_win_ends_game = self.local_win_ends_game
+        wins = WINS
+        rand = rng.random
+        target = forced
+        for _ in range(81 if max_moves is None else max_moves):
+            if target >= 0:
+                board = target
+                cells = empties[board]
+                i = int(rand() * len(cells))
+            else:
+                i = int(rand() * total)
+                for board in range(9):
+                    cells = empties[board]
+                    if i < len(cells):
+                        break
+                    i -= len(cells)
+            cell = cells.pop(i)
+            total -= 1
+            mine = boards[player]
+            bits = mine[board] | (1 << cell)
+            mine[board] = bits
+            if wins[bits]:
+                if local_win_ends_game:
+                    return RESULTS[player]
+                macro = won[player] | (1 << board)
+                if wins[macro]:
+                    return RESULTS[player]
+                won[player] = macro
+                total -= len(cells)
+                cells.clear()
+            if not total:
+                return DRAW
+            target = cell if empties[cell] else ANYWHERE
+            player ^= 1
+        return DRAW
+
+    def evaluate(self, state: UltimateState, player: int) -> float:
+        """Heuristic in (0.05, 0.95): won local boards, open macro lines, open local lines.
+
+        Counts, for each player, ``W_BOARD`` per local board won, ``W_MACRO * n**2``
+        per macro line holding ``n`` of their boards and none of the opponent's or
+        drawn ones (not in Fractio, where there are no macro lines), and
+        ``W_LOCAL * n**2`` per line of an undecided local board holding ``n`` of
+        their stones and none of the opponent's. The difference ``s`` is squashed
+        as ``0.5 + 0.45 * s / (|s| + SCALE)``. A finished game gives its exact return.
+        """
+        if state.result != ONGOING:
+            return self.returns(state)[player]
+        x, o, x_won, o_won, decided, _, _ = state
+        mine, theirs = (x, o) if player == 0 else (o, x)
+        my_won, their_won = (x_won, o_won) if player == 0 else (o_won, x_won)
+        score = W_BOARD * (my_won.bit_count() - their_won.bit_count())
+        if not self.local_win_ends_game:
+            drawn = decided & ~(x_won | o_won)
+            for line in LINES:
+                if not line & (their_won | drawn):
+                    score += W_MACRO * (line & my_won).bit_count() ** 2
+                if not line & (my_won | drawn):
+                    score -= W_MACRO * (line & their_won).bit_count() ** 2
+        for b in range(9):
+            if decided >> b & 1:
+                continue
+            m, t = mine >> (9 * b) & FULL, theirs >> (9 * b) & FULL
+            for line in LINES:
+                if not line & t:
+                    score += W_LOCAL * (line & m).bit_count() ** 2
+                elif not line & m:
+                    score -= W_LOCAL * (line & t).bit_count() ** 2
+        return 0.5 + 0.45 * score / (abs(score) + SCALE)
+
+    def render(self, state: UltimateState) -> str:
+        """The 9 x 9 grid (``X``, ``O``, ``.``) with lines between local boards, then the macro board.
+
+        In the macro board, ``X`` or ``O`` marks a local board won, ``-`` a full
+        board nobody won, ``.`` an open one, and ``*`` the board the player to
+        move is sent to.
+        """
+        x, o, x_won, o_won, decided, forced, result = state
+        lines = []
+        for row in range(9):
+            if row and row % 3 == 0:
+                lines.append("------+-------+------")
+            parts = []
+            for board_col in range(3):
+                board = 3 * (row // 3) + board_col
+                cells = []
+                for col in range(3):
+                    bit = 1 << (9 * board + 3 * (row % 3) + col)
+                    cells.append("X" if x & bit else "O" if o & bit else ".")
+                parts.append(" ".join(cells))
+            lines.append(" | ".join(parts))
+        lines.append("")
+        lines.append("boards won:")
+        for r in range(3):
+            marks = []
+            for board in range(3 * r, 3 * r + 3):
+                bit = 1 << board
+                if x_won & bit:
+                    marks.append("X")
+                elif o_won & bit:
+                    marks.append("O")
+                elif decided & bit:
+                    marks.append("-")
+                else:
+                    marks.append("*" if board == forced else ".")
+            lines.append(" ".join(marks))
+        if result == ONGOING:
+            who = "X" if x.bit_count() == o.bit_count() else "O"
+            where = "any open board" if forced == ANYWHERE else f"board {forced}"
+            lines.append(f"{who} to move in {where}")
+        else:
+            lines.append("draw" if result == DRAWN else f"{'XO'[result]} wins")
+        return "\n".join(lines)
+
+
+class Fractio(UltimateTicTacToe):
+    """Fractio, mode 1: ultimate tic-tac-toe where winning any one local board wins the game.
+
+    Same board, moves and sending rule as :class:`UltimateTicTacToe`; sent to a full
+    local board, the player may play in any cell of any board that is not full. If
+    all 81 cells fill without a local win (practically impossible), it is a draw.
+    """
+
+    local_win_ends_game = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.spec = "fractio"
