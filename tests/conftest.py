@@ -35,6 +35,20 @@ def sample_margin(p: float, n: int, sigmas: float = 5.0) -> float:
     return sigmas * math.sqrt(p * (1 - p) / n)
 
 
+def outcome_rates(results) -> tuple[float, float, float]:
+    """Rates of (player 0 wins, player 1 wins, draws) among per-player returns."""
+    results = [tuple(r) for r in results]
+    return tuple(results.count(r) / len(results) for r in ((1.0, 0.0), (0.0, 1.0), (0.5, 0.5)))
+
+
+def assert_same_distribution(a, b, n_a: int, n_b: int, sigmas: float = 4.0) -> None:
+    """Each outcome's rate in ``a`` and ``b`` agrees within ``sigmas`` standard errors of the difference."""
+    for x, y in zip(a, b, strict=True):
+        p = (x * n_a + y * n_b) / (n_a + n_b)
+        margin = sigmas * math.sqrt(p * (1 - p) * (1 / n_a + 1 / n_b))
+        assert abs(x - y) <= margin + 1e-12, (a, b)
+
+
 @pytest.fixture
 def ttt():
     from mctslab import make_game

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
+from conftest import assert_same_distribution, outcome_rates
 
 from mctslab import IllegalMoveError, make_game
 from mctslab.games.base import DRAW, WIN0, WIN1, Game
@@ -27,19 +27,6 @@ X O O X X X O
 @pytest.fixture
 def c4() -> ConnectFour:
     return make_game("connect4")
-
-
-def _rates(results) -> tuple[float, float, float]:
-    results = list(results)
-    return tuple(results.count(r) / len(results) for r in (WIN0, WIN1, DRAW))
-
-
-def _assert_same_distribution(fast, generic, n_fast: int, n_generic: int, sigmas: float = 4.0) -> None:
-    """Each outcome's rate agrees within ``sigmas`` standard errors of the difference of two proportions."""
-    for f, g in zip(fast, generic, strict=True):
-        p = (f * n_fast + g * n_generic) / (n_fast + n_generic)
-        margin = sigmas * math.sqrt(p * (1 - p) * (1 / n_fast + 1 / n_generic))
-        assert abs(f - g) <= margin + 1e-12, (fast, generic)
 
 
 def test_initial_state(c4):
@@ -179,9 +166,9 @@ def test_fast_rollout_matches_the_generic_one(spec, moves):
     start = game.state_from_moves(moves)
     n = 2_000
     rng = random.Random(3)
-    fast = _rates(game.rollout(start, rng) for _ in range(n))
-    generic = _rates(Game.rollout(game, start, rng) for _ in range(n))
-    _assert_same_distribution(fast, generic, n, n)
+    fast = outcome_rates(game.rollout(start, rng) for _ in range(n))
+    generic = outcome_rates(Game.rollout(game, start, rng) for _ in range(n))
+    assert_same_distribution(fast, generic, n, n)
 
 
 def test_rollout_move_cap(c4):
@@ -190,10 +177,10 @@ def test_rollout_move_cap(c4):
     assert c4.rollout(s, rng, max_moves=0) == DRAW
     assert all(c4.rollout(s, rng, max_moves=6) == DRAW for _ in range(100))  # nobody can win in 6 plies
     n = 2_000
-    fast = _rates(c4.rollout(s, rng, max_moves=12) for _ in range(n))
-    generic = _rates(Game.rollout(c4, s, rng, max_moves=12) for _ in range(n))
+    fast = outcome_rates(c4.rollout(s, rng, max_moves=12) for _ in range(n))
+    generic = outcome_rates(Game.rollout(c4, s, rng, max_moves=12) for _ in range(n))
     assert fast[2] > 0.5
-    _assert_same_distribution(fast, generic, n, n)
+    assert_same_distribution(fast, generic, n, n)
 
 
 def test_evaluate(c4):

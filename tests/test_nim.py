@@ -8,6 +8,7 @@ import random
 from functools import cache
 
 import pytest
+from conftest import assert_same_distribution, outcome_rates
 
 from mctslab import IllegalMoveError, make_game
 from mctslab.games.base import DRAW, WIN0, WIN1, Game
@@ -17,19 +18,6 @@ from mctslab.games.nim import Nim, NimState, nim_sum
 @pytest.fixture
 def nim() -> Nim:
     return make_game("nim")
-
-
-def _rates(results) -> tuple[float, float, float]:
-    results = list(results)
-    return tuple(results.count(r) / len(results) for r in (WIN0, WIN1, DRAW))
-
-
-def _assert_same_distribution(fast, generic, n_fast: int, n_generic: int, sigmas: float = 4.0) -> None:
-    """Each outcome's rate agrees within ``sigmas`` standard errors of the difference of two proportions."""
-    for f, g in zip(fast, generic, strict=True):
-        p = (f * n_fast + g * n_generic) / (n_fast + n_generic)
-        margin = sigmas * math.sqrt(p * (1 - p) * (1 / n_fast + 1 / n_generic))
-        assert abs(f - g) <= margin + 1e-12, (fast, generic)
 
 
 def test_initial_state_and_spec(nim):
@@ -128,9 +116,9 @@ def test_fast_rollout_matches_the_generic_one(spec, n):
     game = make_game(spec)
     rng = random.Random(12)
     start = game.initial_state()
-    fast = _rates(game.rollout(start, rng) for _ in range(n))
-    generic = _rates(Game.rollout(game, start, rng) for _ in range(n))
-    _assert_same_distribution(fast, generic, n, n)
+    fast = outcome_rates(game.rollout(start, rng) for _ in range(n))
+    generic = outcome_rates(Game.rollout(game, start, rng) for _ in range(n))
+    assert_same_distribution(fast, generic, n, n)
 
 
 def test_exact_random_play_odds():
@@ -138,7 +126,7 @@ def test_exact_random_play_odds():
     game = Nim((2,))
     rng = random.Random(13)
     n = 4_000
-    rate = _rates(game.rollout(game.initial_state(), rng) for _ in range(n))[0]
+    rate = outcome_rates(game.rollout(game.initial_state(), rng) for _ in range(n))[0]
     assert abs(rate - 0.5) < 4 * math.sqrt(0.25 / n)
 
 
@@ -148,9 +136,9 @@ def test_rollout_move_cap(nim):
     assert nim.rollout(s, rng, max_moves=0) == DRAW
     assert all(nim.rollout(s, rng, max_moves=2) == DRAW for _ in range(50))  # three heaps need three moves
     n = 2_000
-    fast = _rates(nim.rollout(s, rng, max_moves=4) for _ in range(n))
-    generic = _rates(Game.rollout(nim, s, rng, max_moves=4) for _ in range(n))
-    _assert_same_distribution(fast, generic, n, n)
+    fast = outcome_rates(nim.rollout(s, rng, max_moves=4) for _ in range(n))
+    generic = outcome_rates(Game.rollout(nim, s, rng, max_moves=4) for _ in range(n))
+    assert_same_distribution(fast, generic, n, n)
     assert nim.rollout(NimState((0, 0, 0), 1), rng) == WIN0
 
 

@@ -6,7 +6,7 @@ import random
 from functools import cache
 
 import pytest
-from conftest import sample_margin
+from conftest import outcome_rates, sample_margin
 
 from mctslab import IllegalMoveError, make_game, play_game
 from mctslab.games.base import Game
@@ -42,12 +42,6 @@ def _exact_outcomes(spec: str, state) -> tuple[float, float, float]:
     return tuple(sum(p[i] for p in parts) / len(moves) for i in range(3))
 
 
-def _rates(results) -> tuple[float, float, float]:
-    results = list(results)
-    n = len(results)
-    return tuple(sum(1 for r in results if r == k) / n for k in ((1.0, 0.0), (0.0, 1.0), (0.5, 0.5)))
-
-
 @pytest.mark.parametrize("spec", ["tictactoe", "tictactoe:n=4,k=3"])
 def test_fast_and_generic_rollouts_match_exact_random_play(spec):
     game = make_game(spec)
@@ -56,19 +50,19 @@ def test_fast_and_generic_rollouts_match_exact_random_play(spec):
     assert sum(exact) == pytest.approx(1.0)
     n = 20_000 if spec == "tictactoe" else 4_000
     rng = random.Random(7)
-    fast = _rates(game.rollout(start, rng) for _ in range(n))
-    generic = _rates(Game.rollout(game, start, rng) for _ in range(n // 4))
+    fast = outcome_rates(game.rollout(start, rng) for _ in range(n))
+    generic = outcome_rates(Game.rollout(game, start, rng) for _ in range(n // 4))
     for p, f, g in zip(exact, fast, generic, strict=True):
         assert abs(f - p) < sample_margin(p, n)
         assert abs(g - p) < sample_margin(p, n // 4)
 
 
-def test_random_agents_play_at_the_exact_rates(ttt):
+def test_random_agents_play_at_the_exactoutcome_rates(ttt):
     exact = _exact_outcomes("tictactoe", ttt.initial_state())
     assert exact[0] > 0.58 and exact[1] > 0.28  # X's first-move advantage (seed 001: ~58% vs ~29%)
     n = 2_000
     records = [play_game(ttt, ["random", "random"], seed=s) for s in range(n)]
-    simulated = _rates(r.returns for r in records)
+    simulated = outcome_rates(r.returns for r in records)
     for p, s in zip(exact, simulated, strict=True):
         assert abs(s - p) < sample_margin(p, n)
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
+from conftest import assert_same_distribution, outcome_rates
 
 from mctslab import IllegalMoveError, make_game
-from mctslab.games.base import DRAW, WIN0, WIN1, Game
+from mctslab.games.base import DRAW, WIN0, Game
 from mctslab.games.ultimate import (
     ANYWHERE,
     EMPTY_CELLS,
@@ -29,19 +29,6 @@ FILL_BOARD_4 = [43, 67, 38, 22, 36, 5, 49, 44, 76, 40, 41, 45, 4, 39, 31, 37, 13
 
 def _bits(*moves: int) -> int:
     return sum(1 << m for m in moves)
-
-
-def _rates(results) -> tuple[float, float, float]:
-    results = list(results)
-    return tuple(results.count(r) / len(results) for r in (WIN0, WIN1, DRAW))
-
-
-def _assert_same_distribution(fast, generic, n_fast: int, n_generic: int, sigmas: float = 4.0) -> None:
-    """Each outcome's rate agrees within ``sigmas`` standard errors of the difference of two proportions."""
-    for f, g in zip(fast, generic, strict=True):
-        p = (f * n_fast + g * n_generic) / (n_fast + n_generic)
-        margin = sigmas * math.sqrt(p * (1 - p) * (1 / n_fast + 1 / n_generic))
-        assert abs(f - g) <= margin + 1e-12, (fast, generic)
 
 
 @pytest.fixture
@@ -225,9 +212,9 @@ def test_fast_rollout_matches_the_generic_one(spec, moves, n):
     game = make_game(spec)
     start = game.state_from_moves(moves)
     rng = random.Random(8)
-    fast = _rates(game.rollout(start, rng) for _ in range(n))
-    generic = _rates(Game.rollout(game, start, rng) for _ in range(n))
-    _assert_same_distribution(fast, generic, n, n)
+    fast = outcome_rates(game.rollout(start, rng) for _ in range(n))
+    generic = outcome_rates(Game.rollout(game, start, rng) for _ in range(n))
+    assert_same_distribution(fast, generic, n, n)
 
 
 def test_rollout_move_cap(uttt):
@@ -236,9 +223,9 @@ def test_rollout_move_cap(uttt):
     assert uttt.rollout(s, rng, max_moves=0) == DRAW
     assert all(uttt.rollout(s, rng, max_moves=16) == DRAW for _ in range(50))  # a macro win needs 17 plies
     n = 1_000
-    fast = _rates(uttt.rollout(s, rng, max_moves=30) for _ in range(n))
-    generic = _rates(Game.rollout(uttt, s, rng, max_moves=30) for _ in range(n))
-    _assert_same_distribution(fast, generic, n, n)
+    fast = outcome_rates(uttt.rollout(s, rng, max_moves=30) for _ in range(n))
+    generic = outcome_rates(Game.rollout(uttt, s, rng, max_moves=30) for _ in range(n))
+    assert_same_distribution(fast, generic, n, n)
 
 
 def test_evaluate_range(uttt, fractio):
