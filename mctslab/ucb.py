@@ -25,7 +25,7 @@ def exploration(n_parent: float, n_child: float, c: float = SQRT2) -> float:
     """
     if n_child <= 0:
         return math.inf
-    return c * math.sqrt(math.log(n_parent) / n_child)
+    return c * math.sqrt(math.log(n_parent) / n_child) if n_parent > 1 else 0.0
 
 
 @overload
@@ -62,4 +62,5 @@ def ucb1(mean, n_parent, n_child, c=SQRT2):
         return np.where(n_child > 0, mean + bonus, np.inf)
     if n_child <= 0:
         return math.inf
-    return mean + c * math.sqrt(math.log(n_parent) / n_child)
+    # ln(n_parent) for n_parent <= 1 is taken as 0, as in the array branch.
+    return mean + c * math.sqrt(math.log(n_parent) / n_child) if n_parent > 1 else mean
