@@ -14,6 +14,7 @@ from .games import GAMES, Game, IllegalMoveError, make_game, register_game, stat
 from .games.check import GameContractError, check_game
 from .play import GameRecord, play_game
 from .specs import SpecError
+from .tournament import MatchResult, Outcomes, RoundRobinResult, games_needed, play_match, round_robin, wilson
 from .ucb import SQRT2, ucb1
 
 __all__ = [
@@ -36,4 +37,11 @@ __all__ = [
     "register_game",
     "state_from_moves",
     "ucb1",
+    "MatchResult",
+    "Outcomes",
+    "RoundRobinResult",
+    "games_needed",
+    "play_match",
+    "round_robin",
+    "wilson",
 ]

@@ -37,6 +37,23 @@ class GameRecord:
         return len(self.moves)
 
 
+def child_seeds(seed: int | np.random.SeedSequence, n: int) -> list[np.random.SeedSequence]:
+    """The ``n`` child seeds of ``seed``: those ``SeedSequence(seed).spawn(n)`` gives.
+
+    Unlike :meth:`numpy.random.SeedSequence.spawn`, this does not advance the parent's
+    spawn counter, so calling it twice with the same ``SeedSequence`` gives the same
+    children (a game replayed from its seed is the same game).
+
+    Args:
+        seed: an int (>= 0) or a :class:`numpy.random.SeedSequence`.
+        n: how many children, >= 0.
+    """
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    return [
+        np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, k), pool_size=root.pool_size) for k in range(n)
+    ]
+
+
 def play_game(
     game: Game | str,
     agents: tuple[Agent | str, Agent | str] | list[Agent | str],
@@ -48,8 +65,12 @@ def play_game(
     Args:
         game: a :class:`Game` or a game spec.
         agents: two agents or agent specs; player 0 moves first.
-        seed: seeds the agents given as specs (independent streams spawned from it by
-            :class:`numpy.random.SeedSequence`); agent objects keep their own generators.
+        seed: seeds the agents given as specs: an int or a
+            :class:`numpy.random.SeedSequence` (such as one game's seed in a tournament),
+            from which the two agents get independent child streams (those of
+            ``SeedSequence(seed).spawn(2)``; a ``SeedSequence`` passed in is not changed,
+            so the same one always gives the same game). Agent objects keep their own
+            generators.
         start: the position to start from (default: the initial state).
 
     Returns:
@@ -61,7 +82,7 @@ def play_game(
     if len(agents) != 2:
         raise ValueError(f"a game needs exactly two agents, got {len(agents)}")
     game = make_game(game)
-    seeds = np.random.SeedSequence(seed).spawn(2) if seed is not None else [None, None]
+    seeds = child_seeds(seed, 2) if seed is not None else [None, None]
     players = [make_agent(a, seed=s) for a, s in zip(agents, seeds, strict=True)]
     for agent in players:
         agent.reset()

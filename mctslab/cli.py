@@ -1,0 +1,303 @@
+"""The command line: ``python -m mctslab COMMAND ...``.
+
+Commands::
+
+    python -m mctslab match GAME AGENT_A AGENT_B --games N --seed S [--workers W] [--out FILE] [--json]
+    python -m mctslab move GAME AGENT --moves 4,0,8 --seed S [--json]
+    python -m mctslab tournament GAME AGENT AGENT... --games N --seed S [--workers W] [--out FILE] [--json]
+
+GAME and AGENT are the specs of :func:`mctslab.make_game` and :func:`mctslab.make_agent`
+(``tictactoe``, ``connect4:rows=6,cols=7``; ``uct:iterations=1000``, ``flat:playouts=100``).
+Bad input exits with status 2 and one line saying what is wrong. Besides mctslab's
+agents, the command line knows ``racioppo:playouts=P,window=W,procedure=paper|corrected``,
+seed 001's Monte Carlo (:mod:`mctslab.reproduction`), on 3 x 3 tic-tac-toe.
+
+Each command is a :class:`Command` (how to set up its arguments, and how to run it) in
+:data:`COMMANDS`; a new command is one more entry (:func:`register_command`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .agents import AGENTS, make_agent
+from .games import GAMES, IllegalMoveError, make_game
+from .reproduction.agent import as_tournament_agent
+from .specs import SpecError, parse_spec
+from .tournament import AgentFactory, ResultsFileError, play_match, round_robin
+from .tournament.match import SEATS
+
+EXTRA_AGENTS = {
+    "racioppo": "seed 001's Monte Carlo on 3 x 3 tic-tac-toe: racioppo:playouts=100,window=1,procedure=paper"
+}
+"""Agents the command line knows besides :data:`mctslab.agents.AGENTS` (experiments' tools)."""
+
+
+def agent_arg(spec: str) -> str | AgentFactory:
+    """An agent spec from the command line, checked; ``racioppo:...`` becomes a factory.
+
+    Raises:
+        UsageError: for an unknown agent name (listing the known ones).
+        mctslab.SpecError, ValueError: for bad parameters.
+    """
+    name, _ = parse_spec(spec)
+    if name not in AGENTS and name not in EXTRA_AGENTS:
+        raise UsageError(f"unknown agent {name!r}; known agents: {', '.join(sorted([*AGENTS, *EXTRA_AGENTS]))}")
+    return as_tournament_agent(spec)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand of ``python -m mctslab``.
+
+    Attributes:
+        name: what follows ``python -m mctslab``.
+        summary: one line for ``--help``.
+        configure: adds the command's arguments to its parser.
+        run: does the work; returns the exit status (0 for success).
+    """
+
+    name: str
+    summary: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+COMMANDS: dict[str, Command] = {}
+"""The registered subcommands, by name."""
+
+
+def register_command(command: Command) -> Command:
+    """Add a subcommand (replacing one of the same name); returns it."""
+    COMMANDS[command.name] = command
+    return command
+
+
+class UsageError(Exception):
+    """Bad command-line input, reported as one line without a traceback.
+
+    Args:
+        message: what is wrong.
+        prog: the (sub)command it is about, e.g. ``"python -m mctslab match"``.
+    """
+
+    def __init__(self, message: str, prog: str | None = None) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (argparse prints the usage too)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{message} (see {self.prog} --help)", prog=self.prog)
+
+
+# -- argument types ---------------------------------------------------------------------
+def positive_int(text: str) -> int:
+    """An int >= 1 (for --games, --workers)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def seed_int(text: str) -> int:
+    """An int >= 0 (for --seed)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def move_list(text: str) -> list[int]:
+    """Comma-separated moves such as ``4,0,8`` (empty for the initial position)."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated move numbers such as 4,0,8, got {text!r}") from None
+
+
+def _add_run_options(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--games", type=positive_int, default=100, help=f"games {what} (default 100)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="the seed: same seed, same games (default 0)")
+    parser.add_argument("--workers", type=positive_int, default=None, help="processes (default: every core)")
+    parser.add_argument("--batch-size", type=positive_int, default=None, help="games per task (default: automatic)")
+    parser.add_argument("--out", default=None, help="results file, one JSON line per game; re-run to resume")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+# -- match ------------------------------------------------------------------------------
+def _configure_match(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="game spec, e.g. tictactoe or connect4:rows=6,cols=7")
+    parser.add_argument("a", metavar="AGENT_A", help="agent spec, e.g. uct:iterations=1000")
+    parser.add_argument("b", metavar="AGENT_B", help="agent spec, e.g. flat:playouts=100")
+    _add_run_options(parser, "in the match")
+    parser.add_argument(
+        "--seats",
+        choices=SEATS,
+        default="alternate",
+        help="who moves first: alternate (default), or always A (a-first) or B (b-first)",
+    )
+
+
+def _run_match(args: argparse.Namespace) -> int:
+    result = play_match(
+        args.game,
+        agent_arg(args.a),
+        agent_arg(args.b),
+        games=args.games,
+        seed=args.seed,
+        seats=args.seats,
+        workers=args.workers,
+        batch_size=args.batch_size,
+        out=args.out,
+        progress=not args.no_progress,
+    )
+    if args.json:
+        print(json.dumps(result.as_dict()))
+        return 0
+    print(result.table())
+    a_time, b_time = result.seconds
+    print(f"thinking time: A {a_time:.2f} s, B {b_time:.2f} s; mean game length {result.mean_plies:.1f} moves")
+    if result.resumed:
+        print(f"{result.resumed} of the {result.games} games were read from {args.out}")
+    return 0
+
+
+# -- move -------------------------------------------------------------------------------
+def _configure_move(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="game spec, e.g. tictactoe")
+    parser.add_argument("agent", help="agent spec, e.g. uct:iterations=2000")
+    parser.add_argument("--moves", type=move_list, default=[], help="moves played so far, e.g. 4,0,8 (default none)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="the agent's seed (default 0)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
+
+def _stat_dict(stat) -> dict:
+    if stat.score is not None:  # flat / windowed Monte Carlo: playouts and wins minus losses
+        return {"move": stat.move, "playouts": stat.visits, "score": stat.score, "mean": round(stat.mean, 6)}
+    out = {"move": stat.move, "visits": stat.visits, "mean": round(stat.mean, 6)}
+    if stat.ucb is not None:
+        out["ucb"] = round(stat.ucb, 6)
+    return out
+
+
+def _run_move(args: argparse.Namespace) -> int:
+    game = make_game(args.game)
+    chosen = agent_arg(args.agent)
+    agent = chosen.build(args.seed) if isinstance(chosen, AgentFactory) else make_agent(chosen, seed=args.seed)
+    state = game.state_from_moves(args.moves)
+    if game.is_terminal(state):
+        winner = game.winner(state)
+        result = "a draw" if winner is None else f"won by player {winner}"
+        raise UsageError(f"the game is over after moves {','.join(map(str, args.moves))} ({result}): no move to choose")
+    analysis = agent.analyse(game, state)
+    if args.json:
+        out = {
+            "game": game.spec,
+            "agent": agent.spec,
+            "moves": args.moves,
+            "to_move": game.to_move(state),
+            "move": analysis.move,
+            "iterations": analysis.iterations,
+            "stats": [_stat_dict(s) for s in analysis.stats],
+        }
+        if analysis.value is not None:
+            out["value"] = analysis.value
+        print(json.dumps(out))
+        return 0
+    print(game.render(state))
+    print(f"player {game.to_move(state)} to move; {agent.spec} plays {analysis.move}")
+    if analysis.stats:
+        print(analysis.table())
+    if analysis.value is not None:
+        print(f"value for the player to move: {analysis.value:.3f}")
+    return 0
+
+
+# -- tournament -------------------------------------------------------------------------
+def _configure_tournament(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="game spec, e.g. tictactoe")
+    parser.add_argument("agents", nargs="+", metavar="AGENT", help="two or more agent specs")
+    _add_run_options(parser, "per pairing")
+
+
+def _run_tournament(args: argparse.Namespace) -> int:
+    if len(args.agents) < 2:
+        raise UsageError(f"a tournament needs at least two agents, got {len(args.agents)}")
+    result = round_robin(
+        args.game,
+        [agent_arg(a) for a in args.agents],
+        games=args.games,
+        seed=args.seed,
+        workers=args.workers,
+        batch_size=args.batch_size,
+        out=args.out,
+        progress=not args.no_progress,
+    )
+    print(json.dumps(result.as_dict()) if args.json else result.table())
+    return 0
+
+
+register_command(Command("match", "play two agents against each other, seats swapped", _configure_match, _run_match))
+register_command(
+    Command("move", "the move an agent picks in a position, with its statistics", _configure_move, _run_move)
+)
+register_command(
+    Command("tournament", "round robin with a score table and Elo ratings", _configure_tournament, _run_tournament)
+)
+
+
+# -- entry point ------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m mctslab`` with every registered command."""
+    parser = _Parser(
+        prog="python -m mctslab",
+        description="mctslab: play, analyse and compare Monte Carlo Tree Search agents.",
+        epilog=f"games: {', '.join(sorted(GAMES))}; agents: {', '.join(sorted([*AGENTS, *EXTRA_AGENTS]))}",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for command in COMMANDS.values():
+        command.configure(sub.add_parser(command.name, help=command.summary, description=command.summary))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``python -m mctslab`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    parser = build_parser()
+    prog = parser.prog
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            raise UsageError(f"give a command: {', '.join(COMMANDS)} (see {prog} --help)")
+        prog = f"{parser.prog} {args.command}"
+        with warnings.catch_warnings():
+            warnings.showwarning = _one_line_warning
+            return COMMANDS[args.command].run(args)
+    except (UsageError, SpecError, IllegalMoveError, ResultsFileError, ValueError) as err:
+        where = getattr(err, "prog", None) or prog
+        print(f"{where}: error: {' '.join(str(err).split())}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(
+            "interrupted: finished games are in the --out file, if any; run the same command to resume", file=sys.stderr
+        )
+        return 130
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"python -m mctslab: warning: {' '.join(str(message).split())}", file=sys.stderr)

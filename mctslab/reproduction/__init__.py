@@ -1,0 +1,40 @@
+"""Reproducing seed 001 (Racioppo 2020): its procedure, its defects, its tables, corrected.
+
+* :mod:`.paper_code`: the paper's notebook code, transcribed, defects marked (slow; the oracle);
+* :mod:`.outcomes`: exact outcome probabilities of random playouts on 3 x 3 tic-tac-toe,
+  correct and as the paper plays them;
+* :mod:`.agent`: :class:`RacioppoMonteCarlo`, the paper's pure and windowed Monte Carlo
+  with each defect a switch (``procedure="paper"``: all on; ``"corrected"``: all off),
+  fast because it samples playout counts from the exact probabilities;
+* :mod:`.rows`: every published number, with its notebook cell;
+* :mod:`.experiments`: :func:`reproduce`, which re-runs them under both procedures, and
+  :func:`without_each_defect`;
+* :mod:`.table`: the resulting :class:`ReproductionTable`, with intervals and fit p-values;
+* :mod:`.curves`: win rate against the playout budget, with confidence bands.
+
+Notebook: ``notebooks/08_reproducing_seed_001.ipynb``.
+"""
+
+from .agent import DEFECTS, RacioppoMonteCarlo, as_tournament_agent
+from .curves import Curve, budget_curve, plot_curves
+from .experiments import measure, reproduce, without_each_defect
+from .rows import PAPER_ROWS, PLANNED_ROWS, Row
+from .table import Measurement, ReproductionTable, fit_p_value
+
+__all__ = [
+    "DEFECTS",
+    "PAPER_ROWS",
+    "PLANNED_ROWS",
+    "Curve",
+    "Measurement",
+    "RacioppoMonteCarlo",
+    "ReproductionTable",
+    "Row",
+    "as_tournament_agent",
+    "budget_curve",
+    "fit_p_value",
+    "measure",
+    "plot_curves",
+    "reproduce",
+    "without_each_defect",
+]

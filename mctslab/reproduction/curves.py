@@ -1,0 +1,151 @@
+"""Win rate against the search budget, with Wilson 95% bands: what seed 001 did not plot.
+
+A table row at one budget hides how an agent improves with more playouts; a curve shows
+it, and its confidence band shows which differences are real. :func:`budget_curve`
+plays one agent against a fixed opponent at a list of budgets; :func:`plot_curves`
+draws several curves with their bands on one axis.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..tournament import Outcomes, play_match
+from ..tournament.runner import game_seed
+from .agent import as_tournament_agent
+
+RATES = ("score", "win", "loss")
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One agent's results at several budgets, from its own point of view.
+
+    Attributes:
+        label: the legend's text.
+        specs: the agent's spec at each budget.
+        xs: the budget of each point, as plotted (e.g. playouts per decision).
+        outcomes: the agent's wins, draws and losses at each budget.
+        seat: ``"x"`` (the agent moves first) or ``"o"``.
+        opponent: the opponent's spec.
+    """
+
+    label: str
+    specs: tuple[str, ...]
+    xs: tuple[float, ...]
+    outcomes: tuple[Outcomes, ...]
+    seat: str
+    opponent: str
+
+    def rates(self, rate: str = "score") -> np.ndarray:
+        """The ``rate`` (``"score"``, ``"win"`` or ``"loss"``) at each budget, in [0, 1]."""
+        return np.array([_rate(o, rate)[0] for o in self.outcomes])
+
+    def bands(self, rate: str = "score") -> np.ndarray:
+        """Wilson 95% intervals of ``rate`` at each budget, shape ``(len(xs), 2)``."""
+        return np.array([_rate(o, rate)[1] for o in self.outcomes])
+
+
+def _rate(o: Outcomes, rate: str) -> tuple[float, tuple[float, float]]:
+    if rate == "score":
+        return o.score, o.score_ci()
+    if rate == "win":
+        return o.win_rate, o.win_ci()
+    if rate == "loss":
+        return o.loss_rate, o.loss_ci()
+    raise ValueError(f"rate must be one of {', '.join(RATES)}, got {rate!r}")
+
+
+def budget_curve(
+    label: str,
+    specs: Sequence[str],
+    xs: Sequence[float],
+    *,
+    seat: str = "x",
+    opponent: str = "random",
+    game: str = "tictactoe",
+    games: int = 500,
+    seed: int = 0,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+) -> Curve:
+    """Play the agent at each budget against ``opponent`` from a fixed seat.
+
+    Args:
+        label: the curve's name in a legend.
+        specs: one agent spec per budget, e.g. ``[f"uct:iterations={n}" for n in (10, 100)]``
+            (``racioppo:...`` specs included).
+        xs: the budget of each spec, as it should be plotted (same length as ``specs``).
+        seat: ``"x"`` (the agent moves first) or ``"o"`` (the opponent does).
+        opponent: the opponent's spec.
+        game: the game's spec.
+        games: games per budget, >= 1.
+        seed: the seed; each point's seed comes from it, the spec and the seat, so the
+            same agent at the same seat gets the same games in every curve.
+        executor: any ``concurrent.futures`` executor (default: a process pool).
+        workers: processes for the default pool (``None``: every core; 1: none).
+        progress: show a progress bar per point.
+
+    Returns:
+        A :class:`Curve`.
+
+    Raises:
+        ValueError: if ``specs`` and ``xs`` differ in length, or ``seat`` is not x or o.
+    """
+    if len(specs) != len(xs):
+        raise ValueError(f"specs and xs must have the same length, got {len(specs)} and {len(xs)}")
+    if seat not in ("x", "o"):
+        raise ValueError(f"seat must be 'x' (moves first) or 'o', got {seat!r}")
+    results = []
+    for spec in specs:
+        point_seed = game_seed(seed, (zlib.crc32(f"{spec}|{seat}|{opponent}".encode()),))
+        match = play_match(
+            game,
+            as_tournament_agent(spec),
+            as_tournament_agent(opponent),
+            games,
+            point_seed,
+            seats="a-first" if seat == "x" else "b-first",
+            executor=executor,
+            workers=workers,
+            progress=progress,
+        )
+        results.append(match.outcomes)
+    return Curve(label, tuple(specs), tuple(float(x) for x in xs), tuple(results), seat, opponent)
+
+
+def plot_curves(curves: Sequence[Curve], rate: str = "score", ax=None, xlabel: str = "budget", title: str = ""):
+    """Draw ``curves`` with their Wilson 95% bands on a log-scaled x axis.
+
+    Args:
+        curves: the curves.
+        rate: ``"score"``, ``"win"`` or ``"loss"``.
+        ax: a matplotlib axis to draw on (default: a new figure).
+        xlabel: the x axis' label.
+        title: the axis' title.
+
+    Returns:
+        The matplotlib axis.
+    """
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 4))
+    for curve in curves:
+        values, bands = curve.rates(rate), curve.bands(rate)
+        (line,) = ax.plot(curve.xs, values, marker="o", markersize=3, label=curve.label)
+        ax.fill_between(curve.xs, bands[:, 0], bands[:, 1], color=line.get_color(), alpha=0.2, linewidth=0)
+    ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(f"{rate} rate" if rate != "score" else "score (wins + draws / 2)")
+    if title:
+        ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    return ax

@@ -1,0 +1,39 @@
+"""Tournaments with honest statistics: matches, round robins, Elo, on any executor.
+
+* :func:`play_match`: N games between two agents, seats swapped (or fixed), per-game
+  seeds from ``numpy.random.SeedSequence``, results resumable from a JSON-lines file;
+* :func:`round_robin`: every pair plays a match; a score table and Elo ratings
+  (:func:`bradley_terry`) with 95% intervals;
+* :func:`wilson`, :class:`Outcomes` and :func:`games_needed`: the statistics.
+
+Everything runs on one core, a process pool (the default) or a Dask cluster
+(``executor=client.get_executor()``), with the same results.
+"""
+
+from .elo import EloRatings, bradley_terry
+from .factory import AgentFactory
+from .match import SEATS, MatchResult, play_match
+from .results_file import ResultsFileError, ResultsFileWarning
+from .roundrobin import RoundRobinResult, round_robin
+from .runner import GameResult, GameTask, game_seed, run_games
+from .stats import Outcomes, games_needed, wilson
+
+__all__ = [
+    "SEATS",
+    "AgentFactory",
+    "EloRatings",
+    "GameResult",
+    "GameTask",
+    "MatchResult",
+    "Outcomes",
+    "ResultsFileError",
+    "ResultsFileWarning",
+    "RoundRobinResult",
+    "bradley_terry",
+    "game_seed",
+    "games_needed",
+    "play_match",
+    "round_robin",
+    "run_games",
+    "wilson",
+]

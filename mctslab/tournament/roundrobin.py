@@ -1,0 +1,180 @@
+"""A round robin: every pair of agents plays a match; a score table and Elo ratings.
+
+Every pairing is a :func:`~mctslab.tournament.match.play_match` with seats swapped, and
+pairing ``p`` is seeded with ``SeedSequence(seed).spawn(P)[p]``; all games of all
+pairings go to the executor together, so the cores stay busy until the end. Ratings
+are a Bradley-Terry fit (:func:`~mctslab.tournament.elo.bradley_terry`).
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import os
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..games import Game, make_game
+from .elo import EloRatings, bradley_terry
+from .factory import AgentLike, name_of, resolve
+from .match import MatchResult, a_moves_first, check_games, check_seats, seed_header
+from .results_file import ResultsFile
+from .runner import GameResult, GameTask, game_seed, run_games
+
+
+@dataclass
+class RoundRobinResult:
+    """The matches of a round robin and the ratings they give.
+
+    Attributes:
+        game: the game's spec.
+        agents: the agents' specs, in input order.
+        matches: one :class:`MatchResult` per pairing ``(i, j)``, ``i < j``, with
+            ``agents[i]`` as A.
+        elo: the fitted :class:`EloRatings`.
+    """
+
+    game: str
+    agents: tuple[str, ...]
+    matches: dict[tuple[int, int], MatchResult]
+    elo: EloRatings
+
+    def score_matrix(self) -> np.ndarray:
+        """``k x k`` matrix: row ``i``, column ``j`` is agent ``i``'s score against ``j`` (NaN on the diagonal)."""
+        k = len(self.agents)
+        scores = np.full((k, k), np.nan)
+        for (i, j), match in self.matches.items():
+            scores[i, j] = match.outcomes.score
+            scores[j, i] = 1 - match.outcomes.score
+        return scores
+
+    def table(self) -> str:
+        """The score table (row's score against column, 95% interval) and the ratings."""
+        k = len(self.agents)
+        width = max(len(a) for a in self.agents)
+        lines = [f"{self.game}: round robin, score of the row against the column (Wilson 95%)"]
+        lines.append(" " * (width + 4) + "".join(f"{'#' + str(j + 1):>20}" for j in range(k)))
+        for i in range(k):
+            cells = []
+            for j in range(k):
+                if i == j:
+                    cells.append(f"{'-':>20}")
+                    continue
+                o = self.matches[(min(i, j), max(i, j))].outcomes
+                o = o if i < j else o.flipped()
+                low, high = o.score_ci()
+                cells.append(f"{o.score:.3f} [{low:.2f},{high:.2f}]".rjust(20))
+            lines.append(f"#{i + 1:<2} {self.agents[i]:<{width}}" + "".join(cells))
+        lines.append("")
+        lines.append(self.elo.table())
+        return "\n".join(lines)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: agents, each pairing's counts, and the ratings."""
+        return {
+            "game": self.game,
+            "agents": list(self.agents),
+            "pairings": [{"i": i, "j": j, **m.as_dict()} for (i, j), m in self.matches.items()],
+            "elo": self.elo.as_dict(),
+        }
+
+    def _repr_html_(self) -> str:
+        return "<pre>" + html.escape(self.table()) + "</pre>"
+
+
+def round_robin(
+    game: str | Game,
+    agents: list[AgentLike] | tuple[AgentLike, ...],
+    games: int = 100,
+    seed: int | np.random.SeedSequence = 0,
+    *,
+    seats: str = "alternate",
+    executor: Executor | None = None,
+    workers: int | None = None,
+    batch_size: int | None = None,
+    out: str | os.PathLike | None = None,
+    progress: bool = True,
+    prior_sd: float = 1000.0,
+) -> RoundRobinResult:
+    """Every pair of ``agents`` plays ``games`` games; return the table and Elo ratings.
+
+    Args:
+        game: the game or its spec.
+        agents: two or more agents, all different: specs (agent objects are replaced by
+            their specs) or :class:`~mctslab.tournament.factory.AgentFactory`.
+        games: games per pairing, >= 1 (seats swapped every game by default).
+        seed: an int >= 0 or a :class:`numpy.random.SeedSequence`.
+        seats: seating rule within each pairing (see :data:`mctslab.tournament.match.SEATS`).
+        executor: any :class:`concurrent.futures.Executor` (default: a process pool).
+        workers: processes for the default pool (``None``: every core; 1: none).
+        batch_size: games per task.
+        out: a results file; re-running with it resumes (see :mod:`.results_file`).
+        progress: show a progress bar.
+        prior_sd: the rating prior's standard deviation in Elo (see :func:`bradley_terry`).
+
+    Returns:
+        A :class:`RoundRobinResult`.
+
+    Raises:
+        mctslab.SpecError: for an unknown or malformed spec.
+        ValueError: for fewer than two agents, a repeated agent, ``games < 1``, or a
+            bad seed or option.
+        ResultsFileError: if ``out`` holds another run's results or is damaged.
+    """
+    games = check_games(games)
+    seats = check_seats(seats)
+    game_obj = make_game(game)
+    resolved = [resolve(a) for a in agents]
+    specs = tuple(name_of(a) for a in resolved)
+    if len(specs) < 2:
+        raise ValueError(f"a round robin needs at least two agents, got {len(specs)}")
+    repeated = sorted({s for s in specs if specs.count(s) > 1})
+    if repeated:
+        raise ValueError(f"each agent may appear once in a round robin; repeated: {', '.join(repeated)}")
+    pairings = list(itertools.combinations(range(len(specs)), 2))
+    pairs = [(resolved[i], resolved[j]) for i, j in pairings]
+    tasks = [GameTask(p, g, a_moves_first(seats, g), (p, g)) for p in range(len(pairs)) for g in range(games)]
+    header = {"kind": "round-robin", "game": game_obj.spec, "agents": list(specs), "seed": seed_header(seed)}
+    header["seats"] = seats
+    done: dict[tuple[int, int], GameResult] = {}
+    results_file = None
+    if out is not None:
+
+        def expected(pair: int, index: int) -> bool | None:
+            return a_moves_first(seats, index) if 0 <= pair < len(pairs) and index < games else None
+
+        results_file = ResultsFile(out, header, game_obj, expected)
+        done = results_file.load()
+        tasks = [t for t in tasks if (t.pair, t.index) not in done]
+    played = run_games(
+        game_obj.spec,
+        pairs,
+        seed,
+        tasks,
+        executor=executor,
+        workers=workers,
+        batch_size=batch_size,
+        progress=progress,
+        desc="round robin",
+        done=len(done),
+        on_batch=None if results_file is None else results_file.append,
+    )
+    by_pair: dict[int, list[GameResult]] = {p: [] for p in range(len(pairs))}
+    for r in [*done.values(), *played]:
+        by_pair[r.pair].append(r)
+    matches = {}
+    k = len(specs)
+    points, counts = np.zeros((k, k)), np.zeros((k, k))
+    for p, (i, j) in enumerate(pairings):
+        results = sorted(by_pair[p], key=lambda r: r.index)
+        match = MatchResult(game_obj.spec, specs[i], specs[j], game_seed(seed, (p,)), seats, results)
+        match.resumed = sum(1 for r in results if r.key in done)
+        matches[(i, j)] = match
+        o = match.outcomes
+        points[i, j], points[j, i] = o.wins + o.draws / 2, o.losses + o.draws / 2
+        counts[i, j] = counts[j, i] = o.games
+    elo = bradley_terry(specs, points, counts, prior_sd=prior_sd)
+    return RoundRobinResult(game_obj.spec, specs, matches, elo)

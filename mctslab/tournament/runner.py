@@ -1,0 +1,241 @@
+"""Playing many games: per-game seeds, batches, and any ``concurrent.futures`` executor.
+
+Every game of a tournament is a :class:`GameTask` whose seed is derived from the
+tournament's seed and the game's place in the schedule, never from a worker id or the
+order in which games finish: game ``i`` of a match seeded ``S`` is seeded with
+``numpy.random.SeedSequence(S).spawn(N)[i]`` (and game ``i`` of pairing ``p`` of a round
+robin with ``SeedSequence(S).spawn(P)[p].spawn(N)[i]``). So a tournament gives the same
+games on one core, on a process pool, or on a Dask cluster.
+
+Games are sent to workers in batches (:func:`default_batch_size`) so that the cost of
+shipping a task, small for a process pool and larger for a cluster, does not dominate
+games that take a millisecond.
+
+Running on a Dask cluster (``pip install "mctslab[cluster]"``) is passing its executor::
+
+    from dask.distributed import Client, LocalCluster
+    with LocalCluster(n_workers=4, threads_per_worker=1) as cluster, Client(cluster) as client:
+        result = play_match("tictactoe", "uct", "flat", games=1000, seed=1, executor=client.get_executor())
+
+The same seed gives the same result there as on one core. Give ``batch_size`` when the
+cluster has many more workers than this machine has cores (the default batch size is
+computed from the local core count).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from ..games import make_game
+from ..play import child_seeds, play_game
+from .factory import AgentFactory, build
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game to play.
+
+    Attributes:
+        pair: which pairing of the tournament (0 in a match).
+        index: the game's number within its pairing, from 0.
+        a_first: whether the pairing's first agent (A) moves first.
+        seed_key: the path from the tournament's seed to this game's seed: ``(index,)``
+            in a match, ``(pair, index)`` in a round robin.
+    """
+
+    pair: int
+    index: int
+    a_first: bool
+    seed_key: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game, from the point of view of the pairing's agents A and B.
+
+    Attributes:
+        pair: which pairing (0 in a match).
+        index: the game's number within its pairing.
+        a_first: whether A moved first.
+        moves: the moves played, in order.
+        winner: ``"a"``, ``"b"``, or ``None`` for a draw.
+        returns: ``(A's return, B's return)``: 1 win, 0.5 draw, 0 loss.
+        seconds: wall-clock seconds A and B spent choosing moves.
+    """
+
+    pair: int
+    index: int
+    a_first: bool
+    moves: tuple[int, ...]
+    winner: str | None
+    returns: tuple[float, float]
+    seconds: tuple[float, float]
+
+    @property
+    def plies(self) -> int:
+        """Number of moves played."""
+        return len(self.moves)
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """``(pair, index)``: where the game sits in the schedule."""
+        return (self.pair, self.index)
+
+
+def game_seed(root: int | np.random.SeedSequence, key: Sequence[int]) -> np.random.SeedSequence:
+    """The seed of the game at ``key`` below ``root``, as repeated ``SeedSequence.spawn`` gives it.
+
+    ``game_seed(S, (i,))`` equals ``SeedSequence(S).spawn(N)[i]`` for any ``N > i``, so
+    adding games to a tournament does not change the games already played.
+
+    Args:
+        root: the tournament's seed (an int >= 0 or a ``SeedSequence``).
+        key: the spawn path, e.g. ``(index,)`` or ``(pair, index)``.
+    """
+    seed = root if isinstance(root, np.random.SeedSequence) else np.random.SeedSequence(root)
+    return np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, *key), pool_size=seed.pool_size)
+
+
+def play_batch(
+    game_spec: str,
+    pairs: Sequence[tuple[str | AgentFactory, str | AgentFactory]],
+    root: int | np.random.SeedSequence,
+    tasks: Sequence[GameTask],
+) -> list[GameResult]:
+    """Play a batch of games (what one worker task does).
+
+    Args:
+        game_spec: the game, as :func:`mctslab.make_game` accepts it.
+        pairs: agents ``(A, B)`` of each pairing (specs or factories), indexed by ``GameTask.pair``.
+        root: the tournament's seed.
+        tasks: the games to play.
+
+    Returns:
+        One :class:`GameResult` per task, in order.
+    """
+    game = make_game(game_spec)
+    results = []
+    for task in tasks:
+        a, b = pairs[task.pair]
+        seats = (a, b) if task.a_first else (b, a)
+        # the agent in seat k gets the game seed's child k, as play_game gives a spec
+        seeds = child_seeds(game_seed(root, task.seed_key), 2)
+        record = play_game(game, [build(agent, seed) for agent, seed in zip(seats, seeds, strict=True)])
+        a_seat = 0 if task.a_first else 1
+        winner = None if record.winner is None else ("a" if record.winner == a_seat else "b")
+        results.append(
+            GameResult(
+                pair=task.pair,
+                index=task.index,
+                a_first=task.a_first,
+                moves=tuple(int(m) for m in record.moves),
+                winner=winner,
+                returns=(record.returns[a_seat], record.returns[1 - a_seat]),
+                seconds=(record.seconds[a_seat], record.seconds[1 - a_seat]),
+            )
+        )
+    return results
+
+
+def available_cores() -> int:
+    """Cores this process may use (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def default_batch_size(games: int, workers: int) -> int:
+    """Games per task: about eight tasks per worker, so that load balances, at most 100 games.
+
+    Args:
+        games: games to play, >= 0.
+        workers: worker processes, >= 1.
+    """
+    return max(1, min(100, math.ceil(games / (8 * workers))))
+
+
+def run_games(
+    game_spec: str,
+    pairs: Sequence[tuple[str | AgentFactory, str | AgentFactory]],
+    root: int | np.random.SeedSequence,
+    tasks: Sequence[GameTask],
+    *,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    batch_size: int | None = None,
+    progress: bool = True,
+    desc: str = "games",
+    done: int = 0,
+    on_batch: Callable[[list[GameResult]], None] | None = None,
+) -> list[GameResult]:
+    """Play ``tasks`` in batches on ``executor`` (or a process pool) and collect the results.
+
+    Args:
+        game_spec: the game's spec.
+        pairs: ``(A, B)`` agents of each pairing: specs or :class:`AgentFactory`.
+        root: the tournament's seed.
+        tasks: the games to play.
+        executor: any :class:`concurrent.futures.Executor` (a process pool, a Dask
+            ``Client.get_executor()``...); it is used, not shut down. ``None``: a
+            process pool of ``workers`` processes, made and shut down here.
+        workers: processes when no executor is given: ``None`` for every core; 1 plays
+            in this process (no pool).
+        batch_size: games per task, >= 1 (default :func:`default_batch_size`).
+        progress: show a ``tqdm`` progress bar.
+        desc: the bar's label.
+        done: games already finished (resumed), for the bar's starting point.
+        on_batch: called in this process with each finished batch, as it finishes
+            (how results reach the file before the run ends).
+
+    Returns:
+        The results, sorted by ``(pair, index)``.
+
+    Raises:
+        ValueError: if ``workers`` or ``batch_size`` is < 1.
+    """
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers must be >= 1 (or None for every core), got {workers}")
+    if batch_size is not None and batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1 game per task, got {batch_size}")
+    n_workers = workers or available_cores()
+    size = batch_size or default_batch_size(len(tasks), n_workers)
+    batches = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+    pairs = [tuple(p) for p in pairs]
+    results: list[GameResult] = []
+    bar = tqdm(total=done + len(tasks), initial=done, desc=desc, unit="game", disable=not progress)
+
+    def collect(batch_results: list[GameResult]) -> None:
+        results.extend(batch_results)
+        if on_batch is not None:
+            on_batch(batch_results)
+        bar.update(len(batch_results))
+
+    try:
+        if executor is None and (n_workers == 1 or len(batches) <= 1):
+            for batch in batches:
+                collect(play_batch(game_spec, pairs, root, batch))
+        else:
+            pool = executor if executor is not None else ProcessPoolExecutor(max_workers=n_workers)
+            futures = []
+            try:
+                futures = [pool.submit(play_batch, game_spec, pairs, root, batch) for batch in batches]
+                for future in as_completed(futures):
+                    collect(future.result())
+            finally:
+                if executor is None:
+                    pool.shutdown(wait=True, cancel_futures=True)
+                else:
+                    for future in futures:
+                        future.cancel()
+    finally:
+        bar.close()
+    results.sort(key=lambda r: r.key)
+    return results

@@ -1,0 +1,180 @@
+"""Honest statistics for win-rate tables: Wilson intervals, scores, and how many games a claim needs.
+
+A table of wins from 100 games says little until it says how uncertain it is: with 100
+games, a 91% win rate is compatible with anything from 84% to 95%. Everything here is
+closed-form and uses only the standard library.
+
+Sources: Wilson (1927), "Probable inference, the law of succession, and statistical
+inference", JASA 22; Brown, Cai and DasGupta (2001), "Interval estimation for a binomial
+proportion", Statistical Science 16 (why Wilson and not the textbook normal interval);
+Fleiss, Levin and Paik (2003), *Statistical Methods for Rates and Proportions*, ch. 4
+(games needed to separate two rates).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+
+
+def _z(confidence: float) -> float:
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be strictly between 0 and 1 (e.g. 0.95), got {confidence!r}")
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def wilson(successes: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``successes / n``.
+
+    Unlike the textbook ``p +- 1.96 sqrt(p(1-p)/n)``, it stays inside [0, 1] and does
+    not collapse to a point at 0 or n successes (0 wins in 10 games gives [0, 0.28],
+    not [0, 0]).
+
+    Args:
+        successes: number of successes, from 0 to ``n``; may be fractional (a score
+            counting draws as half a win, see :attr:`Outcomes.score_ci`).
+        n: number of trials, >= 0; with 0 trials the interval is (0, 1).
+        confidence: coverage, strictly between 0 and 1 (0.95 for 95%).
+
+    Returns:
+        ``(low, high)``, with ``0 <= low <= successes / n <= high <= 1``.
+
+    Raises:
+        ValueError: if ``n < 0``, ``successes`` is outside [0, n], or ``confidence``
+            is not in (0, 1).
+    """
+    z = _z(confidence)
+    if n < 0:
+        raise ValueError(f"n (the number of games) must be >= 0, got {n}")
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be between 0 and n={n}, got {successes}")
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    z2n = z * z / n
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z * math.sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return (low, high)
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """Wins, draws and losses of one side over some games, with rates and 95% intervals.
+
+    Attributes:
+        wins: games won.
+        draws: games drawn.
+        losses: games lost.
+    """
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        """Games played: wins + draws + losses."""
+        return self.wins + self.draws + self.losses
+
+    def _rate(self, k: float) -> float:
+        return k / self.games if self.games else math.nan
+
+    @property
+    def win_rate(self) -> float:
+        """Fraction of games won (NaN without games)."""
+        return self._rate(self.wins)
+
+    @property
+    def draw_rate(self) -> float:
+        """Fraction of games drawn (NaN without games)."""
+        return self._rate(self.draws)
+
+    @property
+    def loss_rate(self) -> float:
+        """Fraction of games lost (NaN without games)."""
+        return self._rate(self.losses)
+
+    @property
+    def score(self) -> float:
+        """Points per game: (wins + draws / 2) / games, in [0, 1] (NaN without games)."""
+        return self._rate(self.wins + self.draws / 2)
+
+    def win_ci(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Wilson interval on the win rate."""
+        return wilson(self.wins, self.games, confidence)
+
+    def draw_ci(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Wilson interval on the draw rate."""
+        return wilson(self.draws, self.games, confidence)
+
+    def loss_ci(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Wilson interval on the loss rate."""
+        return wilson(self.losses, self.games, confidence)
+
+    def score_ci(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Wilson interval on the score, counting a draw as half a success.
+
+        A game's points (0, 1/2 or 1) vary no more than a coin flip with the same mean,
+        so this interval is conservative: it covers at least ``confidence``.
+        """
+        return wilson(self.wins + self.draws / 2, self.games, confidence)
+
+    def flipped(self) -> Outcomes:
+        """The same games from the opponent's side (wins and losses swapped)."""
+        return Outcomes(self.losses, self.draws, self.wins)
+
+    def __add__(self, other: Outcomes) -> Outcomes:
+        return Outcomes(self.wins + other.wins, self.draws + other.draws, self.losses + other.losses)
+
+    def as_dict(self, prefix: str = "", confidence: float = 0.95) -> dict[str, object]:
+        """Counts, score and Wilson intervals as plain JSON-ready values, keys prefixed."""
+        return {
+            "games": self.games,
+            f"{prefix}wins": self.wins,
+            "draws": self.draws,
+            f"{prefix}losses": self.losses,
+            f"{prefix}score": _round(self.score),
+            f"{prefix}score_ci95": [_round(v) for v in self.score_ci(confidence)],
+            f"{prefix}win_ci95": [_round(v) for v in self.win_ci(confidence)],
+            "draw_ci95": [_round(v) for v in self.draw_ci(confidence)],
+            f"{prefix}loss_ci95": [_round(v) for v in self.loss_ci(confidence)],
+        }
+
+
+def _round(x: float) -> float | None:
+    return None if math.isnan(x) else round(x, 6)
+
+
+def games_needed(p1: float, p2: float, confidence: float = 0.95, power: float = 0.8) -> int:
+    """Games per side needed to tell two rates apart (two-sided test of two proportions).
+
+    For example, whether an agent scores 0.60 or 0.55 against the same opponent takes
+    ``games_needed(0.60, 0.55)`` = 1,534 games per agent; 0.9 against 0.7 takes 62.
+
+    Args:
+        p1: one rate, in [0, 1].
+        p2: the other rate, in [0, 1], different from ``p1``.
+        confidence: 1 - the false-alarm rate of the test, in (0, 1) (0.95 for 5%).
+        power: chance of detecting a true difference of ``p1 - p2``, in (0, 1).
+
+    Returns:
+        Games per side (each rate measured on that many games), rounded up.
+
+    Raises:
+        ValueError: if a rate is outside [0, 1], the rates are equal, or
+            ``confidence`` / ``power`` is not in (0, 1).
+    """
+    for name, p in (("p1", p1), ("p2", p2)):
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"{name} must be a rate between 0 and 1, got {p!r}")
+    if p1 == p2:
+        raise ValueError(f"the two rates are equal ({p1}): no number of games separates them")
+    if not 0.0 < power < 1.0:
+        raise ValueError(f"power must be strictly between 0 and 1 (e.g. 0.8), got {power!r}")
+    z_alpha, z_beta = _z(confidence), NormalDist().inv_cdf(power)
+    mean = (p1 + p2) / 2
+    spread = z_alpha * math.sqrt(2 * mean * (1 - mean)) + z_beta * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))
+    return math.ceil((spread / (p1 - p2)) ** 2)

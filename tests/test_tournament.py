@@ -1,0 +1,225 @@
+"""Matches and round robins: seats, seeds independent of workers, resumable results files, executors."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from mctslab import play_game
+from mctslab.agents import FlatMonteCarlo
+from mctslab.tournament import (
+    AgentFactory,
+    ResultsFileError,
+    ResultsFileWarning,
+    game_seed,
+    play_match,
+    round_robin,
+)
+from mctslab.tournament.results_file import ResultsFile
+
+CHEAP = "flat:playouts=4"
+
+
+def test_seats_alternate_and_fixed():
+    swapped = play_match("tictactoe", CHEAP, "random", games=11, seed=1, workers=1, progress=False)
+    assert [r.a_first for r in swapped.results] == [i % 2 == 0 for i in range(11)]
+    assert swapped.by_seat["a_first"].games == 6 and swapped.by_seat["b_first"].games == 5
+    assert swapped.by_seat["a_first"] + swapped.by_seat["b_first"] == swapped.outcomes
+    fixed = play_match("tictactoe", CHEAP, "random", games=6, seed=1, seats="b-first", workers=1, progress=False)
+    assert not any(r.a_first for r in fixed.results) and fixed.by_seat["a_first"].games == 0
+
+
+def test_each_game_is_seeded_by_spawning_from_the_match_seed():
+    match = play_match("tictactoe", CHEAP, "random", games=6, seed=9, workers=1, progress=False)
+    spawned = np.random.SeedSequence(9).spawn(6)
+    for i, result in enumerate(match.results):
+        seats = (CHEAP, "random") if result.a_first else ("random", CHEAP)
+        assert tuple(play_game("tictactoe", seats, seed=spawned[i]).moves) == result.moves
+    assert np.array_equal(game_seed(9, (4,)).generate_state(4), spawned[4].generate_state(4))
+
+
+def test_results_do_not_depend_on_workers_batches_or_executor():
+    kwargs = dict(game="tictactoe", a=CHEAP, b="random", games=24, seed=5, progress=False)
+    inline = play_match(**kwargs, workers=1)
+    pooled = play_match(**kwargs, workers=2, batch_size=5)
+    with ThreadPoolExecutor(3) as pool:
+        threaded = play_match(**kwargs, executor=pool, batch_size=1)
+    assert inline.as_dict() == pooled.as_dict() == threaded.as_dict()
+    assert [r.moves for r in inline.results] == [r.moves for r in pooled.results] == [r.moves for r in threaded.results]
+
+
+def test_an_agent_factory_plays_the_same_games_as_the_spec_in_worker_processes():
+    factory = AgentFactory(FlatMonteCarlo, (("playouts", 4),))
+    assert factory.spec == CHEAP
+    by_factory = play_match("tictactoe", factory, "random", games=10, seed=6, workers=2, batch_size=2, progress=False)
+    by_spec = play_match("tictactoe", CHEAP, "random", games=10, seed=6, workers=1, progress=False)
+    assert [r.moves for r in by_factory.results] == [r.moves for r in by_spec.results]
+
+
+def test_as_dict_has_the_documented_keys():
+    d = play_match("tictactoe", CHEAP, "random", games=10, seed=2, workers=1, progress=False).as_dict()
+    for key in ("game", "a", "b", "games", "a_wins", "b_wins", "draws", "a_score", "a_score_ci95", "by_seat"):
+        assert key in d
+    assert d["a_wins"] + d["b_wins"] + d["draws"] == d["games"] == 10
+    assert set(d["by_seat"]) == {"a_first", "b_first"}
+    low, high = d["a_score_ci95"]
+    assert low <= d["a_score"] <= high
+    json.dumps(d)
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match=">= 1"):
+        play_match("tictactoe", "random", "random", games=0, progress=False)
+    with pytest.raises(ValueError, match="seats"):
+        play_match("tictactoe", "random", "random", games=2, seats="x", progress=False)
+    with pytest.raises(ValueError, match="workers"):
+        play_match("tictactoe", "random", "random", games=2, workers=0, progress=False)
+
+
+def test_progress_bar_can_be_switched_off(capsys):
+    play_match("tictactoe", "random", "random", games=4, workers=1, progress=False)
+    assert capsys.readouterr().err == ""
+    play_match("tictactoe", "random", "random", games=4, workers=1, progress=True)
+    assert "4/4" in capsys.readouterr().err
+
+
+# -- results files: incremental, resumable, checked -------------------------------------
+def _match(out, games=12, **kw):
+    return play_match("tictactoe", CHEAP, "random", games=games, seed=7, workers=1, out=out, progress=False, **kw)
+
+
+def test_results_file_has_one_line_per_game_and_a_rerun_plays_nothing(tmp_path):
+    out = tmp_path / "m.jsonl"
+    first = _match(out)
+    lines = out.read_text().splitlines()
+    assert len(lines) == 13 and json.loads(lines[0])["agents"] == [CHEAP, "random"]
+    again = _match(out)
+    assert again.resumed == 12 and again.as_dict() == first.as_dict()
+    assert len(out.read_text().splitlines()) == 13
+
+
+def test_an_interrupted_run_resumed_gives_the_uninterrupted_totals(tmp_path, monkeypatch):
+    whole = _match(None, games=20, batch_size=3)
+    out = tmp_path / "m.jsonl"
+    append = ResultsFile.append
+    calls = []
+
+    def append_then_die(self, results):
+        append(self, results)
+        calls.append(len(results))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(ResultsFile, "append", append_then_die)
+    with pytest.raises(KeyboardInterrupt):
+        _match(out, games=20, batch_size=3)
+    monkeypatch.setattr(ResultsFile, "append", append)
+    assert len(out.read_text().splitlines()) == 1 + 6  # two batches of three reached the disk
+    resumed = _match(out, games=20, batch_size=3)
+    assert resumed.resumed == 6
+    assert resumed.as_dict() == whole.as_dict()
+
+
+def test_more_games_extend_a_finished_run(tmp_path):
+    out = tmp_path / "m.jsonl"
+    _match(out, games=8)
+    extended = _match(out, games=14)
+    assert extended.resumed == 8 and extended.as_dict() == _match(None, games=14).as_dict()
+
+
+def test_a_truncated_last_line_is_dropped_with_a_warning_and_replayed(tmp_path):
+    out = tmp_path / "m.jsonl"
+    whole = _match(out)
+    text = out.read_text()
+    out.write_text(text[: len(text) - 25])  # killed while writing the last game
+    with pytest.warns(ResultsFileWarning, match="incomplete"):
+        again = _match(out)
+    assert again.resumed == 11 and again.as_dict() == whole.as_dict()
+    assert len(out.read_text().splitlines()) == 13
+
+
+def test_a_last_line_whose_result_contradicts_its_moves_is_not_counted(tmp_path):
+    out = tmp_path / "m.jsonl"
+    whole = _match(out)
+    lines = out.read_text().splitlines()
+    last = json.loads(lines[-1])
+    last["winner"] = "b" if last["winner"] != "b" else "a"
+    out.write_text("\n".join([*lines[:-1], json.dumps(last)]) + "\n")
+    with pytest.warns(ResultsFileWarning, match="not what its moves give"):
+        again = _match(out)
+    assert again.as_dict() == whole.as_dict()
+
+
+def test_damage_before_the_last_line_is_an_error(tmp_path):
+    out = tmp_path / "m.jsonl"
+    _match(out)
+    lines = out.read_text().splitlines()
+    lines[3] = lines[3][:10]
+    out.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ResultsFileError, match="line 4"):
+        _match(out)
+
+
+def test_a_duplicated_game_is_an_error(tmp_path):
+    out = tmp_path / "m.jsonl"
+    _match(out)
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join([*lines, lines[2], lines[5]]) + "\n")
+    with pytest.raises(ResultsFileError, match="twice"):
+        _match(out)
+
+
+def test_another_runs_file_is_refused(tmp_path):
+    out = tmp_path / "m.jsonl"
+    _match(out)
+    with pytest.raises(ResultsFileError, match="seed"):
+        play_match("tictactoe", CHEAP, "random", games=12, seed=8, workers=1, out=out, progress=False)
+    with pytest.raises(ResultsFileError, match="seats"):
+        _match(out, seats="a-first")
+    (tmp_path / "junk.jsonl").write_text("hello\n")
+    with pytest.raises(ResultsFileError, match="not a results file"):
+        _match(tmp_path / "junk.jsonl")
+
+
+# -- round robin ------------------------------------------------------------------------
+def test_round_robin_pairings_are_matches_and_elo_ranks_the_agents():
+    agents = ["random", "flat:playouts=20", "minimax"]
+    rr = round_robin("tictactoe", agents, games=16, seed=4, workers=2, progress=False)
+    assert sorted(rr.matches) == [(0, 1), (0, 2), (1, 2)]
+    alone = play_match("tictactoe", agents[1], agents[2], 16, game_seed(4, (2,)), workers=1, progress=False)
+    assert [r.moves for r in rr.matches[(1, 2)].results] == [r.moves for r in alone.results]
+    assert rr.elo.ranking() == [2, 1, 0]
+    scores = rr.score_matrix()
+    assert scores[0, 1] + scores[1, 0] == pytest.approx(1.0)
+    assert "Elo" in rr.table() and rr.as_dict()["elo"][2]["agent"] == "minimax"
+
+
+def test_round_robin_resumes_from_its_file(tmp_path):
+    out = tmp_path / "rr.jsonl"
+    agents = ["random", CHEAP, "flat:playouts=8"]
+    first = round_robin("tictactoe", agents, games=6, seed=1, workers=1, out=out, progress=False)
+    again = round_robin("tictactoe", agents, games=6, seed=1, workers=1, out=out, progress=False)
+    assert again.as_dict() == first.as_dict()
+    assert sum(m.resumed for m in again.matches.values()) == 18
+
+
+def test_round_robin_refuses_repeats_and_single_agents():
+    with pytest.raises(ValueError, match="repeated"):
+        round_robin("tictactoe", ["random", "random"], games=2, progress=False)
+    with pytest.raises(ValueError, match="at least two"):
+        round_robin("tictactoe", ["random"], games=2, progress=False)
+
+
+# -- a Dask cluster ---------------------------------------------------------------------
+def test_the_same_match_on_a_dask_local_cluster():
+    distributed = pytest.importorskip("distributed")
+    kwargs = dict(game="tictactoe", a=CHEAP, b="random", games=16, seed=3, progress=False)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        on_cluster = play_match(**kwargs, executor=client.get_executor(), batch_size=3)
+    assert on_cluster.as_dict() == play_match(**kwargs, workers=1).as_dict()

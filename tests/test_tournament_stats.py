@@ -1,0 +1,134 @@
+"""Statistics of the tournament: Wilson intervals, scores, games needed, Bradley-Terry Elo."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from mctslab.tournament import Outcomes, bradley_terry, games_needed, wilson
+from mctslab.tournament.elo import ELO_PER_NAT
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [
+        # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Stat. Med. 17, table I
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
+)
+def test_wilson_matches_published_values(k, n, low, high):
+    got = wilson(k, n)
+    assert got == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_edges_and_symmetry():
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    low, high = wilson(3, 10)
+    assert wilson(7, 10) == pytest.approx((1 - high, 1 - low))
+    assert wilson(0, 0) == (0.0, 1.0)
+    # narrower with more games, wider with more confidence
+    assert np.diff(wilson(30, 100))[0] < np.diff(wilson(3, 10))[0]
+    assert np.diff(wilson(30, 100, 0.99))[0] > np.diff(wilson(30, 100))[0]
+
+
+@pytest.mark.parametrize(("k", "n", "conf"), [(-1, 10, 0.95), (11, 10, 0.95), (1, -1, 0.95), (1, 10, 1.0)])
+def test_wilson_rejects_bad_input(k, n, conf):
+    with pytest.raises(ValueError):
+        wilson(k, n, conf)
+
+
+def test_wilson_covers_about_95_percent():
+    rng = np.random.default_rng(5)
+    n, p, trials = 50, 0.1, 4000
+    ks = rng.binomial(n, p, size=trials)
+    covered = np.mean([lo <= p <= hi for lo, hi in (wilson(int(k), n) for k in ks)])
+    assert abs(covered - 0.95) < 5 * math.sqrt(0.95 * 0.05 / trials) + 0.02  # Wilson's coverage wobbles a little
+
+
+def test_outcomes_score_and_intervals():
+    o = Outcomes(wins=6, draws=2, losses=2)
+    assert o.games == 10 and o.score == pytest.approx(0.7)
+    assert o.score_ci() == wilson(7, 10)
+    assert o.flipped() == Outcomes(2, 2, 6) and o.flipped().score == pytest.approx(0.3)
+    assert o + o == Outcomes(12, 4, 4)
+    assert math.isnan(Outcomes().score)
+
+
+def test_games_needed_gives_the_promised_power():
+    n = games_needed(0.6, 0.5)
+    rng = np.random.default_rng(11)
+    reps = 4000
+    a, b = rng.binomial(n, 0.6, reps) / n, rng.binomial(n, 0.5, reps) / n
+    pooled = (a + b) / 2
+    z = (a - b) / np.sqrt(2 * pooled * (1 - pooled) / n)
+    power = np.mean(np.abs(z) > 1.96)
+    assert abs(power - 0.8) < 5 * math.sqrt(0.8 * 0.2 / reps)
+    # and the false-alarm rate when the rates are equal is the promised 5%
+    a2 = rng.binomial(n, 0.5, reps) / n
+    pooled = (a2 + b) / 2
+    alarms = np.mean(np.abs((a2 - b) / np.sqrt(2 * pooled * (1 - pooled) / n)) > 1.96)
+    assert abs(alarms - 0.05) < 5 * math.sqrt(0.05 * 0.95 / reps)
+
+
+def test_games_needed_grows_as_the_gap_shrinks_and_rejects_equal_rates():
+    assert games_needed(0.9, 0.7) < games_needed(0.6, 0.55) < games_needed(0.51, 0.5)
+    with pytest.raises(ValueError, match="equal"):
+        games_needed(0.5, 0.5)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        games_needed(1.2, 0.5)
+
+
+def _simulated_round_robin(elos, games, rng, draw=0.2):
+    k = len(elos)
+    points, counts = np.zeros((k, k)), np.zeros((k, k))
+    for i in range(k):
+        for j in range(i + 1, k):
+            p = 1 / (1 + 10 ** ((elos[j] - elos[i]) / 400))
+            # a draw is half a win: draw with d, win with p - d/2, so the expected score is p
+            d = min(draw, 2 * p, 2 * (1 - p))
+            outcomes = rng.choice(3, size=games, p=[p - d / 2, d, 1 - p - d / 2])
+            score = np.sum(outcomes == 0) + 0.5 * np.sum(outcomes == 1)
+            points[i, j], points[j, i] = score, games - score
+            counts[i, j] = counts[j, i] = games
+    return points, counts
+
+
+def test_bradley_terry_recovers_known_strengths():
+    true = np.array([-300.0, -100.0, 0.0, 150.0, 400.0])
+    points, counts = _simulated_round_robin(true, 400, np.random.default_rng(3))
+    fit = bradley_terry([f"p{i}" for i in range(5)], points, counts)
+    assert fit.ranking() == [4, 3, 2, 1, 0]
+    centred = true - true.mean()
+    for i in range(5):
+        low, high = fit.ci95[i]
+        half = (high - low) / 2
+        # 4 standard errors: with 5 ratings, a 95% interval may miss by chance
+        assert abs(fit.elo[i] - centred[i]) < half * 4 / 1.96
+    assert sum(fit.elo) == pytest.approx(0.0, abs=1e-6)
+    assert fit.expected_score(4, 0) > 0.9
+    assert "p4" in fit.table().splitlines()[1]
+
+
+def test_bradley_terry_keeps_an_unbeaten_player_finite():
+    points = np.array([[0, 10, 10], [0, 0, 6], [0, 4, 0]])
+    counts = np.array([[0, 10, 10], [10, 0, 10], [10, 10, 0]])
+    fit = bradley_terry(["a", "b", "c"], points, counts)
+    assert fit.ranking()[0] == 0 and all(math.isfinite(e) for e in fit.elo)
+    assert fit.ci95[0][1] - fit.ci95[0][0] > fit.ci95[1][1] - fit.ci95[1][0]  # least certain about the unbeaten
+
+
+def test_bradley_terry_two_players_matches_the_logit_of_the_score():
+    fit = bradley_terry(["a", "b"], [[0, 75], [25, 0]], [[0, 100], [100, 0]], prior_sd=1e9)
+    assert fit.elo[0] - fit.elo[1] == pytest.approx(ELO_PER_NAT * math.log(3), rel=1e-6)
+
+
+def test_bradley_terry_rejects_inconsistent_tables():
+    with pytest.raises(ValueError, match="points"):
+        bradley_terry(["a", "b"], [[0, 7], [7, 0]], [[0, 10], [10, 0]])
+    with pytest.raises(ValueError, match="two players"):
+        bradley_terry(["a"], [[0]], [[0]])
