@@ -159,7 +159,8 @@ class UCT(Agent):
         self._previous: tuple[Game, Node] | None = None
         parts = [f"iterations={self.iterations}"] if self.iterations is not None else []
         parts += [f"seconds={self.seconds:g}"] if self.seconds is not None else []
-        parts += [f"c={self.c!r}"]
+        if self.c != SQRT2:  # the default stays out of the spec; others are written to round-trip
+            parts += [f"c={self.c:g}" if float(f"{self.c:g}") == self.c else f"c={self.c!r}"]
         parts += [f"max_moves={self.max_moves}"] if self.max_moves is not None else []
         parts += [f"final={self.final}"] if self.final != "visits" else []
         parts += ["reuse=true"] if self.reuse else []
