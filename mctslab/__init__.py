@@ -16,6 +16,7 @@ from .play import GameRecord, play_game
 from .specs import SpecError
 from .tournament import MatchResult, Outcomes, RoundRobinResult, games_needed, play_match, round_robin, wilson
 from .ucb import SQRT2, ucb1
+from .viz import SearchRecorder, draw_iteration, draw_tree, play_board, tree_explorer, tree_outline
 
 __all__ = [
     "UCT",
@@ -44,4 +45,10 @@ __all__ = [
     "play_match",
     "round_robin",
     "wilson",
+    "SearchRecorder",
+    "draw_iteration",
+    "draw_tree",
+    "play_board",
+    "tree_explorer",
+    "tree_outline",
 ]

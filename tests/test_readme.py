@@ -8,22 +8,30 @@ import re
 from pathlib import Path
 
 README = Path(__file__).resolve().parents[1] / "README.md"
+# A python block followed by "prints" and a text block: the text is the block's exact output.
+EXAMPLE = re.compile(r"```python\n((?:(?!```).)*)```\s*\nprints\s*\n\s*```text\n(.*?)```", re.S)
 
 
-def _blocks(kind: str) -> list[str]:
-    return re.findall(rf"```{kind}\n(.*?)```", README.read_text(), flags=re.S)
+def test_readme_examples_print_what_they_say():
+    examples = EXAMPLE.findall(README.read_text())
+    assert len(examples) >= 2
+    for code, expected in examples:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(code, {})
+        assert out.getvalue() == expected
 
 
-def test_readme_example_prints_what_it_says():
-    first, second = _blocks("python")[:2]
-    out = io.StringIO()
+def test_the_first_example_is_five_lines():
+    first_code = EXAMPLE.findall(README.read_text())[0][0]
+    assert len(first_code.strip().splitlines()) == 5
+
+
+def test_readme_search_example_runs():
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
     namespace: dict = {}
-    with contextlib.redirect_stdout(out):
-        exec(first, namespace)
-    assert out.getvalue() == _blocks("text")[0]
-    assert len(first.strip().splitlines()) == 5
     with contextlib.redirect_stdout(io.StringIO()) as table:
-        exec(second, namespace)
+        exec(blocks[0] + blocks[1], namespace)
     assert "maximum depth searched" in table.getvalue()
     assert namespace["analysis"].move == 2
 

@@ -1,0 +1,223 @@
+"""A game between a person and an agent: the logic behind the play board.
+
+:class:`PlaySession` is the game and everything it needs (your move, the agent's reply,
+the board as a grid of :class:`Cell`, the agent's visits per move as a heat map), with no
+widgets, so it is tested on its own. It shows itself as an HTML board
+(``_repr_html_``), which also reads well in a saved notebook. The widget is
+:func:`mctslab.viz.playboard.play_board`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+from ..agents.base import Agent, Analysis
+from ..games.base import Game, IllegalMoveError, State
+from ..games.connect4 import ConnectFour
+from ..games.tictactoe import TicTacToe
+from ..games.ultimate import UltimateTicTacToe
+from .labels import board_cells, mark
+
+__all__ = ["Cell", "PlaySession", "heat_colour"]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One square of the board as the play board shows it.
+
+    Attributes:
+        text: ``"X"``, ``"O"`` or ``""``.
+        move: the move played by clicking here (``None`` if that is not a legal move now).
+        heat: the share of the agent's last search spent on the move that lands here,
+            in [0, 1] (``None`` where it searched nothing).
+        last: True on the agent's last move.
+    """
+
+    text: str
+    move: int | None
+    heat: float | None
+    last: bool
+
+
+def _uttt_move(row: int, col: int) -> int:
+    board, cell = 3 * (row // 3) + col // 3, 3 * (row % 3) + col % 3
+    return 9 * board + cell
+
+
+class PlaySession:
+    """A game between a person and an agent.
+
+    Args:
+        game: tic-tac-toe, Connect Four or Ultimate Tic-Tac-Toe (or Fractio).
+        agent: the opponent (any :class:`~mctslab.agents.base.Agent`).
+        human: the seat of the person, 0 (moves first, X) or 1 (O). When it is the
+            agent's turn (at the start, or after ``opening``), the agent moves at once.
+        opening: moves played (for both sides) before the game starts, to set up a
+            position; every new game starts from there.
+
+    Attributes:
+        state: the position now.
+        moves: the moves played so far (the opening included).
+        analysis: the agent's :class:`~mctslab.agents.base.Analysis` of its last move, or ``None``.
+        searched: the position the agent searched for that move, or ``None``.
+
+    Raises:
+        ValueError: for another game, or a seat other than 0 and 1.
+    """
+
+    def __init__(self, game: Game, agent: Agent, human: int = 0, opening: Sequence[int] = ()) -> None:
+        if not isinstance(game, (TicTacToe, ConnectFour, UltimateTicTacToe)):
+            raise ValueError(
+                f"the play board draws tic-tac-toe, Connect Four and Ultimate Tic-Tac-Toe boards, not {game!r}"
+            )
+        self.game, self.agent = game, agent
+        self.opening = list(opening)
+        self.start = game.state_from_moves(self.opening)  # checked: an illegal opening raises here
+        self.new_game(human)
+
+    def new_game(self, human: int | None = None) -> None:
+        """Start again (optionally in the other seat); the agent moves first if it is its turn."""
+        if human is not None:
+            if human not in (0, 1):
+                raise ValueError(f"human must be 0 (X, moves first) or 1 (O), got {human!r}")
+            self.human = human
+        self.state: State = self.start
+        self.moves: list[int] = list(self.opening)
+        self.analysis: Analysis | None = None
+        self.searched: State | None = None
+        self.agent.reset()
+        self.reply()
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        return self.game.is_terminal(self.state)
+
+    def play(self, move: int) -> int | None:
+        """Your move, then the agent's reply (if the game goes on); returns the reply or ``None``.
+
+        Raises:
+            IllegalMoveError: if the game is over, it is not your turn, or ``move`` is
+                not legal (the message lists the legal moves).
+        """
+        if self.over:
+            raise IllegalMoveError(f"the game is over ({self.status()}); start a new game")
+        if self.game.to_move(self.state) != self.human:
+            raise IllegalMoveError("it is the agent's turn, not yours")
+        self.state = self.game.play(self.state, move)
+        self.moves.append(move)
+        return self.reply()
+
+    def reply(self) -> int | None:
+        """The agent moves if it is its turn and the game is not over; returns its move or ``None``."""
+        if self.over or self.game.to_move(self.state) == self.human:
+            return None
+        self.searched = self.state
+        self.analysis = self.agent.analyse(self.game, self.state)
+        self.state = self.game.play(self.state, self.analysis.move)
+        self.moves.append(self.analysis.move)
+        return self.analysis.move
+
+    def heat(self) -> dict[int, float]:
+        """Move -> share of the agent's last search spent on it (visits or playouts; sums to 1)."""
+        if self.analysis is None or not self.analysis.stats:
+            return {}
+        total = sum(s.visits for s in self.analysis.stats) or 1
+        return {s.move: s.visits / total for s in self.analysis.stats}
+
+    def status(self) -> str:
+        """Whose turn it is, or how the game ended, in words."""
+        you = f"you ({mark(self.game, self.human)})"
+        it = f"the agent ({mark(self.game, 1 - self.human)})"
+        if self.over:
+            winner = self.game.winner(self.state)
+            return "draw" if winner is None else f"{you if winner == self.human else it} won"
+        return f"{you if self.game.to_move(self.state) == self.human else it} to move"
+
+    def grid(self) -> list[list[Cell]]:
+        """The board as rows of :class:`Cell` (top row first), with the heat of the agent's last search.
+
+        In Connect Four, the cell where the next stone of a column lands plays that
+        column, and the heat of a column is drawn where its stone would have landed in
+        the position the agent searched.
+        """
+        game, state = self.game, self.state
+        yours = not self.over and game.to_move(state) == self.human
+        legal = game.legal_moves(state) if yours else ()
+        texts = _texts(game, state)
+        last = self.analysis.move if self.analysis is not None else None
+        if isinstance(game, ConnectFour):
+            now = _landing(texts)
+            then = _landing(_texts(game, self.searched)) if self.searched is not None else {}
+            clickable = {(now[m], m): m for m in legal}
+            heat_at = {(then[m], m): share for m, share in self.heat().items() if m in then}
+            last_at = (then[last], last) if last in then else None
+        else:
+            where = _positions(game)
+            clickable = {where[m]: m for m in legal}
+            heat_at = {where[m]: share for m, share in self.heat().items()}
+            last_at = where.get(last)
+        return [
+            [Cell(text, clickable.get((r, c)), heat_at.get((r, c)), last_at == (r, c)) for c, text in enumerate(row)]
+            for r, row in enumerate(texts)
+        ]
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for row in self.grid():
+            tds = []
+            for cell in row:
+                style = "width:26px;height:26px;text-align:center;border:1px solid #999;font-family:monospace"
+                if cell.heat:
+                    style += f";background:{heat_colour(cell.heat)}"
+                text = escape(cell.text) if cell.text else (f"{cell.heat:.0%}" if cell.heat else "")
+                if cell.last:
+                    text = f"<b>{text}</b>"
+                    style += ";outline:2px solid #c62828"
+                tds.append(f'<td style="{style}">{text}</td>')
+            rows.append("<tr>" + "".join(tds) + "</tr>")
+        table = f'<table style="border-collapse:collapse">{"".join(rows)}</table>'
+        stats = escape(self.analysis.table()) if self.analysis is not None else "(the agent has not moved yet)"
+        return (
+            f'<div style="display:flex;gap:24px;align-items:flex-start"><div>{table}'
+            f"<p>{escape(self.status())}</p></div><pre>{escape(self.agent.spec)}\n{stats}</pre></div>"
+        )
+
+
+def _positions(game: Game) -> dict[int, tuple[int, int]]:
+    """Move -> (row, column) of its cell, top row 0: tic-tac-toe and Ultimate Tic-Tac-Toe."""
+    if isinstance(game, UltimateTicTacToe):
+        return {_uttt_move(r, c): (r, c) for r in range(9) for c in range(9)}
+    return {r * game.n + c: (r, c) for r in range(game.n) for c in range(game.n)}
+
+
+def _texts(game: Game, state: State) -> list[list[str]]:
+    """The board as rows of "X", "O" or "" (top row first)."""
+    if isinstance(game, UltimateTicTacToe):
+        return [
+            [
+                "X" if state.x >> _uttt_move(r, c) & 1 else "O" if state.o >> _uttt_move(r, c) & 1 else ""
+                for c in range(9)
+            ]
+            for r in range(9)
+        ]
+    return board_cells(game, state)
+
+
+def _landing(texts: list[list[str]]) -> dict[int, int]:
+    """Connect Four: column -> row (top row 0) where the next stone in it lands (full columns left out)."""
+    out = {}
+    for c in range(len(texts[0])):
+        empty = [r for r in range(len(texts)) if not texts[r][c]]
+        if empty:
+            out[c] = max(empty)
+    return out
+
+
+def heat_colour(share: float) -> str:
+    """A colour from white (0) to deep orange (1) for a share of visits."""
+    share = min(max(share, 0.0), 1.0) ** 0.5
+    g, b = int(255 - 150 * share), int(255 - 230 * share)
+    return f"#ff{g:02x}{b:02x}"

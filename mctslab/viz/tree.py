@@ -1,0 +1,294 @@
+"""Draw the search tree UCT built, with graphviz: :func:`draw_tree`.
+
+Every box is a node: who moved and which move (or, in small tic-tac-toe, the board
+itself), then seed 000's ``wins/visits``, counted for the player who made the move
+(the point of view of :class:`~mctslab.agents.uct.Node`). Boxes are coloured by that
+player, edges are as wide as their share of the visits, the most visited path is
+green and the last iteration's path red. :mod:`mctslab.viz.prune` keeps the picture
+readable at any size.
+
+The result is a :class:`graphviz.Digraph`: a notebook shows it, ``.render(...)``
+saves it as SVG, PNG or PDF. Building it never needs the ``dot`` program; showing or
+saving does. Without ``dot``, a notebook shows the same tree as indented text with the
+same numbers (:func:`~mctslab.viz.outline.tree_outline`) and a message saying how to
+install graphviz, instead of an error.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+import shutil
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from ..agents.uct import Node
+from ..games.base import Game
+from ..ucb import SQRT2
+from .labels import SMALL_BOARD_CELLS, board_cells, mark, more_text, node_stats, small_board_html
+from .outline import most_visited_path, node_title, view_outline
+from .prune import TreeView, prune
+
+__all__ = ["NO_DOT_MESSAGE", "dot_available", "draw_tree", "graph_html", "render_view", "side_by_side"]
+
+FILL = ("#d4e4f7", "#fbdcbc")
+"""Box colour of a node by the player who made its move (0: X, blue; 1: O, orange)."""
+ROOT_FILL = "#eeeeee"
+BEST = "#2e7d32"
+"""Colour of the most visited path (green)."""
+LAST = "#c62828"
+"""Colour of the last iteration's path (red)."""
+
+NO_DOT_MESSAGE = (
+    "graphviz's `dot` program was not found, so the tree is shown as text. To see the picture, "
+    "install it (Debian/Ubuntu: sudo apt-get install graphviz; macOS: brew install graphviz) "
+    "and restart the kernel."
+)
+
+
+def dot_available() -> bool:
+    """True if graphviz's ``dot`` program is on the ``PATH`` (needed to show or save a drawing)."""
+    return shutil.which("dot") is not None
+
+
+@functools.cache
+def _graph_class() -> type:
+    try:
+        import graphviz
+    except ImportError:
+        raise ImportError(
+            "drawing a tree needs the graphviz Python package: pip install graphviz "
+            "(mctslab.viz.tree_outline gives the same tree as text without it)"
+        ) from None
+
+    class TreeGraph(graphviz.Digraph):
+        """A :class:`graphviz.Digraph` that shows itself as text when ``dot`` is missing.
+
+        Attributes:
+            text: the fallback shown without ``dot``: a message and the tree as an outline.
+        """
+
+        text = ""
+
+        def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
+            if dot_available():
+                try:
+                    return super()._repr_mimebundle_(include, exclude, **kwargs)
+                except graphviz.ExecutableNotFound:
+                    pass
+            return {"text/plain": self.text}
+
+    return TreeGraph
+
+
+def render_view(
+    view: TreeView,
+    game: Game | None = None,
+    *,
+    c: float = SQRT2,
+    mean: bool = False,
+    ucb: bool = False,
+    boards: bool | None = None,
+    best_path: bool = True,
+    last_path: Sequence[Node] = (),
+    title: str | None = None,
+    legend: bool = True,
+    stats: dict[int, list[str]] | None = None,
+    node_attrs: dict[int, dict[str, str]] | None = None,
+    edge_attrs: dict[int, dict[str, str]] | None = None,
+) -> Any:
+    """Draw a pruned :class:`~mctslab.viz.prune.TreeView` (the engine of :func:`draw_tree`).
+
+    ``stats``, ``node_attrs`` and ``edge_attrs`` (keyed by ``id(node)``; an edge by its
+    child) replace a node's statistics lines (graphviz HTML) and add graphviz
+    attributes: :func:`~mctslab.viz.phases.draw_iteration` uses them. Other arguments
+    are those of :func:`draw_tree`. Node names in the DOT source are ``n0``, ``n1``...
+    in ``view.nodes`` order.
+    """
+    stats, node_attrs, edge_attrs = stats or {}, node_attrs or {}, edge_attrs or {}
+    if boards is None:
+        cells = board_cells(game, view.root.state) if game is not None else None
+        boards = cells is not None and len(cells) * len(cells[0]) <= SMALL_BOARD_CELLS
+    best = {id(n) for n in most_visited_path(view.root)[1:]} if best_path else set()
+    last = {id(n) for n in last_path}
+    graph = _graph_class()(graph_attr={"rankdir": "TB", "ordering": "out", "nodesep": "0.12", "ranksep": "0.3"})
+    graph.attr("node", shape="box", style="rounded,filled", fontname="Helvetica", fontsize="10", margin="0.05,0.03")
+    graph.attr("edge", arrowsize="0.5", color="#666666")
+    names = {id(n): f"n{i}" for i, n in enumerate(view.nodes)}
+    top = max(view.root.visits, 1)
+    for node in view.nodes:
+        key = id(node)
+        is_root = node is view.root
+        rows = [escape(node_title(game, node))]
+        board = small_board_html(game, node.state, node.move) if boards and game is not None else None
+        if board:
+            rows.append(board)
+        rows += stats.get(key) or [escape(s) for s in node_stats(node, c, mean=mean, ucb=ucb)]
+        count, _ = view.hidden[key]
+        if count and not view.children[key]:
+            rows.append(f'<FONT POINT-SIZE="8" COLOR="#777777">+{count} below</FONT>')
+        attrs = {"fillcolor": ROOT_FILL if is_root else FILL[node.player]}
+        if key in best:
+            attrs.update(color=BEST, penwidth="2")
+        if key in last:
+            attrs.update(color=LAST, penwidth="2.5")
+        attrs.update(node_attrs.get(key, {}))
+        graph.node(names[key], _html_label(rows), **attrs)
+        if not is_root:
+            width = 0.6 + 5.0 * math.sqrt(node.visits / top)
+            edge = {"penwidth": f"{width:.2f}"}
+            if key in best:
+                edge["color"] = BEST
+            if key in last:
+                edge["color"] = LAST
+            edge.update(edge_attrs.get(key, {}))
+            graph.edge(names[id(node.parent)], names[key], **edge)
+    # Summaries last, so that with ordering=out they sit to the right of the drawn children.
+    for node in view.nodes:
+        key = id(node)
+        count, visits = view.hidden[key]
+        if count and view.children[key]:
+            more = f"{names[key]}_more"
+            graph.node(
+                more,
+                more_text(count, visits).replace(" (", "\n("),
+                style="rounded,dashed",
+                fillcolor="white",
+                fontcolor="#666666",
+                color="#999999",
+            )
+            graph.edge(names[key], more, style="dotted", color="#999999", arrowhead="none")
+    caption = []
+    if title:
+        caption.append(title)
+    if legend:
+        parts = [
+            f"wins/visits for the player who moved ({mark(game, 0)} blue, {mark(game, 1)} orange)",
+            "edge width: visits",
+        ]
+        parts += ["green: most visited path"] if best else []
+        parts += ["red: last iteration"] if last else []
+        caption.append("; ".join(parts))
+    caption.append(f"{len(view.nodes)} of {view.total} nodes shown")
+    graph.attr(label="\n".join(caption), labelloc="b", fontsize="10", fontname="Helvetica")
+    graph.text = NO_DOT_MESSAGE + "\n\n" + view_outline(view, game, c=c, mean=True, ucb=ucb, last_path=last_path)
+    return graph
+
+
+def _html_label(rows: list[str]) -> str:
+    cells = "".join(f"<TR><TD>{row}</TD></TR>" for row in rows)
+    return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{cells}</TABLE>>'
+
+
+def draw_tree(
+    root: Node,
+    game: Game | None = None,
+    *,
+    depth: int | None = 4,
+    top_k: int | None = 4,
+    max_nodes: int | None = 20,
+    c: float = SQRT2,
+    mean: bool = False,
+    ucb: bool = False,
+    boards: bool | None = None,
+    last_path: Sequence[Node] = (),
+    best_path: bool = True,
+    title: str | None = None,
+    legend: bool = True,
+) -> Any:
+    """Draw the subtree of ``root`` with graphviz.
+
+    Args:
+        root: the top node (a search's root, or any node: its subtree is drawn).
+        game: the game, for move names, X/O and small boards (optional).
+        depth: plies below ``root``, >= 0, or ``None`` for no limit.
+        top_k: children per node, >= 1 (the rest in one "+ n more (v visits)" box),
+            or ``None`` for all.
+        max_nodes: nodes drawn in all, most visited first, or ``None`` for no limit.
+        c: exploration constant for the UCB1 terms (use the search's ``c``).
+        mean: add each node's mean reward ``wins / visits``.
+        ucb: add UCB1's two terms, ``mean + c sqrt(ln N / n)``, as the parent sees them.
+        boards: draw each node's board (default: for boards of at most 16 cells).
+        last_path: nodes drawn in red and always shown, such as an
+            :class:`~mctslab.viz.steps.IterationRecord`'s ``path``.
+        best_path: draw the most visited path in green.
+        title: a caption line.
+        legend: explain the colours in the caption.
+
+    Returns:
+        A :class:`graphviz.Digraph` (a subclass whose notebook display falls back to a
+        text outline when ``dot`` is missing; its ``text`` attribute holds it).
+
+    Raises:
+        ValueError: for a limit out of range.
+        ImportError: if the graphviz Python package is not installed.
+
+    Example:
+        >>> from mctslab import UCT, make_game
+        >>> game = make_game("tictactoe")
+        >>> root = UCT(iterations=200, seed=0).search(game, game.initial_state())
+        >>> graph = draw_tree(root, game, depth=2, top_k=3)
+        >>> "200 visits" in graph.source
+        True
+    """
+    view = prune(root, depth=depth, top_k=top_k, max_nodes=max_nodes, keep=last_path)
+    return render_view(
+        view,
+        game,
+        c=c,
+        mean=mean,
+        ucb=ucb,
+        boards=boards,
+        best_path=best_path,
+        last_path=last_path,
+        title=title,
+        legend=legend,
+    )
+
+
+def graph_html(graph: Any) -> str:
+    """A drawing as HTML: its SVG, or without ``dot`` the message and outline in a ``<pre>`` block."""
+    if dot_available():
+        import graphviz
+
+        try:
+            return graph.pipe(format="svg", encoding="utf-8")
+        except graphviz.ExecutableNotFound:
+            pass
+    return f"<pre>{escape(getattr(graph, 'text', '') or graph.source)}</pre>"
+
+
+def _scalable(html: str) -> str:
+    """An SVG that shrinks to its box (graphviz writes a fixed size in points; the viewBox stays)."""
+    return re.sub(r'<svg width="[\d.]+pt" height="[\d.]+pt"', '<svg width="100%"', html, count=1)
+
+
+class side_by_side:  # noqa: N801 - used like a function
+    """Several drawings in one row, each with a caption (``_repr_html_``, for notebooks).
+
+    Args:
+        graphs: the drawings (from :func:`draw_tree` or :func:`~mctslab.viz.draw_iteration`).
+        titles: one caption per drawing (default: none).
+
+    Raises:
+        ValueError: if the numbers of drawings and titles differ.
+    """
+
+    def __init__(self, graphs: Sequence[Any], titles: Sequence[str] | None = None) -> None:
+        titles = list(titles) if titles is not None else [""] * len(graphs)
+        if len(titles) != len(graphs):
+            raise ValueError(f"{len(graphs)} drawings but {len(titles)} titles")
+        self.graphs, self.titles = list(graphs), titles
+
+    def _repr_html_(self) -> str:
+        cells = "".join(
+            f'<div style="flex:1;min-width:0;text-align:center"><b>{escape(t)}</b>'
+            f"<div>{_scalable(graph_html(g))}</div></div>"
+            for g, t in zip(self.graphs, self.titles, strict=True)
+        )
+        return f'<div style="display:flex;gap:12px;align-items:flex-start">{cells}</div>'
+
+    def __repr__(self) -> str:
+        return "\n\n".join(f"{t}\n{getattr(g, 'text', '')}" for g, t in zip(self.graphs, self.titles, strict=True))

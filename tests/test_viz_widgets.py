@@ -1,0 +1,205 @@
+"""The explorer and the play board: their logic, and widgets that update when used (no browser)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mctslab import IllegalMoveError, make_agent, make_game
+from mctslab.viz import PHASES, PlaySession, TreeExplorer, play_board, tree_explorer
+from mctslab.viz import tree as tree_module
+from mctslab.viz.steps import SearchRecorder
+
+pytest.importorskip("ipywidgets")
+
+
+@pytest.fixture(autouse=True)
+def _text_drawings(monkeypatch):
+    # The widgets show graph_html(); the text form keeps these tests independent of `dot`
+    # (and fast). tests/test_viz_tree.py checks the SVG form.
+    monkeypatch.setattr(tree_module, "dot_available", lambda: False)
+
+
+def test_explorer_shows_the_tree_after_each_iteration_and_steps_through_the_phases():
+    game = make_game("tictactoe")
+    ex = TreeExplorer(game, iteration=10, seed=3)
+    assert (ex.iteration, ex.phase, ex.root.visits) == (10, None, 10)
+    ex.step()
+    assert (ex.iteration, ex.phase, ex.root.visits) == (11, "selection", 11)
+    for phase in PHASES[1:]:
+        ex.step()
+        assert (ex.iteration, ex.phase) == (11, phase)
+    ex.step()
+    assert (ex.iteration, ex.phase) == (12, "selection")
+    ex.step(forward=False)
+    assert (ex.iteration, ex.phase) == (11, "backpropagation")
+    ex.go_to(5)  # backwards: the search is run again from the start, same seed
+    expected = SearchRecorder(game, game.initial_state(), seed=3).run(5)
+    assert ex.root.visits == 5 and ex.root.size() == expected.root.size()
+    assert [ch.move for ch in ex.root.children] == [ch.move for ch in expected.root.children]
+    with pytest.raises(ValueError):
+        ex.go_to(0)
+
+
+def test_explorer_re_centres_on_a_child_and_keeps_what_still_exists():
+    game = make_game("tictactoe")
+    ex = TreeExplorer(game, iteration=200, seed=0)
+    label, move = ex.children()[0]
+    assert label.startswith(f"X {move}: ")
+    ex.enter(move)
+    assert ex.top is ex.root.child(move)
+    assert f"X {move}" in ex.figure().source.split("->")[0]
+    grand = ex.children()[0][1]
+    ex.enter(grand)
+    ex.up()
+    assert ex.focus == (move,)
+    ex.enter(grand)
+    ex.go_to(3)  # that deep node does not exist yet after 3 iterations
+    assert len(ex.focus) < 2
+    ex.home()
+    assert ex.top is ex.root
+    with pytest.raises(KeyError, match="expanded moves"):
+        ex.enter(99)
+
+
+def test_changing_c_re_runs_the_search_to_the_same_iteration():
+    game = make_game("tictactoe")
+    ex = TreeExplorer(game, iteration=300, seed=1)
+    deep = ex.root.height()
+    ex.set_c(0.1)
+    assert ex.iteration == 300 and ex.root.visits == 300 and ex.c == 0.1
+    assert ex.root.height() > deep  # little exploration: a deeper, narrower tree
+    with pytest.raises(ValueError):
+        ex.set_c(-1)
+
+
+def test_explorer_phase_views_draw_the_recorded_iteration():
+    game = make_game("connect4")
+    ex = TreeExplorer(game, iteration=30, seed=0)
+    ex.go_to(30, "simulation")
+    assert "playout" in ex.figure().source
+    assert "phase 3, simulation" in ex.summary()
+    ex.enter(ex.record.path[1].move)  # phases can be drawn from a node below the root
+    assert "3. Simulation" in ex.figure().source
+
+
+def test_explorer_widget_updates_on_slider_buttons_and_menu():
+    game = make_game("tictactoe")
+    w = tree_explorer(game, iteration=20, max_iterations=200, seed=2)
+    assert "iteration 20 " in w.status.value and "20 visits" in w.picture.value
+    w.iteration.value = 50
+    assert w.model.iteration == 50 and "50 visits" in w.picture.value
+    w.forward.click()
+    assert w.model.phase == "selection" and w.iteration.value == 51  # the slider follows
+    assert "1. Selection" in w.picture.value
+    w.back.click()
+    assert w.model.phase == "backpropagation" and w.iteration.value == 50
+    before = w.picture.value
+    w.children.value = w.children.options[0][1]
+    w.enter.click()
+    assert w.model.focus == (w.model.root.children[0].move,) or len(w.model.focus) == 1
+    assert w.picture.value != before
+    w.home.click()
+    assert w.model.focus == ()
+    w.c.value = 0.5
+    assert w.model.c == 0.5 and "c = 0.5" in w.status.value
+    w.top_k.value = 2
+    assert w.model.top_k == 2
+    assert "application/vnd.jupyter.widget-view+json" in w._repr_mimebundle_()
+
+
+def test_play_session_plays_your_move_and_the_agents_reply_with_its_statistics():
+    game = make_game("tictactoe")
+    session = PlaySession(game, make_agent("uct:iterations=200", seed=0), human=0)
+    assert session.moves == [] and session.status() == "you (X) to move"
+    reply = session.play(4)
+    assert session.moves == [4, reply] and session.analysis.move == reply
+    heat = session.heat()
+    assert abs(sum(heat.values()) - 1) < 1e-9 and set(heat) == set(range(9)) - {4}
+    grid = session.grid()
+    assert {c.move for row in grid for c in row if c.move is not None} == set(game.legal_moves(session.state))
+    assert sum(c.last for row in grid for c in row) == 1 and grid[reply // 3][reply % 3].last
+    assert grid[1][1].text == "X" and grid[1][1].heat is None  # X's cell: the agent did not search it
+    with pytest.raises(IllegalMoveError, match="legal moves"):
+        session.play(4)
+    session.new_game(human=1)
+    assert len(session.moves) == 1 and session.status() == "you (O) to move"
+
+
+def test_play_session_ends_the_game_and_refuses_moves_after():
+    game = make_game("tictactoe")
+    session = PlaySession(game, make_agent("random", seed=0), human=0)
+    while not session.over:
+        session.play(min(game.legal_moves(session.state)))
+    assert session.status() in ("draw", "you (X) won", "the agent (O) won")
+    with pytest.raises(IllegalMoveError, match="over"):
+        session.play(0)
+
+
+def test_connect_four_cells_play_their_column_where_the_stone_lands():
+    game = make_game("connect4")
+    session = PlaySession(game, make_agent("uct:iterations=100", seed=1), human=0)
+    reply = session.play(3)
+    grid = session.grid()
+    bottom = len(grid) - 1
+    assert grid[bottom][3].text == "X"
+    clickable = {(r, c): cell.move for r, row in enumerate(grid) for c, cell in enumerate(row) if cell.move is not None}
+    assert sorted(clickable.values()) == list(range(7))
+    assert clickable[(bottom - 1, 3)] == 3  # column 3's next stone lands on the X
+    assert all(move == c for (_, c), move in clickable.items())
+    row = bottom - 1 if reply == 3 else bottom
+    assert grid[row][reply].last and grid[row][reply].text == "O" and grid[row][reply].heat is not None
+
+
+def test_ultimate_cells_map_to_board_and_cell():
+    game = make_game("uttt")
+    session = PlaySession(game, make_agent("uct:iterations=100", seed=0), human=0)
+    grid = session.grid()
+    assert len(grid) == 9 and all(len(row) == 9 for row in grid)
+    assert grid[4][4].move == 40 and grid[0][3].move == 9 and grid[3][0].move == 27 and grid[8][8].move == 80
+    reply = session.play(40)  # centre of the centre board: O must answer in the centre board
+    assert 36 <= reply < 45
+
+
+def test_the_play_board_rejects_other_games():
+    with pytest.raises(ValueError, match="tic-tac-toe, Connect Four"):
+        PlaySession(make_game("nim"), make_agent("random", seed=0))
+
+
+def test_play_board_widget_click_plays_and_shows_the_heat_map():
+    game = make_game("tictactoe")
+    board = play_board(game, make_agent("uct:iterations=100", seed=0))
+    assert [b.description for row in board.buttons for b in row] == [""] * 9
+    board.click(1, 1)
+    session = board.session
+    assert session.moves[0] == 4 and len(session.moves) == 2
+    assert board.buttons[1][1].description == "X"
+    reply = session.moves[1]
+    assert board.buttons[reply // 3][reply % 3].description == "O"
+    assert any(b.description.endswith("%") for row in board.buttons for b in row)
+    assert "uct:" in board.stats.value and "visits" in board.stats.value
+    board.click(1, 1)  # occupied: a message, not an error
+    assert "not a legal move" in board.status.value and len(session.moves) == 2
+    board.seat.value = 1
+    board.new.click()
+    assert len(session.moves) == 1 and "you (O) to move" in board.status.value
+    assert "<table" in session._repr_html_()
+
+
+def test_a_session_can_start_from_an_opening_and_keeps_it_for_new_games():
+    game = make_game("tictactoe")
+    session = PlaySession(game, make_agent("uct:iterations=300", seed=0), human=0, opening=[0, 4, 1])
+    assert session.moves[:3] == [0, 4, 1] and len(session.moves) == 4  # O (the agent) replied at once
+    assert session.searched == game.state_from_moves([0, 4, 1])
+    session.new_game()
+    assert session.moves[:3] == [0, 4, 1]
+    with pytest.raises(IllegalMoveError):
+        PlaySession(game, make_agent("random", seed=0), opening=[0, 0])
+
+
+def test_a_saved_notebook_shows_what_the_widgets_showed_as_text():
+    game = make_game("tictactoe")
+    explorer = tree_explorer(game, iteration=5)
+    assert explorer._repr_mimebundle_()["text/plain"].startswith("tree explorer (needs a running kernel): iteration 5")
+    board = play_board(game, make_agent("random", seed=0), human=1)
+    text = board._repr_mimebundle_()["text/plain"]
+    assert "you (O) to move" in text and text.endswith(game.render(board.session.state))
