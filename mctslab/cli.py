@@ -5,6 +5,7 @@ Commands::
     python -m mctslab match GAME AGENT_A AGENT_B --games N --seed S [--workers W] [--out FILE] [--json]
     python -m mctslab move GAME AGENT --moves 4,0,8 --seed S [--json]
     python -m mctslab tournament GAME AGENT AGENT... --games N --seed S [--workers W] [--out FILE] [--json]
+    python -m mctslab bench [--rounds R] [--scale S] [--memory] [--bandits] [--json]
 
 GAME and AGENT are the specs of :func:`mctslab.make_game` and :func:`mctslab.make_agent`
 (``tictactoe``, ``connect4:rows=6,cols=7``; ``uct:iterations=1000``, ``flat:playouts=100``).
@@ -26,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .agents import AGENTS, make_agent
+from .bench import command as bench_command
 from .games import GAMES, IllegalMoveError, make_game
 from .reproduction.agent import as_tournament_agent
 from .specs import SpecError, parse_spec
@@ -260,6 +262,7 @@ register_command(
 register_command(
     Command("tournament", "round robin with a score table and Elo ratings", _configure_tournament, _run_tournament)
 )
+register_command(Command("bench", bench_command.SUMMARY, bench_command.configure, bench_command.run))
 
 
 # -- entry point ------------------------------------------------------------------------

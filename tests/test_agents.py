@@ -206,3 +206,23 @@ def test_wrong_types():
     with pytest.raises(ValueError, match="exactly two agents"):
         play_game("tictactoe", ["random"])
     assert issubclass(SpecError, ValueError)
+
+
+def test_uct_selection_is_the_ucb1_argmax(ttt):
+    """The tree policy's written-out formula agrees with mctslab.ucb1 at every node."""
+    from mctslab import ucb1
+
+    agent = UCT(iterations=3000, c=0.9, seed=4)
+    root = agent.search(ttt, ttt.initial_state())
+    checked = 0
+    for node in root.iter_nodes():
+        if node.untried or not node.children:
+            continue
+        scores = [ucb1(ch.wins / ch.visits, node.visits, ch.visits, 0.9) for ch in node.children]
+        expected = node.children[scores.index(max(scores))]
+        leaf, depth = agent.select(node)
+        while leaf.parent is not node:
+            leaf = leaf.parent
+        assert leaf is expected and depth >= 1
+        checked += 1
+    assert checked > 100

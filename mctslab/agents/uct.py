@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from math import inf, log, sqrt
 
 from ..games.base import Game, State
 from ..seeding import Seed
-from ..ucb import SQRT2, exploration, ucb1
+from ..ucb import SQRT2, exploration
 from .base import Agent, Analysis, MoveStat, check_positive_int, legal_or_raise
 
 
@@ -168,7 +169,7 @@ class UCT(Agent):
 
     # -- the four steps ------------------------------------------------------------
     def select(self, node: Node) -> tuple[Node, int]:
-        """Step 1: descend by UCB1 while the node is fully expanded.
+        """Step 1: descend by UCB1 (:func:`mctslab.ucb.ucb1`) while the node is fully expanded.
 
         Returns:
             The node where selection stops (not fully expanded, or terminal) and its
@@ -176,8 +177,17 @@ class UCT(Agent):
         """
         c, depth = self.c, 0
         while not node.untried and node.children:
-            n_parent = node.visits
-            node = max(node.children, key=lambda ch: ucb1(ch.wins / ch.visits, n_parent, ch.visits, c))
+            # mctslab.ucb1(mean, N, n, c) = mean + c * sqrt(ln N / n), written out here so
+            # that ln N is taken once per node instead of once per child: the same
+            # floating-point expression, so the same choice (the first best child on ties).
+            log_n = log(node.visits)
+            best_value = -inf
+            for child in node.children:
+                n = child.visits
+                value = child.wins / n + c * sqrt(log_n / n)
+                if value > best_value:
+                    best, best_value = child, value
+            node = best
             depth += 1
         return node, depth
 

@@ -43,6 +43,20 @@ def winning_lines(n: int, k: int) -> tuple[int, ...]:
     return tuple(lines)
 
 
+def winning_sets(lines: tuple[int, ...], cells: int) -> bytes:
+    """Table over every subset of ``cells`` cells: 1 where the subset contains one of ``lines``."""
+    table = bytearray(1 << cells)
+    for line in lines:
+        rest = ((1 << cells) - 1) & ~line
+        sub = rest  # every superset of the line is line | (a subset of the other cells)
+        while True:
+            table[line | sub] = 1
+            if sub == 0:
+                break
+            sub = (sub - 1) & rest
+    return bytes(table)
+
+
 class TicTacToe(Game):
     """Tic-tac-toe on an ``n`` x ``n`` board; ``k`` in a row wins.
 
@@ -71,6 +85,16 @@ class TicTacToe(Game):
         self.lines = winning_lines(n, k)
         # lines_through[c]: the winning lines that contain cell c.
         self.lines_through = tuple(tuple(m for m in self.lines if m >> c & 1) for c in range(self.cells))
+        self.bits = tuple(1 << c for c in range(self.cells))
+        # On boards of up to 9 cells (3 x 3) every set of stones fits a 512-entry table:
+        # has_line[stones] says whether they hold a winning line, one lookup per move.
+        self.has_line = winning_sets(self.lines, self.cells) if self.cells <= 9 else None
+        # ...and the empty cells of every occupancy, in ascending order.
+        self.empty_cells = (
+            tuple(tuple(c for c in range(self.cells) if not occ >> c & 1) for occ in range(1 << self.cells))
+            if self.cells <= 9
+            else None
+        )
         self._initial = TicTacToeState(0, 0, ONGOING)
 
     def initial_state(self) -> TicTacToeState:
@@ -87,6 +111,8 @@ class TicTacToe(Game):
         if result != ONGOING:
             return ()
         occupied = x | o
+        if self.empty_cells is not None:
+            return self.empty_cells[occupied]
         return tuple(c for c in range(self.cells) if not occupied >> c & 1)
 
     def apply(self, state: TicTacToeState, move: int) -> TicTacToeState:
@@ -118,32 +144,38 @@ class TicTacToe(Game):
         return RESULTS[self.winner(state)]
 
     def rollout(self, state: TicTacToeState, rng: random.Random, max_moves: int | None = None) -> tuple[float, float]:
-        """A uniformly random playout on the bitboards (same distribution as :meth:`Game.rollout`)."""
+        """A uniformly random playout on the bitboards (same distribution as :meth:`Game.rollout`).
+
+        Each move draws one index into the list of empty cells and moves the last empty
+        cell into its place, so a playout is a few integer operations per move.
+        """
         x, o, result = state
         if result != ONGOING:
             return RESULTS[result] if result != DRAWN else DRAW
         occupied = x | o
-        empty = [c for c in range(self.cells) if not occupied >> c & 1]
-        boards = [x, o]
+        if self.empty_cells is not None:
+            empty = list(self.empty_cells[occupied])
+        else:
+            empty = [c for c in range(self.cells) if not occupied >> c & 1]
+        n = len(empty)
         player = 0 if x.bit_count() == o.bit_count() else 1
-        lines_through = self.lines_through
-        rand = rng.random
-        steps = 0
-        while empty:
-            if max_moves is not None and steps >= max_moves:
-                return DRAW
-            i = int(rand() * len(empty))
+        mine, theirs = (x, o) if player == 0 else (o, x)
+        bits, has_line, rand = self.bits, self.has_line, rng.random
+        limit = n if max_moves is None else min(n, max_moves)
+        for _ in range(limit):
+            i = int(rand() * n)
+            n -= 1
             cell = empty[i]
-            empty[i] = empty[-1]
-            empty.pop()
-            bits = boards[player] | (1 << cell)
-            boards[player] = bits
-            for m in lines_through[cell]:
-                if bits & m == m:
-                    return RESULTS[player]
+            empty[i] = empty[n]
+            mine |= bits[cell]
+            if has_line[mine] if has_line is not None else self._completes_line(mine, cell):
+                return RESULTS[player]
+            mine, theirs = theirs, mine
             player ^= 1
-            steps += 1
         return DRAW
+
+    def _completes_line(self, stones: int, cell: int) -> bool:
+        return any(stones & m == m for m in self.lines_through[cell])
 
     def evaluate(self, state: TicTacToeState, player: int) -> float:
         """Open-lines heuristic in (0, 1): lines still winnable, weighted by stones on them."""
