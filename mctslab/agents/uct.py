@@ -44,9 +44,11 @@ class Node:
             reached as a leaf (children are created lazily, one per iteration).
         visits: number of playouts through this node.
         wins: total reward of those playouts for ``player``.
+        mean: ``wins / visits``, the mean reward for ``player`` (0.5 before any
+            visit); kept up to date by backpropagation so selection need not divide.
     """
 
-    __slots__ = ("move", "parent", "state", "player", "children", "untried", "visits", "wins")
+    __slots__ = ("move", "parent", "state", "player", "children", "untried", "visits", "wins", "mean")
 
     def __init__(self, state: State, player: int, move: int | None = None, parent: Node | None = None) -> None:
         self.state = state
@@ -57,11 +59,7 @@ class Node:
         self.untried: list[int] | None = None
         self.visits = 0
         self.wins = 0.0
-
-    @property
-    def mean(self) -> float:
-        """``wins / visits``, the mean reward for ``player`` (0.5 before any visit)."""
-        return self.wins / self.visits if self.visits else 0.5
+        self.mean = 0.5
 
     def child(self, move: int) -> Node:
         """The child reached by ``move``.
@@ -184,7 +182,7 @@ class UCT(Agent):
             best_value = -inf
             for child in node.children:
                 n = child.visits
-                value = child.wins / n + c * sqrt(log_n / n)
+                value = child.mean + c * sqrt(log_n / n)
                 if value > best_value:
                     best, best_value = child, value
             node = best
@@ -215,6 +213,7 @@ class UCT(Agent):
         while node is not None:
             node.visits += 1
             node.wins += returns[node.player]
+            node.mean = node.wins / node.visits
             node = node.parent
 
     def iterate(self, game: Game, root: Node) -> int:
