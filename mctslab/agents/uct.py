@@ -39,7 +39,8 @@ class Node:
         parent: the parent node (``None`` at the root).
         state: the position at this node.
         player: the player who made ``move`` (0 or 1).
-        children: the expanded children, in the order they were added.
+        children: the expanded children, in the order they were added (an empty
+            tuple until the first one, so that the many leaves carry no list).
         untried: legal moves not yet expanded; ``None`` until the node is first
             reached as a leaf (children are created lazily, one per iteration).
         visits: number of playouts through this node.
@@ -55,7 +56,7 @@ class Node:
         self.player = player
         self.move = move
         self.parent = parent
-        self.children: list[Node] = []
+        self.children: list[Node] | tuple[()] = ()
         self.untried: list[int] | None = None
         self.visits = 0
         self.wins = 0.0
@@ -201,7 +202,10 @@ class UCT(Agent):
         untried[i] = untried[-1]
         untried.pop()
         child = Node(game.apply(node.state, move), game.to_move(node.state), move, node)
-        node.children.append(child)
+        if node.children:
+            node.children.append(child)
+        else:
+            node.children = [child]
         return child
 
     def simulate(self, game: Game, node: Node) -> tuple[float, float]:
