@@ -39,3 +39,9 @@ def test_readme_search_example_runs():
 def test_readme_commands_are_the_ci_commands():
     ci = (README.parent / ".ci" / "run").read_text()
     assert "./run test" in README.read_text() and "exec ./run test" in ci
+
+
+def test_readme_indexes_every_notebook():
+    text = README.read_text()
+    for notebook in sorted((README.parent / "notebooks").glob("*.ipynb")):
+        assert f"`{notebook.name}`" in text, f"README does not index {notebook.name}"

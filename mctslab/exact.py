@@ -1,0 +1,332 @@
+"""Exact answers for small games, by enumeration: random play, pure Monte Carlo's target, perfect play.
+
+Three questions about a position have exact answers when the game is small enough to
+enumerate (3 x 3 tic-tac-toe has 5,478 positions, small Nim a few hundred):
+
+* **random play**: the probabilities that player 0 wins, player 1 wins, or the game is
+  drawn when both play uniformly random legal moves (as :meth:`Game.rollout` does), by
+  averaging over the legal moves at every position (:func:`random_play_odds`);
+* **what pure Monte Carlo estimates**: seed 001's flat Monte Carlo scores a move by
+  *wins minus losses* of random playouts after it; with unlimited playouts the score per
+  playout converges to :func:`flat_values`, so a finite budget is a noisy estimate of it;
+* **perfect play**: the game-theoretic value of every move, +1 (a forced win), 0 (a draw)
+  or -1 (a loss) for the player who makes it (:func:`move_values`).
+
+Where pure Monte Carlo's target and perfect play disagree, more playouts make pure Monte
+Carlo *surer* of the wrong move: :func:`flat_traps` finds those positions (notebook 02).
+
+Results are cached per game (games are equal when their specs are), so repeated calls
+are cheap. Sources: seed 001 (Racioppo 2020) for the random-play rates and the flat
+Monte Carlo criterion; Browne et al. (2012), "A survey of Monte Carlo tree search
+methods", section 3.1, on flat Monte Carlo's failures that motivate a tree.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+from .agents.base import Agent, Analysis, legal_or_raise
+from .games.base import Game, State
+
+MAX_STATES = 2_000_000
+"""Enumeration gives up beyond this many distinct positions (a game too big to enumerate)."""
+
+WIN = 1_000_000
+"""Score of a position won now; a win ``d`` plies away scores ``WIN - d`` (as in :mod:`mctslab.agents.minimax`)."""
+
+
+class Odds(NamedTuple):
+    """Outcome probabilities of a game between two uniformly random players.
+
+    Attributes:
+        first: probability that player 0 (who moves first; X) wins.
+        second: probability that player 1 (O) wins.
+        draw: probability of a draw.
+    """
+
+    first: float
+    second: float
+    draw: float
+
+    def for_player(self, player: int) -> tuple[float, float, float]:
+        """``(win, draw, loss)`` probabilities from ``player``'s point of view (0 or 1)."""
+        if player == 0:
+            return (self.first, self.draw, self.second)
+        return (self.second, self.draw, self.first)
+
+    def score(self, player: int) -> float:
+        """``player``'s expected return: win 1, draw 0.5, loss 0."""
+        win, draw, _ = self.for_player(player)
+        return win + draw / 2
+
+    def margin(self, player: int) -> float:
+        """``player``'s expected wins minus losses per game (seed 001's criterion), in [-1, 1]."""
+        win, _, loss = self.for_player(player)
+        return win - loss
+
+
+@dataclass(frozen=True)
+class Trap:
+    """A position where pure Monte Carlo's choice (at any budget large enough) loses to perfect play.
+
+    Attributes:
+        state: the position.
+        player: the player to move (0 or 1).
+        trap: the move with the best :func:`flat_values` score: the move that flat Monte
+            Carlo converges to as its playouts grow.
+        refutation: the opponent's reply that wins against ``trap``.
+        safe: the moves that do not lose against perfect play, best first by flat score.
+        flat: every move's flat score (expected wins minus losses per playout).
+        margin: ``flat[trap]`` minus the best flat score of a safe move (> 0): how far
+            ahead the losing move is in pure Monte Carlo's eyes.
+    """
+
+    state: State
+    player: int
+    trap: int
+    refutation: int
+    safe: tuple[int, ...]
+    flat: dict[int, float]
+    margin: float
+
+
+class Enumeration:
+    """Exact answers for one game, computed on demand and cached by position.
+
+    Use the module's functions (:func:`random_play_odds`, :func:`solve`...), which keep
+    one ``Enumeration`` per game; this class is where the recursions live.
+
+    Args:
+        game: a small game (see :data:`MAX_STATES`).
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.odds: dict[State, Odds] = {}
+        self.scores: dict[State, int] = {}
+
+    def _check_size(self) -> None:
+        if len(self.odds) + len(self.scores) > MAX_STATES:
+            raise ValueError(
+                f"{self.game.spec} has more than {MAX_STATES:,} positions to enumerate: exact answers are for "
+                "small games (3 x 3 tic-tac-toe, small Nim, tiny Connect Four boards); estimate by sampling instead"
+            )
+
+    def random_odds(self, state: State) -> Odds:
+        """Outcome probabilities of random play from ``state``: the average over its legal moves."""
+        cached = self.odds.get(state)
+        if cached is not None:
+            return cached
+        game = self.game
+        if game.is_terminal(state):
+            winner = game.winner(state)
+            odds = Odds(1.0, 0.0, 0.0) if winner == 0 else Odds(0.0, 1.0, 0.0) if winner == 1 else Odds(0.0, 0.0, 1.0)
+        else:
+            moves = game.legal_moves(state)
+            first = second = draw = 0.0
+            for move in moves:
+                child = self.random_odds(game.apply(state, move))
+                first += child.first
+                second += child.second
+                draw += child.draw
+            k = len(moves)
+            odds = Odds(first / k, second / k, draw / k)
+        self.odds[state] = odds
+        self._check_size()
+        return odds
+
+    def score(self, state: State) -> int:
+        """Minimax score for the player to move: ``WIN - d`` for a win in ``d`` plies, ``-(WIN - d)``, or 0."""
+        cached = self.scores.get(state)
+        if cached is not None:
+            return cached
+        game = self.game
+        if game.is_terminal(state):
+            winner = game.winner(state)
+            score = 0 if winner is None else (WIN if winner == game.to_move(state) else -WIN)
+        else:
+            score = max(_from_child(self.score(game.apply(state, move))) for move in game.legal_moves(state))
+        self.scores[state] = score
+        self._check_size()
+        return score
+
+
+def _from_child(score: int) -> int:
+    """A child's score seen from the parent: negated, and one ply further from the result."""
+    return -score + 1 if score > 0 else -score - 1 if score < 0 else 0
+
+
+@lru_cache(maxsize=16)
+def _enumeration(game: Game) -> Enumeration:
+    # Depth of recursion = length of the longest game; leave room for it.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    return Enumeration(game)
+
+
+def random_play_odds(game: Game, state: State | None = None) -> Odds:
+    """Exact outcome probabilities when both players move uniformly at random from ``state``.
+
+    This is the distribution of :meth:`Game.rollout`'s result: from the empty 3 x 3
+    tic-tac-toe board, X wins with probability 737/1260 (58.5%), O with 121/420 (28.8%),
+    and 8/63 of the games (12.7%) are drawn (seed 001 measured 58.49%, 28.55% and
+    12.96% in 1,000 games).
+
+    Args:
+        game: a small game (see :data:`MAX_STATES`).
+        state: the position (default: the initial position).
+
+    Returns:
+        The :class:`Odds` ``(first, second, draw)``.
+
+    Raises:
+        ValueError: if the game has too many positions to enumerate.
+    """
+    return _enumeration(game).random_odds(game.initial_state() if state is None else state)
+
+
+def move_odds(game: Game, state: State) -> dict[int, Odds]:
+    """:func:`random_play_odds` after each legal move of ``state``: what the playouts after a move sample."""
+    enum = _enumeration(game)
+    return {m: enum.random_odds(game.apply(state, m)) for m in game.legal_moves(state)}
+
+
+def flat_values(game: Game, state: State) -> dict[int, float]:
+    """Each move's expected *wins minus losses* per random playout, for the player to move.
+
+    Flat Monte Carlo (seed 001, :class:`~mctslab.agents.montecarlo.FlatMonteCarlo`)
+    plays ``n`` random games after each move and picks the best ``wins - losses``; as
+    ``n`` grows, ``(wins - losses) / n`` converges to these values, so the move with the
+    largest value is the move flat Monte Carlo plays when its budget is large enough.
+    """
+    me = game.to_move(state)
+    return {m: odds.margin(me) for m, odds in move_odds(game, state).items()}
+
+
+def solve(game: Game, state: State | None = None) -> int:
+    """The game-theoretic value of ``state`` for the player to move: 1 (win), 0 (draw) or -1 (loss).
+
+    Raises:
+        ValueError: if the game has too many positions to enumerate.
+    """
+    return _sign(_enumeration(game).score(game.initial_state() if state is None else state))
+
+
+def move_values(game: Game, state: State) -> dict[int, int]:
+    """Each legal move's value against perfect play for the player who makes it: 1, 0 or -1."""
+    return {m: _sign(score) for m, score in move_scores(game, state).items()}
+
+
+def move_scores(game: Game, state: State) -> dict[int, int]:
+    """Each legal move's minimax score for the player who makes it: ``WIN - d`` for a win in ``d`` plies, etc.
+
+    Quicker wins score higher and slower losses less badly, as in
+    :class:`~mctslab.agents.minimax.Minimax`: the moves with the top score are the
+    moves full-depth minimax chooses among.
+    """
+    enum = _enumeration(game)
+    return {m: _from_child(enum.score(game.apply(state, m))) for m in game.legal_moves(state)}
+
+
+def _sign(score: int) -> int:
+    return (score > 0) - (score < 0)
+
+
+def best_moves(game: Game, state: State) -> tuple[int, ...]:
+    """The moves that keep the best game-theoretic value (what perfect play may choose)."""
+    values = move_values(game, state)
+    best = max(values.values())
+    return tuple(m for m, v in values.items() if v == best)
+
+
+def reachable_states(game: Game) -> Iterator[State]:
+    """Every position reachable from the initial one, each once, in order of depth (moves played)."""
+    for state, _ in _by_depth(game):
+        yield state
+
+
+def _by_depth(game: Game) -> Iterator[tuple[State, int]]:
+    """``(state, moves played)`` for every reachable position, breadth first, in a fixed order."""
+    start = game.initial_state()
+    seen = {start}
+    frontier = [start]
+    depth = 0
+    while frontier:
+        following = []
+        for state in frontier:
+            yield state, depth
+            for move in game.legal_moves(state):
+                child = game.apply(state, move)
+                if child not in seen:
+                    seen.add(child)
+                    following.append(child)
+        if len(seen) > MAX_STATES:
+            raise ValueError(f"{game.spec} has more than {MAX_STATES:,} positions: too many to enumerate")
+        frontier = following
+        depth += 1
+
+
+def flat_traps(game: Game) -> list[Trap]:
+    """Positions where the move pure Monte Carlo converges to loses against perfect play.
+
+    A position qualifies when the move with the best :func:`flat_values` score is
+    unique, loses against a perfect reply (value -1), and some other move does not
+    lose. With enough playouts, flat Monte Carlo plays the losing move ever more surely:
+    its error is not noise but bias, from assuming that both players move at random.
+
+    Returns:
+        The traps, largest :attr:`Trap.margin` first (ties: fewer moves played
+        first, then in a fixed order).
+    """
+    traps = []
+    for state, depth in _by_depth(game):
+        if game.is_terminal(state):
+            continue
+        values = move_values(game, state)
+        if max(values.values()) < 0:
+            continue
+        flat = flat_values(game, state)
+        top = max(flat.values())
+        leaders = [m for m, f in flat.items() if f == top]
+        if len(leaders) != 1 or values[leaders[0]] != -1:
+            continue
+        trap = leaders[0]
+        after = game.apply(state, trap)
+        replies = move_scores(game, after)
+        refutation = max(replies, key=lambda m: (replies[m], -m))  # the quickest win, lowest move first
+        safe = sorted((m for m, v in values.items() if v >= 0), key=lambda m: (-flat[m], m))
+        margin = top - flat[safe[0]]
+        traps.append((depth, Trap(state, game.to_move(state), trap, refutation, tuple(safe), flat, margin)))
+    # sorted() is stable: among equal margins and depths, the order of discovery stays.
+    return [t for _, t in sorted(traps, key=lambda dt: (-dt[1].margin, dt[0]))]
+
+
+class PerfectPlayer(Agent):
+    """Perfect play from the exact enumeration: the same choices as full-depth minimax, for free.
+
+    Among the moves with the best :func:`move_scores` (quickest win, slowest loss), it
+    picks one at random exactly as :class:`~mctslab.agents.minimax.Minimax` does, so with
+    the same seed the two play the same moves. The difference is cost: the enumeration
+    is done once per game and process, not once per game played, which makes perfect
+    play a cheap opponent for experiments of thousands of games (notebook 05).
+
+    Args:
+        seed: randomness for breaking ties (see :func:`mctslab.seeding.make_rng`).
+
+    Raises:
+        ValueError: when asked to play a game too large to enumerate.
+    """
+
+    spec = "perfect"
+
+    def analyse(self, game: Game, state: State) -> Analysis:
+        """A best move (random among equals) and the position's value in [0, 1] for the player to move."""
+        legal_or_raise(game, state)
+        scores = move_scores(game, state)
+        top = max(scores.values())
+        best = [m for m, s in scores.items() if s == top]
+        move = best[int(self.rng.random() * len(best))]
+        return Analysis(move, value=(_sign(top) + 1) / 2, extra={"best_moves": tuple(best)})

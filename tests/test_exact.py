@@ -1,0 +1,124 @@
+"""Exact answers by enumeration: random-play odds, flat values, perfect play, traps, PerfectPlayer."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from conftest import exact_move_values, outcome_rates, sample_margin
+
+from mctslab import make_game
+from mctslab.agents.minimax import Minimax
+from mctslab.exact import (
+    MAX_STATES,
+    Odds,
+    PerfectPlayer,
+    best_moves,
+    flat_traps,
+    flat_values,
+    move_odds,
+    move_values,
+    random_play_odds,
+    reachable_states,
+    solve,
+)
+
+
+def test_random_play_odds_of_tictactoe_are_the_known_fractions(ttt):
+    odds = random_play_odds(ttt)
+    assert odds.first == pytest.approx(float(Fraction(737, 1260)), abs=1e-12)
+    assert odds.second == pytest.approx(float(Fraction(121, 420)), abs=1e-12)
+    assert odds.draw == pytest.approx(float(Fraction(8, 63)), abs=1e-12)
+    assert sum(odds) == pytest.approx(1.0)
+
+
+def test_random_play_odds_agree_with_rollouts(ttt):
+    rng = random.Random(5)
+    state = ttt.state_from_moves([4, 0])
+    n = 20_000
+    rates = outcome_rates(ttt.rollout(state, rng) for _ in range(n))
+    odds = random_play_odds(ttt, state)
+    for got, p in zip(rates, (odds.first, odds.second, odds.draw), strict=True):
+        assert abs(got - p) < sample_margin(p, n)
+
+
+def test_odds_from_either_side():
+    odds = Odds(0.5, 0.2, 0.3)
+    assert odds.for_player(0) == (0.5, 0.3, 0.2) and odds.for_player(1) == (0.2, 0.3, 0.5)
+    assert odds.score(0) == pytest.approx(0.65) and odds.margin(1) == pytest.approx(-0.3)
+
+
+def test_flat_values_are_expected_wins_minus_losses_of_the_mover(ttt):
+    state = ttt.state_from_moves([0, 4])  # X to move
+    odds = move_odds(ttt, state)
+    values = flat_values(ttt, state)
+    assert set(values) == set(ttt.legal_moves(state))
+    for m, v in values.items():
+        assert v == pytest.approx(odds[m].first - odds[m].second)
+    o_to_move = ttt.state_from_moves([0])
+    assert flat_values(ttt, o_to_move)[4] == pytest.approx(move_odds(ttt, o_to_move)[4].margin(1))
+
+
+def test_centre_is_the_best_first_move_against_random_play(ttt):
+    values = flat_values(ttt, ttt.initial_state())
+    assert max(values, key=values.get) == 4 and values[4] == pytest.approx(0.5)
+
+
+def test_perfect_play_values_match_the_minimax_oracle(ttt):
+    for moves in ([], [0], [4, 0], [0, 3, 1, 4], [1, 6], [0, 4, 8]):
+        state = ttt.state_from_moves(moves)
+        oracle = exact_move_values(ttt, state)
+        expected = {m: (v > 0) - (v < 0) for m, v in oracle.items()}
+        assert move_values(ttt, state) == expected
+    assert solve(ttt) == 0
+    assert solve(ttt, ttt.state_from_moves([0, 3, 1, 4])) == 1  # X to move wins on 2
+    assert best_moves(ttt, ttt.state_from_moves([0, 3, 1, 4])) == (2,)
+
+
+def test_nim_values_follow_the_nim_sum():
+    nim = make_game("nim:heaps=1-2-3")  # nim-sum 0: the first player loses
+    assert solve(nim) == -1
+    assert solve(make_game("nim:heaps=3-4-5")) == 1
+
+
+def test_reachable_states_counts_the_positions_of_tictactoe(ttt):
+    assert sum(1 for _ in reachable_states(ttt)) == 5478
+
+
+def test_flat_traps_are_real_traps(ttt):
+    traps = flat_traps(ttt)
+    assert traps, "tic-tac-toe has positions where pure Monte Carlo's favourite loses"
+    assert [t.margin for t in traps] == sorted((t.margin for t in traps), reverse=True)
+    for trap in traps[:10]:
+        values = move_values(ttt, trap.state)
+        flat = flat_values(ttt, trap.state)
+        assert max(flat, key=flat.get) == trap.trap and values[trap.trap] == -1
+        assert trap.safe and all(values[m] >= 0 for m in trap.safe)
+        after = ttt.apply(trap.state, trap.trap)
+        assert move_values(ttt, after)[trap.refutation] == 1  # the refutation wins for the opponent
+        assert trap.margin == pytest.approx(flat[trap.trap] - max(flat[m] for m in trap.safe))
+
+
+def test_perfect_player_makes_minimax_moves(ttt):
+    states = [s for s in reachable_states(ttt) if not ttt.is_terminal(s)][::37]
+    for state in states:
+        for seed in (0, 1):
+            assert PerfectPlayer(seed=seed).select_move(ttt, state) == Minimax(seed=seed).select_move(ttt, state)
+
+
+def test_perfect_player_value_and_errors(ttt):
+    analysis = PerfectPlayer(seed=0).analyse(ttt, ttt.state_from_moves([0, 3, 1, 4]))
+    assert analysis.move == 2 and analysis.value == 1.0
+    assert PerfectPlayer().analyse(ttt, ttt.initial_state()).value == 0.5
+    with pytest.raises(ValueError, match="game is over"):
+        PerfectPlayer().select_move(ttt, ttt.state_from_moves([0, 3, 1, 4, 2]))
+
+
+def test_too_large_a_game_is_refused_with_advice(monkeypatch):
+    import mctslab.exact as exact
+
+    monkeypatch.setattr(exact, "MAX_STATES", 100)
+    with pytest.raises(ValueError, match="estimate by sampling"):
+        random_play_odds(make_game("tictactoe:n=4,k=3"))
+    assert MAX_STATES > 100

@@ -1,0 +1,63 @@
+"""The notebooks' conventions: Colab link and install cell, SCALE, asserts, checked outputs, saved outputs.
+
+nbval (in ``./run test``) runs every notebook; these tests check what nbval does not: that a
+notebook can be opened anywhere, scales with one variable, checks its claims, and reads well
+saved (executed, with the outputs that nbval compares).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+
+
+def _cells(path: Path) -> list[dict]:
+    return json.loads(path.read_text())["cells"]
+
+
+def _source(cell: dict) -> str:
+    return "".join(cell["source"])
+
+
+def test_the_course_is_numbered_from_00_without_gaps():
+    numbers = [int(p.name[:2]) for p in NOTEBOOKS]
+    assert numbers == list(range(len(NOTEBOOKS))) and len(NOTEBOOKS) >= 9
+    assert NOTEBOOKS[0].name == "00_start_here.ipynb"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_open_in_colab_link_and_install_cell(path):
+    cells = _cells(path)
+    badge = _source(cells[0])
+    match = re.search(r"colab\.research\.google\.com/github/([^/]+/[^/]+)/blob/main/notebooks/([^)\s]+)", badge)
+    assert cells[0]["cell_type"] == "markdown" and match, "the first cell is the Open in Colab badge"
+    assert match.group(2) == path.name, "the badge opens this notebook"
+    first_code = next(c for c in cells if c["cell_type"] == "code")
+    source = _source(first_code)
+    assert '"google.colab" in sys.modules' in source and "pip" in source and f"github.com/{match.group(1)}" in source
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_budgets_scale_with_one_variable(path):
+    assert any(re.search(r"^SCALE = \d+", _source(c), re.M) for c in _cells(path) if c["cell_type"] == "code")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_claims_are_asserted(path):
+    asserts = sum(bool(re.search(r"^\s*assert ", _source(c), re.M)) for c in _cells(path) if c["cell_type"] == "code")
+    assert asserts >= 3
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_saved_executed_with_the_outputs_nbval_compares(path):
+    code = [c for c in _cells(path) if c["cell_type"] == "code"]
+    assert all(c["execution_count"] is not None for c in code), "run every cell before saving"
+    assert not any(o["output_type"] == "error" for c in code for o in c["outputs"])
+    checked = [c for c in code if "NBVAL_CHECK_OUTPUT" in _source(c)]
+    assert checked, "deterministic results are compared by nbval"
+    assert all(c["outputs"] for c in checked), "a checked cell without output checks nothing"
