@@ -132,3 +132,14 @@ def test_bradley_terry_rejects_inconsistent_tables():
         bradley_terry(["a", "b"], [[0, 7], [7, 0]], [[0, 10], [10, 0]])
     with pytest.raises(ValueError, match="two players"):
         bradley_terry(["a"], [[0]], [[0]])
+
+
+def test_rate_and_ci_names_each_rate():
+    from mctslab.tournament import Outcomes
+
+    o = Outcomes(6, 2, 2)
+    assert o.rate_and_ci("score") == (o.score, o.score_ci())
+    assert o.rate_and_ci("win") == (o.win_rate, o.win_ci())
+    assert o.rate_and_ci("loss") == (o.loss_rate, o.loss_ci())
+    with pytest.raises(ValueError, match="'score', 'win' or 'loss'"):
+        o.rate_and_ci("draws")

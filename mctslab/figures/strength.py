@@ -56,21 +56,11 @@ class Curve:
 
     def rates(self, rate: str = "score") -> np.ndarray:
         """``"score"`` (wins + draws / 2), ``"win"`` or ``"loss"`` rate at each budget."""
-        return np.array([_rate(o, rate)[0] for o in self.outcomes])
+        return np.array([o.rate_and_ci(rate)[0] for o in self.outcomes])
 
     def bands(self, rate: str = "score") -> np.ndarray:
         """Wilson 95% intervals of :meth:`rates`, shape ``(len(xs), 2)``."""
-        return np.array([_rate(o, rate)[1] for o in self.outcomes])
-
-
-def _rate(o: Outcomes, rate: str) -> tuple[float, tuple[float, float]]:
-    if rate == "score":
-        return o.score, o.score_ci()
-    if rate == "win":
-        return o.win_rate, o.win_ci()
-    if rate == "loss":
-        return o.loss_rate, o.loss_ci()
-    raise ValueError(f"rate must be 'score', 'win' or 'loss', got {rate!r}")
+        return np.array([o.rate_and_ci(rate)[1] for o in self.outcomes])
 
 
 def strength_curves(

@@ -44,21 +44,11 @@ class Curve:
 
     def rates(self, rate: str = "score") -> np.ndarray:
         """The ``rate`` (``"score"``, ``"win"`` or ``"loss"``) at each budget, in [0, 1]."""
-        return np.array([_rate(o, rate)[0] for o in self.outcomes])
+        return np.array([o.rate_and_ci(rate)[0] for o in self.outcomes])
 
     def bands(self, rate: str = "score") -> np.ndarray:
         """Wilson 95% intervals of ``rate`` at each budget, shape ``(len(xs), 2)``."""
-        return np.array([_rate(o, rate)[1] for o in self.outcomes])
-
-
-def _rate(o: Outcomes, rate: str) -> tuple[float, tuple[float, float]]:
-    if rate == "score":
-        return o.score, o.score_ci()
-    if rate == "win":
-        return o.win_rate, o.win_ci()
-    if rate == "loss":
-        return o.loss_rate, o.loss_ci()
-    raise ValueError(f"rate must be one of {', '.join(RATES)}, got {rate!r}")
+        return np.array([o.rate_and_ci(rate)[1] for o in self.outcomes])
 
 
 def budget_curve(

@@ -114,6 +114,20 @@ class Outcomes:
         """Wilson interval on the loss rate."""
         return wilson(self.losses, self.games, confidence)
 
+    def rate_and_ci(self, rate: str = "score", confidence: float = 0.95) -> tuple[float, tuple[float, float]]:
+        """One of the rates with its Wilson interval: ``rate`` is ``"score"``, ``"win"`` or ``"loss"``.
+
+        Raises:
+            ValueError: for any other ``rate``.
+        """
+        if rate == "score":
+            return self.score, self.score_ci(confidence)
+        if rate == "win":
+            return self.win_rate, self.win_ci(confidence)
+        if rate == "loss":
+            return self.loss_rate, self.loss_ci(confidence)
+        raise ValueError(f"rate must be 'score', 'win' or 'loss', got {rate!r}")
+
     def score_ci(self, confidence: float = 0.95) -> tuple[float, float]:
         """Wilson interval on the score, counting a draw as half a success.
 
