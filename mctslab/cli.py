@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .agents import AGENTS, make_agent
-from .bench import command as bench_command
+from .bench import cli as bench_command
 from .games import GAMES, IllegalMoveError, make_game
 from .reproduction.agent import as_tournament_agent
 from .specs import SpecError, parse_spec

@@ -1,4 +1,4 @@
-"""The ``bench`` subcommand of ``python -m mctslab`` (registered by :mod:`mctslab.cli`)."""
+"""The ``bench`` subcommand of ``python -m mctslab`` (registered by :mod:`mctslab.cli`); it prints its tables."""
 
 from __future__ import annotations
 
