@@ -49,6 +49,19 @@ def assert_same_distribution(a, b, n_a: int, n_b: int, sigmas: float = 4.0) -> N
         assert abs(x - y) <= margin + 1e-12, (a, b)
 
 
+def assert_rollout_matches_generic(game, start, rng, n: int, max_moves=None) -> tuple:
+    """``n`` fast playouts and ``n`` of the generic :meth:`Game.rollout` agree in distribution.
+
+    Returns the two rate triples (fast, generic) for further checks.
+    """
+    from mctslab.games.base import Game
+
+    fast = outcome_rates(game.rollout(start, rng, max_moves) for _ in range(n))
+    generic = outcome_rates(Game.rollout(game, start, rng, max_moves) for _ in range(n))
+    assert_same_distribution(fast, generic, n, n)
+    return fast, generic
+
+
 @pytest.fixture
 def ttt():
     from mctslab import make_game

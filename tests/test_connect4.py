@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import assert_same_distribution, outcome_rates
+from conftest import assert_rollout_matches_generic
 
 from mctslab import IllegalMoveError, make_game
-from mctslab.games.base import DRAW, WIN0, WIN1, Game
+from mctslab.games.base import DRAW, WIN0, WIN1
 from mctslab.games.connect4 import ConnectFour, run_shifts
 
 # A full 6 x 7 board that nobody won (found by a seeded random game, checked by eye).
@@ -166,9 +166,7 @@ def test_fast_rollout_matches_the_generic_one(spec, moves):
     start = game.state_from_moves(moves)
     n = 2_000
     rng = random.Random(3)
-    fast = outcome_rates(game.rollout(start, rng) for _ in range(n))
-    generic = outcome_rates(Game.rollout(game, start, rng) for _ in range(n))
-    assert_same_distribution(fast, generic, n, n)
+    assert_rollout_matches_generic(game, start, rng, n)
 
 
 def test_rollout_move_cap(c4):
@@ -177,10 +175,8 @@ def test_rollout_move_cap(c4):
     assert c4.rollout(s, rng, max_moves=0) == DRAW
     assert all(c4.rollout(s, rng, max_moves=6) == DRAW for _ in range(100))  # nobody can win in 6 plies
     n = 2_000
-    fast = outcome_rates(c4.rollout(s, rng, max_moves=12) for _ in range(n))
-    generic = outcome_rates(Game.rollout(c4, s, rng, max_moves=12) for _ in range(n))
+    fast, _ = assert_rollout_matches_generic(c4, s, rng, n, max_moves=12)
     assert fast[2] > 0.5
-    assert_same_distribution(fast, generic, n, n)
 
 
 def test_evaluate(c4):

@@ -8,10 +8,10 @@ import random
 from functools import cache
 
 import pytest
-from conftest import assert_same_distribution, outcome_rates
+from conftest import assert_rollout_matches_generic, outcome_rates
 
 from mctslab import IllegalMoveError, make_game
-from mctslab.games.base import DRAW, WIN0, WIN1, Game
+from mctslab.games.base import DRAW, WIN0, WIN1
 from mctslab.games.nim import Nim, NimState, nim_sum
 
 
@@ -116,9 +116,7 @@ def test_fast_rollout_matches_the_generic_one(spec, n):
     game = make_game(spec)
     rng = random.Random(12)
     start = game.initial_state()
-    fast = outcome_rates(game.rollout(start, rng) for _ in range(n))
-    generic = outcome_rates(Game.rollout(game, start, rng) for _ in range(n))
-    assert_same_distribution(fast, generic, n, n)
+    assert_rollout_matches_generic(game, start, rng, n)
 
 
 def test_exact_random_play_odds():
@@ -136,9 +134,7 @@ def test_rollout_move_cap(nim):
     assert nim.rollout(s, rng, max_moves=0) == DRAW
     assert all(nim.rollout(s, rng, max_moves=2) == DRAW for _ in range(50))  # three heaps need three moves
     n = 2_000
-    fast = outcome_rates(nim.rollout(s, rng, max_moves=4) for _ in range(n))
-    generic = outcome_rates(Game.rollout(nim, s, rng, max_moves=4) for _ in range(n))
-    assert_same_distribution(fast, generic, n, n)
+    assert_rollout_matches_generic(nim, s, rng, n, max_moves=4)
     assert nim.rollout(NimState((0, 0, 0), 1), rng) == WIN0
 
 

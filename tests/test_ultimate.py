@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import assert_same_distribution, outcome_rates
+from conftest import assert_rollout_matches_generic
 
 from mctslab import IllegalMoveError, make_game
-from mctslab.games.base import DRAW, WIN0, Game
+from mctslab.games.base import DRAW, WIN0
 from mctslab.games.ultimate import (
     ANYWHERE,
     EMPTY_CELLS,
@@ -212,9 +212,7 @@ def test_fast_rollout_matches_the_generic_one(spec, moves, n):
     game = make_game(spec)
     start = game.state_from_moves(moves)
     rng = random.Random(8)
-    fast = outcome_rates(game.rollout(start, rng) for _ in range(n))
-    generic = outcome_rates(Game.rollout(game, start, rng) for _ in range(n))
-    assert_same_distribution(fast, generic, n, n)
+    assert_rollout_matches_generic(game, start, rng, n)
 
 
 def test_rollout_move_cap(uttt):
@@ -223,9 +221,7 @@ def test_rollout_move_cap(uttt):
     assert uttt.rollout(s, rng, max_moves=0) == DRAW
     assert all(uttt.rollout(s, rng, max_moves=16) == DRAW for _ in range(50))  # a macro win needs 17 plies
     n = 1_000
-    fast = outcome_rates(uttt.rollout(s, rng, max_moves=30) for _ in range(n))
-    generic = outcome_rates(Game.rollout(uttt, s, rng, max_moves=30) for _ in range(n))
-    assert_same_distribution(fast, generic, n, n)
+    assert_rollout_matches_generic(uttt, s, rng, n, max_moves=30)
 
 
 def test_evaluate_range(uttt, fractio):
