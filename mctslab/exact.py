@@ -27,6 +27,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from math import floor
 from typing import NamedTuple
 
 from .agents.base import Agent, Analysis, legal_or_raise
@@ -328,5 +329,5 @@ class PerfectPlayer(Agent):
         scores = move_scores(game, state)
         top = max(scores.values())
         best = [m for m, s in scores.items() if s == top]
-        move = best[int(self.rng.random() * len(best))]
+        move = best[floor(self.rng.random() * len(best))]
         return Analysis(move, value=(_sign(top) + 1) / 2, extra={"best_moves": tuple(best)})

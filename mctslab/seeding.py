@@ -4,6 +4,11 @@ Every random agent takes ``seed=``: an int, a :class:`numpy.random.SeedSequence`
 (what tournaments spawn, one per game, so results do not depend on the number of
 worker processes), an existing :class:`random.Random`, or ``None`` for fresh entropy.
 Nothing in mctslab touches the global random state.
+
+A uniformly random index below ``n`` is drawn everywhere as
+``floor(rng.random() * n)``: one call into the generator, and ``math.floor`` gives
+the same integer as ``int`` for a non-negative float at about half the cost (``int``
+is a type call). ``rng.randrange(n)`` is exact too but several times slower.
 """
 
 from __future__ import annotations

@@ -120,7 +120,7 @@ class Minimax(Agent):
                 best_value, best_moves = value, [move]
             elif value == best_value:
                 best_moves.append(move)
-        move = best_moves[int(self.rng.random() * len(best_moves))]
+        move = best_moves[math.floor(self.rng.random() * len(best_moves))]
         if best_value > MATE:
             value01 = 1.0
         elif best_value < -MATE:

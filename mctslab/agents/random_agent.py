@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from math import floor
+
 from ..games.base import Game, State
 from ..seeding import Seed
 from .base import Agent, Analysis, legal_or_raise
@@ -22,4 +24,4 @@ class RandomAgent(Agent):
     def analyse(self, game: Game, state: State) -> Analysis:
         """Pick a legal move uniformly at random."""
         moves = legal_or_raise(game, state)
-        return Analysis(moves[int(self.rng.random() * len(moves))])
+        return Analysis(moves[floor(self.rng.random() * len(moves))])

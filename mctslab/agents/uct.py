@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from math import inf, log, sqrt
+from math import floor, inf, log, sqrt
 
 from ..games.base import Game, State
 from ..seeding import Seed
@@ -47,9 +47,12 @@ class Node:
         wins: total reward of those playouts for ``player``.
         mean: ``wins / visits``, the mean reward for ``player`` (0.5 before any
             visit); kept up to date by backpropagation so selection need not divide.
+        inv_sqrt: ``1 / sqrt(visits)`` (infinite before any visit), also kept by
+            backpropagation: selection scores every child of a node, so the square
+            root is taken once per visit instead of once per child per iteration.
     """
 
-    __slots__ = ("move", "parent", "state", "player", "children", "untried", "visits", "wins", "mean")
+    __slots__ = ("move", "parent", "state", "player", "children", "untried", "visits", "wins", "mean", "inv_sqrt")
 
     def __init__(self, state: State, player: int, move: int | None = None, parent: Node | None = None) -> None:
         self.state = state
@@ -61,6 +64,7 @@ class Node:
         self.visits = 0
         self.wins = 0.0
         self.mean = 0.5
+        self.inv_sqrt = inf
 
     def child(self, move: int) -> Node:
         """The child reached by ``move``.
@@ -176,14 +180,13 @@ class UCT(Agent):
         """
         c, depth = self.c, 0
         while not node.untried and node.children:
-            # mctslab.ucb1(mean, N, n, c) = mean + c * sqrt(ln N / n), written out here so
-            # that ln N is taken once per node instead of once per child: the same
-            # floating-point expression, so the same choice (the first best child on ties).
-            log_n = log(node.visits)
+            # mctslab.ucb1(mean, N, n, c) = mean + c * sqrt(ln N / n), written out as
+            # mean + (c * sqrt(ln N)) * (1 / sqrt(n)): the first factor once per node, the
+            # second kept on each child (Node.inv_sqrt). Ties go to the first best child.
+            scale = c * sqrt(log(node.visits))
             best_value = -inf
             for child in node.children:
-                n = child.visits
-                value = child.mean + c * sqrt(log_n / n)
+                value = child.mean + scale * child.inv_sqrt
                 if value > best_value:
                     best, best_value = child, value
             node = best
@@ -197,7 +200,7 @@ class UCT(Agent):
         untried = node.untried
         if not untried:
             return node
-        i = int(self.rng.random() * len(untried))
+        i = floor(self.rng.random() * len(untried))
         move = untried[i]
         untried[i] = untried[-1]
         untried.pop()
@@ -218,6 +221,7 @@ class UCT(Agent):
             node.visits += 1
             node.wins += returns[node.player]
             node.mean = node.wins / node.visits
+            node.inv_sqrt = 1 / sqrt(node.visits)
             node = node.parent
 
     def iterate(self, game: Game, root: Node) -> int:

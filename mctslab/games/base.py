@@ -20,6 +20,7 @@ import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable
+from math import floor
 from typing import Any
 
 State = Hashable
@@ -132,7 +133,7 @@ class Game(ABC):
             if max_moves is not None and steps >= max_moves:
                 return DRAW
             moves = self.legal_moves(state)
-            state = self.apply(state, moves[int(rng.random() * len(moves))])
+            state = self.apply(state, moves[floor(rng.random() * len(moves))])
             steps += 1
         return self.returns(state)
 

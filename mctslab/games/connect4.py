@@ -18,6 +18,7 @@ cell has one bit per direction, so one shift test checks all four directions at 
 from __future__ import annotations
 
 import random
+from math import floor
 from typing import NamedTuple
 
 from .base import DRAW, RESULTS, Game
@@ -235,7 +236,7 @@ class ConnectFour(Game):
         line_bits = self._line_bits
         rand = rng.random
         for _ in range(quiet):
-            i = int(rand() * n)
+            i = floor(rand() * n)
             c = avail[i]
             pos = nxt[c]
             if pos == last[c]:
@@ -249,7 +250,7 @@ class ConnectFour(Game):
         if len(shifts) == 2:  # k = 3 or 4: the test unrolled
             s1, s2 = shifts
             for step in range(quiet, limit):
-                i = int(rand() * n)
+                i = floor(rand() * n)
                 c = avail[i]
                 pos = nxt[c]
                 if pos == last[c]:
@@ -263,7 +264,7 @@ class ConnectFour(Game):
                     return RESULTS[player ^ (step & 1)]
             return DRAW
         for step in range(quiet, limit):
-            i = int(rand() * n)
+            i = floor(rand() * n)
             c = avail[i]
             pos = nxt[c]
             if pos == last[c]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from functools import reduce
+from math import floor
 from operator import xor
 from typing import NamedTuple
 
@@ -129,7 +130,7 @@ class Nim(Game):
         while total:
             if max_moves is not None and steps >= max_moves:
                 return DRAW
-            r = int(rand() * total)
+            r = floor(rand() * total)
             i = 0
             while r >= heaps[i]:
                 r -= heaps[i]

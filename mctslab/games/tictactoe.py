@@ -9,6 +9,7 @@ those lines only.
 from __future__ import annotations
 
 import random
+from math import floor
 from typing import NamedTuple
 
 from .base import DRAW, RESULTS, Game
@@ -163,7 +164,7 @@ class TicTacToe(Game):
         bits, has_line, rand = self.bits, self.has_line, rng.random
         limit = n if max_moves is None else min(n, max_moves)
         for _ in range(limit):
-            i = int(rand() * n)
+            i = floor(rand() * n)
             n -= 1
             cell = empty[i]
             empty[i] = empty[n]

@@ -21,6 +21,7 @@ of 512 entries.
 from __future__ import annotations
 
 import random
+from math import floor
 from typing import NamedTuple
 
 from .base import DRAW, RESULTS, Game
@@ -35,6 +36,9 @@ LINES = (0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124)
 FULL = 0o777
 WINS = tuple(any(m & line == line for line in LINES) for m in range(512))
 """``WINS[m]``: does the 9-bit set ``m`` contain a line?"""
+
+SHIFTS = tuple(range(0, 81, 9))
+"""``SHIFTS[b]``: the bit offset of local board ``b`` in an 81-bit board."""
 
 EMPTY_CELLS = tuple(tuple(c for c in range(9) if not m >> c & 1) for m in range(512))
 """``EMPTY_CELLS[m]``: the indices 0..8 not in the 9-bit set ``m``, ascending."""
@@ -157,24 +161,30 @@ class UltimateTicTacToe(Game):
         if result != ONGOING:
             return RESULTS[result] if result != DRAWN else DRAW
         occupied = x | o
-        boards = ([x >> (9 * b) & FULL for b in range(9)], [o >> (9 * b) & FULL for b in range(9)])
+        x_boards, o_boards, empties = [], [], []
+        for shift in SHIFTS:
+            x_boards.append(x >> shift & FULL)
+            o_boards.append(o >> shift & FULL)
+            empties.append(list(EMPTY_CELLS[occupied >> shift & FULL]))
+        total = 81 - occupied.bit_count()  # legal moves when free to play anywhere
+        for board in range(9):
+            if decided >> board & 1:
+                total -= len(empties[board])
+                empties[board] = []
+        boards = (x_boards, o_boards)
         won = [x_won, o_won]
-        empties = [[] if decided >> b & 1 else list(EMPTY_CELLS[occupied >> (9 * b) & FULL]) for b in range(9)]
-        total = sum(map(len, empties))  # legal moves when free to play anywhere
         player = 0 if x.bit_count() == o.bit_count() else 1
         local_win_ends_game = self.local_win_ends_game
         wins = WINS
         rand = rng.random
-        target = forced
+        board = forced
+        cells = empties[board] if board != ANYWHERE else None  # the target board's moves
         for _ in range(81 if max_moves is None else max_moves):
-            if target >= 0:
-                board = target
-                cells = empties[board]
-                i = int(rand() * len(cells))
-            else:
-                i = int(rand() * total)
-                for board in range(9):
-                    cells = empties[board]
+            if cells:
+                i = floor(rand() * len(cells))
+            else:  # anywhere: the i-th of all open cells, board by board
+                i = floor(rand() * total)
+                for board, cells in enumerate(empties):  # noqa: B007 (both kept after the break)
                     if i < len(cells):
                         break
                     i -= len(cells)
@@ -194,7 +204,8 @@ class UltimateTicTacToe(Game):
                 cells.clear()
             if not total:
                 return DRAW
-            target = cell if empties[cell] else ANYWHERE
+            board = cell  # the opponent is sent to board `cell`
+            cells = empties[board]
             player ^= 1
         return DRAW
 

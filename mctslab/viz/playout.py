@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from math import floor
 
 from ..games.base import DRAW, Game, State
 from ..games.connect4 import ConnectFour
@@ -104,9 +105,9 @@ def playout_moves(
             return Playout(tuple(moves), DRAW, state, cut=True)
         if order == "ordered":
             legal = game.legal_moves(state)
-            move = legal[int(rng.random() * len(legal))]
+            move = legal[floor(rng.random() * len(legal))]
         else:
-            i = int(rng.random() * len(pool))
+            i = floor(rng.random() * len(pool))
             move = pool[i]
         state = game.apply(state, move)
         moves.append(move)
