@@ -43,6 +43,9 @@ SHIFTS = tuple(range(0, 81, 9))
 EMPTY_CELLS = tuple(tuple(c for c in range(9) if not m >> c & 1) for m in range(512))
 """``EMPTY_CELLS[m]``: the indices 0..8 not in the 9-bit set ``m``, ascending."""
 
+BOARD_MOVES = tuple(tuple(tuple(9 * b + c for c in EMPTY_CELLS[m]) for m in range(512)) for b in range(9))
+"""``BOARD_MOVES[b][m]``: the moves into local board ``b`` when its occupied cells are ``m``, ascending."""
+
 # Heuristic weights for evaluate(): a won local board, a macro line per won board
 # (squared), a local line per stone (squared), and the squashing scale.
 W_BOARD, W_MACRO, W_LOCAL, SCALE = 6, 4, 1, 40
@@ -104,8 +107,11 @@ class UltimateTicTacToe(Game):
         if result != ONGOING:
             return ()
         occupied = x | o
-        boards = (forced,) if forced != ANYWHERE else [b for b in range(9) if not decided >> b & 1]
-        return tuple(9 * b + c for b in boards for c in EMPTY_CELLS[occupied >> (9 * b) & FULL])
+        if forced != ANYWHERE:
+            return BOARD_MOVES[forced][occupied >> SHIFTS[forced] & FULL]
+        return tuple(
+            move for b in range(9) if not decided >> b & 1 for move in BOARD_MOVES[b][occupied >> SHIFTS[b] & FULL]
+        )
 
     def apply(self, state: UltimateState, move: int) -> UltimateState:
         """Place the mover's stone on ``move = 9 * board + cell`` (unchecked; see :meth:`Game.play`)."""
