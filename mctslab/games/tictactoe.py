@@ -122,12 +122,15 @@ class TicTacToe(Game):
         bit = 1 << move
         if x.bit_count() == o.bit_count():
             x |= bit
-            won = any(x & m == m for m in self.lines_through[move])
-            result = X_WON if won else (DRAWN if x | o == self.full else ONGOING)
+            mover, if_won = x, X_WON
         else:
             o |= bit
-            won = any(o & m == m for m in self.lines_through[move])
-            result = O_WON if won else (DRAWN if x | o == self.full else ONGOING)
+            mover, if_won = o, O_WON
+        has_line = self.has_line
+        if has_line[mover] if has_line is not None else self._completes_line(mover, move):
+            result = if_won
+        else:
+            result = DRAWN if x | o == self.full else ONGOING
         return TicTacToeState(x, o, result)
 
     def is_terminal(self, state: TicTacToeState) -> bool:
@@ -176,6 +179,7 @@ class TicTacToe(Game):
         return DRAW
 
     def _completes_line(self, stones: int, cell: int) -> bool:
+        """Whether ``stones`` hold a winning line through ``cell`` (for boards too big for ``has_line``)."""
         return any(stones & m == m for m in self.lines_through[cell])
 
     def evaluate(self, state: TicTacToeState, player: int) -> float:
