@@ -173,10 +173,11 @@ class UltimateTicTacToe(Game):
             o_boards.append(o >> shift & FULL)
             empties.append(list(EMPTY_CELLS[occupied >> shift & FULL]))
         total = 81 - occupied.bit_count()  # legal moves when free to play anywhere
-        for board in range(9):
-            if decided >> board & 1:
-                total -= len(empties[board])
-                empties[board] = []
+        if decided:
+            for board in range(9):
+                if decided >> board & 1:
+                    total -= len(empties[board])
+                    empties[board] = []
         boards = (x_boards, o_boards)
         won = [x_won, o_won]
         player = 0 if x.bit_count() == o.bit_count() else 1
