@@ -14,48 +14,14 @@ teaches. Rewards are 1 for a win, 0.5 for a draw and 0 for a loss.
 
 from __future__ import annotations
 
-import gc
-import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from math import floor, inf, log, sqrt
 
 from ..games.base import Game, State
 from ..seeding import Seed
 from ..ucb import SQRT2, exploration
 from .base import Agent, Analysis, MoveStat, check_positive_int, legal_or_raise
-
-_pause_lock = threading.Lock()
-_pause_depth = 0  # searches running with the collector paused (threads may overlap)
-_collector_was_enabled = False
-
-
-@contextmanager
-def cycle_collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector (:mod:`gc`) while a search grows its tree.
-
-    During a search the tree only grows: no node becomes garbage, and the playouts'
-    temporary lists and tuples are freed by reference counting. The cycle collector
-    would still walk the whole growing tree again and again (about 15% of a
-    200,000-iteration Connect Four search, and most of the run-to-run spread of short
-    ones). It is switched back on when the last overlapping search ends, even on an
-    exception, and only if it was on before; the search's objects are then collected
-    as usual once they are garbage.
-    """
-    global _pause_depth, _collector_was_enabled
-    with _pause_lock:
-        if _pause_depth == 0:
-            _collector_was_enabled = gc.isenabled()
-            gc.disable()
-        _pause_depth += 1
-    try:
-        yield
-    finally:
-        with _pause_lock:
-            _pause_depth -= 1
-            if _pause_depth == 0 and _collector_was_enabled:
-                gc.enable()
 
 
 class Node:
@@ -294,18 +260,17 @@ class UCT(Agent):
         legal_or_raise(game, state)
         root = self._reusable(game, state) or self.new_root(game, state)
         max_depth = done = 0
-        with cycle_collector_paused():
-            if self.seconds is None:
-                for _ in range(self.iterations):
-                    max_depth = max(max_depth, self.iterate(game, root))
-                done = self.iterations
-            else:
-                deadline = time.perf_counter() + self.seconds
-                limit = self.iterations
-                # At least one iteration, so there is always a move to return.
-                while done == 0 or (time.perf_counter() < deadline and (limit is None or done < limit)):
-                    max_depth = max(max_depth, self.iterate(game, root))
-                    done += 1
+        if self.seconds is None:
+            for _ in range(self.iterations):
+                max_depth = max(max_depth, self.iterate(game, root))
+            done = self.iterations
+        else:
+            deadline = time.perf_counter() + self.seconds
+            limit = self.iterations
+            # At least one iteration, so there is always a move to return.
+            while done == 0 or (time.perf_counter() < deadline and (limit is None or done < limit)):
+                max_depth = max(max_depth, self.iterate(game, root))
+                done += 1
         if self.reuse:
             self._previous = (game, root)
         return root, max_depth, done
