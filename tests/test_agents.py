@@ -8,7 +8,14 @@ from conftest import saving_moves, winning_moves
 from mctslab import UCT, IllegalMoveError, SpecError, make_agent, make_game, play_game
 from mctslab.agents.montecarlo import WindowedMonteCarlo
 
-MC_AGENTS = ["uct:iterations=3000", "flat:playouts=200", "windowed:playouts=100", "minimax"]
+MC_AGENTS = [
+    "uct:iterations=3000",
+    "flat:playouts=200",
+    "windowed:playouts=100",
+    "flat:playouts=200,batched=true",
+    "windowed:playouts=100,batched=true",
+    "minimax",
+]
 
 # (moves so far, seat to move, what the position asks for). The oracle below checks
 # that each really has exactly one right answer, so a wrong position cannot pass.
@@ -65,7 +72,15 @@ def test_minimax_draws_itself_and_beats_random():
 
 @pytest.mark.parametrize(
     "spec",
-    ["random", "flat:playouts=20", "windowed:playouts=20,window=3", "uct:iterations=300", "minimax", "minimax:depth=2"],
+    [
+        "random",
+        "flat:playouts=20",
+        "windowed:playouts=20,window=3",
+        "flat:playouts=20,batched=true",
+        "uct:iterations=300",
+        "minimax",
+        "minimax:depth=2",
+    ],
 )
 def test_same_seed_same_game(spec):
     first = play_game("tictactoe", [spec, "uct:iterations=200"], seed=42)

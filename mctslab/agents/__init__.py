@@ -17,10 +17,12 @@ def _keep(text: str) -> tuple[int, ...] | str:
 
 AGENTS: dict[str, Entry] = {
     "random": Entry(RandomAgent, {}, "a uniformly random legal move"),
-    "flat": Entry(FlatMonteCarlo, {"playouts": int, "max_moves": int}, "pure Monte Carlo, playouts per move"),
+    "flat": Entry(
+        FlatMonteCarlo, {"playouts": int, "max_moves": int, "batched": to_bool}, "pure Monte Carlo, playouts per move"
+    ),
     "windowed": Entry(
         WindowedMonteCarlo,
-        {"playouts": int, "window": int, "keep": _keep, "reuse": to_bool, "max_moves": int},
+        {"playouts": int, "window": int, "keep": _keep, "reuse": to_bool, "max_moves": int, "batched": to_bool},
         "Monte Carlo repeated on the best moves (seed 001)",
     ),
     "uct": Entry(

@@ -6,13 +6,18 @@ Windowed Monte Carlo repeats the search on the best few moves: seed 001 searches
 moves, then the best 4, then the best 2, throwing earlier statistics away.
 
 Both share the random playout of :meth:`mctslab.games.base.Game.rollout` with UCT,
-so the playouts (and their turn order) are the same everywhere.
+so the playouts (and their turn order) are the same everywhere. With ``batched=True``
+they play all of a round's playouts at once through
+:meth:`mctslab.games.base.Game.playout_counts` (vectorised with NumPy for
+tic-tac-toe): the same distribution, other random numbers, several times faster.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+
+import numpy as np
 
 from ..games.base import Game, State
 from ..seeding import Seed
@@ -60,6 +65,19 @@ def sample_moves(
                 tally.draws += 1
 
 
+def sample_moves_batched(
+    game: Game, state: State, tallies: Sequence[_Tally], playouts: int, rng: np.random.Generator, max_moves: int | None
+) -> None:
+    """:func:`sample_moves` with every playout of the round played at once (:meth:`Game.playout_counts`)."""
+    me = game.to_move(state)
+    children = [game.apply(state, tally.move) for tally in tallies]
+    counts = game.playout_counts(children, playouts, rng, max_moves)
+    for tally, (won0, won1, drawn) in zip(tallies, counts.tolist(), strict=True):
+        tally.wins += won0 if me == 0 else won1
+        tally.losses += won1 if me == 0 else won0
+        tally.draws += drawn
+
+
 class WindowedMonteCarlo(Agent):
     """Windowed Monte Carlo: flat Monte Carlo repeated on a shrinking window of the best moves.
 
@@ -85,6 +103,9 @@ class WindowedMonteCarlo(Agent):
         reuse: keep the counts of earlier rounds (``True``) or start each round afresh
             as seed 001 does (``False``).
         max_moves: cap on playout length; a playout cut short counts as a draw.
+        batched: play each round's playouts all at once with
+            :meth:`mctslab.games.base.Game.playout_counts` (same distribution, other
+            random numbers; much faster on tic-tac-toe).
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
 
     Raises:
@@ -98,6 +119,7 @@ class WindowedMonteCarlo(Agent):
         keep: Sequence[int] | str = (4, 2),
         reuse: bool = False,
         max_moves: int | None = None,
+        batched: bool = False,
         seed: Seed = None,
     ) -> None:
         super().__init__(seed)
@@ -111,8 +133,10 @@ class WindowedMonteCarlo(Agent):
             self.keep = tuple(check_positive_int("each entry of keep", k) for k in keep)
         self.reuse = bool(reuse)
         self.max_moves = None if max_moves is None else check_positive_int("max_moves", max_moves)
+        self.batched = bool(batched)
         keep_text = self.keep if isinstance(self.keep, str) else "-".join(map(str, self.keep))
         self.spec = f"windowed:playouts={self.playouts},window={self.window},keep={keep_text},reuse={self.reuse}"
+        self.spec += ",batched=true" if self.batched else ""
 
     def _kept(self, round_index: int, n: int) -> int:
         """How many of ``n`` candidates round ``round_index`` (2, 3, ...) keeps."""
@@ -133,6 +157,7 @@ class WindowedMonteCarlo(Agent):
         last_seen = {t.move: t for t in tallies}
         candidates = tallies
         spent = 0
+        batch_rng = np.random.default_rng(self.rng.getrandbits(64)) if self.batched else None
         for round_index in range(1, self.window + 1):
             if round_index > 1:
                 kept = self._kept(round_index, len(candidates))
@@ -142,7 +167,10 @@ class WindowedMonteCarlo(Agent):
                 if not self.reuse:
                     candidates = [_Tally(t.move) for t in candidates]
                     last_seen.update((t.move, t) for t in candidates)
-            sample_moves(game, state, candidates, self.playouts, self.rng, self.max_moves)
+            if batch_rng is not None:
+                sample_moves_batched(game, state, candidates, self.playouts, batch_rng, self.max_moves)
+            else:
+                sample_moves(game, state, candidates, self.playouts, self.rng, self.max_moves)
             spent += self.playouts * len(candidates)
         best = self._rank(candidates)[0]
         stats = tuple(last_seen[m].stat() for m in moves)
@@ -158,9 +186,12 @@ class FlatMonteCarlo(WindowedMonteCarlo):
     Args:
         playouts: random games per legal move, >= 1.
         max_moves: cap on playout length; a playout cut short counts as a draw.
+        batched: play all the playouts at once (see :class:`WindowedMonteCarlo`).
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
     """
 
-    def __init__(self, playouts: int = 100, max_moves: int | None = None, seed: Seed = None) -> None:
-        super().__init__(playouts=playouts, window=1, max_moves=max_moves, seed=seed)
-        self.spec = f"flat:playouts={self.playouts}"
+    def __init__(
+        self, playouts: int = 100, max_moves: int | None = None, batched: bool = False, seed: Seed = None
+    ) -> None:
+        super().__init__(playouts=playouts, window=1, max_moves=max_moves, batched=batched, seed=seed)
+        self.spec = f"flat:playouts={self.playouts}" + (",batched=true" if self.batched else "")

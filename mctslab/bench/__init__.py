@@ -91,19 +91,22 @@ def _rollouts(game_spec: str, playouts: int) -> Callable[[], object]:
     return run
 
 
-def _flat(game_spec: str, per_move: int) -> tuple[Callable[[], object], int]:
+def _flat(game_spec: str, per_move: int, batched: bool = False) -> tuple[Callable[[], object], int]:
     game = make_game(game_spec)
     moves = len(game.legal_moves(game.initial_state()))
+    spec = f"flat:playouts={per_move}" + (",batched=true" if batched else "")
 
     def run() -> object:
-        return make_agent(f"flat:playouts={per_move}", seed=0).select_move(game, game.initial_state())
+        return make_agent(spec, seed=0).select_move(game, game.initial_state())
 
     return run, per_move * moves
 
 
 UCT_BUDGETS = {"tictactoe": 20_000, "connect4": 5_000, "uttt": 2_000}
 ROLLOUTS = {"tictactoe": 50_000, "connect4": 10_000, "uttt": 2_000, "fractio": 5_000, "nim": 50_000}
-FLAT_PER_MOVE = {"tictactoe": 2_000, "connect4": 1_000, "uttt": 20}
+FLAT_PER_MOVE = {"tictactoe": 2_000, "tictactoe:n=4,k=3": 200, "connect4": 1_000, "uttt": 20}
+BATCHED_PER_MOVE = {"tictactoe": (100, 2_000), "tictactoe:n=4,k=3": (200,)}
+"""Flat Monte Carlo with ``batched=true`` (NumPy playouts): seed 001's 100 per move, and more."""
 
 
 def cases(scale: float = 1.0, compare: bool = True) -> list[Case]:
@@ -123,6 +126,10 @@ def cases(scale: float = 1.0, compare: bool = True) -> list[Case]:
     for game, per_move in FLAT_PER_MOVE.items():
         run, work = _flat(game, n(per_move))
         out.append(Case("flat", game, work, "playouts", run))
+    for game, budgets in BATCHED_PER_MOVE.items():
+        for per_move in budgets:
+            run, work = _flat(game, n(per_move), batched=True)
+            out.append(Case("flat numpy", game, work, "playouts", run))
     return out
 
 
@@ -191,13 +198,13 @@ def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, pro
 
 def format_report(report: Report) -> str:
     """The report as a text table."""
-    head = f"{'what':<10} {'game':<10} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
+    head = f"{'what':<10} {'game':<17} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
     head += f" {'OpenSpiel/s':>11} {'ratio':>6}"
     lines = [head, "-" * len(head)]
     for r in report.rows:
         ref = f"{r.openspiel_rate:>11,.0f} {r.ratio:>6.1f}" if r.openspiel_rate else f"{'':>11} {'':>6}"
         lines.append(
-            f"{r.name:<10} {r.game:<10} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
+            f"{r.name:<10} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
         )
     m = report.machine
     spiel = "installed" if m["openspiel"] else "not installed (pip install -e .[compare])"

@@ -19,9 +19,11 @@ from __future__ import annotations
 import operator
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from math import floor
 from typing import Any
+
+import numpy as np
 
 State = Hashable
 """A game position: any immutable, hashable value (each game documents its own)."""
@@ -136,6 +138,29 @@ class Game(ABC):
             state = self.apply(state, moves[floor(rng.random() * len(moves))])
             steps += 1
         return self.returns(state)
+
+    def playout_counts(
+        self, states: Sequence[State], playouts: int, rng: np.random.Generator, max_moves: int | None = None
+    ) -> np.ndarray:
+        """How ``playouts`` random playouts from each of ``states`` end, counted.
+
+        The batched form of :meth:`rollout`, for flat and windowed Monte Carlo with
+        ``batched=True``: the same distribution, drawn from a NumPy generator. This
+        generic version runs :meth:`rollout` with a :class:`random.Random` seeded from
+        ``rng``; games override it with a vectorised one (tic-tac-toe does).
+
+        Returns:
+            An integer array of shape ``(len(states), 3)``: per state, the playouts
+            player 0 won, player 1 won, and drawn (a playout cut short by
+            ``max_moves`` is a draw).
+        """
+        python_rng = random.Random(int(rng.integers(2**63)))
+        counts = np.zeros((len(states), 3), dtype=np.int64)
+        for row, state in zip(counts, states, strict=True):
+            for _ in range(playouts):
+                returns = self.rollout(state, python_rng, max_moves)
+                row[0 if returns == WIN0 else 1 if returns == WIN1 else 2] += 1
+        return counts
 
     def evaluate(self, state: State, player: int) -> float:
         """Heuristic estimate in [0, 1] of ``player``'s return (used by depth-limited minimax).
