@@ -74,6 +74,22 @@ class _ReturnsDisagree(TicTacToe):
         return (0.5, 0.5)
 
 
+class _CountsForTheWrongPlayer(TicTacToe):
+    """A broken game: its batched playouts swap the two players' wins."""
+
+    def playout_counts(self, states, playouts, rng, max_moves=None):
+        return super().playout_counts(states, playouts, rng, max_moves)[:, [1, 0, 2]]
+
+
+class _CountsTooFew(TicTacToe):
+    """A broken game: its batched playouts lose one playout per state."""
+
+    def playout_counts(self, states, playouts, rng, max_moves=None):
+        counts = super().playout_counts(states, playouts, rng, max_moves)
+        counts[:, 2] -= 1
+        return counts
+
+
 class _NeverEnds(TicTacToe):
     def is_terminal(self, state):
         return False
@@ -95,6 +111,8 @@ class _NeverEnds(TicTacToe):
         (_WrongWinner(), r"rollout\(\) of a finished game"),
         (_ReturnsDisagree(), r"rollout\(\) of a finished game|winner\(\) is"),
         (_NeverEnds(), "did not end"),
+        (_CountsForTheWrongPlayer(), r"playout_counts\(\) of a finished game"),
+        (_CountsTooFew(), r"playout_counts\(\) must give one row"),
     ],
 )
 def test_check_game_catches_broken_games(game, message):

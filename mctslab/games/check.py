@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
+import numpy as np
+
 from .base import Game, IllegalMoveError
 
 VALID_RETURNS = {(1.0, 0.0), (0.0, 1.0), (0.5, 0.5)}
@@ -33,8 +35,9 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     agrees with ``apply``, and raises :class:`IllegalMoveError` naming the legal moves
     for an illegal move (also in a finished game); ``returns`` and ``winner`` agree and
     are 1 / 0.5 / 0; ``render`` gives a string; ``rollout`` gives valid returns (those
-    of ``returns`` in a finished game); every
-    game ends within ``max_plies``.
+    of ``returns`` in a finished game), and so does ``playout_counts`` (one row of
+    three counts adding up to the playouts asked for); every game ends within
+    ``max_plies``.
 
     Args:
         game: the game to check.
@@ -46,6 +49,7 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
         GameContractError: (an ``AssertionError``) describing the first violation.
     """
     rng = random.Random(seed)
+    batch_rng = np.random.default_rng(seed)
     initial = game.initial_state()
     _check_hashable(game, initial, [])
     if initial != game.initial_state() or hash(initial) != hash(game.initial_state()):
@@ -56,6 +60,7 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
         state, moves = initial, []
         while True:
             _check_position(game, state, moves, rng)
+            _check_playout_counts(game, state, moves, batch_rng)
             legal = game.legal_moves(state)
             if not legal:
                 break
@@ -70,6 +75,17 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
             moves.append(move)
             if len(moves) > max_plies:
                 raise _fail(game, moves[:20], f"a random game did not end within {max_plies} plies")
+
+
+def _check_playout_counts(game: Game, state, moves: list[int], rng: np.random.Generator, playouts: int = 4) -> None:
+    counts = np.asarray(game.playout_counts([state], playouts, rng))
+    if counts.shape != (1, 3) or counts.dtype.kind not in "iu" or counts.min() < 0 or counts.sum() != playouts:
+        rule = f"playout_counts() must give one row of 3 counts adding up to {playouts}, got {counts}"
+        raise _fail(game, moves, rule)
+    if game.is_terminal(state):
+        column = {(1.0, 0.0): 0, (0.0, 1.0): 1, (0.5, 0.5): 2}[tuple(game.returns(state))]
+        if counts[0, column] != playouts:
+            raise _fail(game, moves, f"playout_counts() of a finished game must count only its result, got {counts}")
 
 
 def _check_hashable(game: Game, state, moves: list[int]) -> None:
