@@ -65,6 +65,7 @@ def test_finished_positions_count_their_result():
     assert game.returns(drawn) == (0.5, 0.5)
     counts = game.playout_counts([x_won, o_won, drawn], 7, np.random.default_rng(0))
     assert counts.tolist() == [[7, 0, 0], [0, 7, 0], [0, 0, 7]]
+    assert game.playout_counts([], 7, np.random.default_rng(0)).shape == (0, 3)
 
 
 @pytest.mark.parametrize("spec", ["nim", "connect4", "tictactoe:n=5,k=4"])

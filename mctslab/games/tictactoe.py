@@ -223,7 +223,8 @@ class TicTacToe(Game):
             return super().playout_counts(states, playouts, rng, max_moves)
         has_line, n_empty, nth_empty = playout_tables(self.n, self.k)
         states = list(states)
-        outcome = np.repeat(np.array([s.result if s.result != ONGOING else DRAWN for s in states]), playouts)
+        start = np.array([s.result if s.result != ONGOING else DRAWN for s in states], dtype=np.int64)
+        outcome = np.repeat(start, playouts)  # 0 X won, 1 O won, 2 drawn: the default until decided
         playing = np.repeat(np.array([s.result == ONGOING for s in states], dtype=bool), playouts)
         live = np.flatnonzero(playing)  # the playouts still going, by index
         x = np.repeat(np.array([s.x for s in states], dtype=np.int64), playouts)[live]
