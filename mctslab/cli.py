@@ -9,12 +9,9 @@ Commands::
 
 GAME and AGENT are the specs of :func:`mctslab.make_game` and :func:`mctslab.make_agent`
 (``tictactoe``, ``connect4:rows=6,cols=7``; ``uct:iterations=1000``, ``flat:playouts=100``).
-Bad input exits with status 2 and one line saying what is wrong. Besides mctslab's
-agents, the command line knows ``racioppo:playouts=P,window=W,procedure=paper|corrected``,
-seed 001's Monte Carlo (:mod:`mctslab.reproduction`), on 3 x 3 tic-tac-toe.
-
-Each command is a :class:`Command` (how to set up its arguments, and how to run it) in
-:data:`COMMANDS`; a new command is one more entry (:func:`register_command`).
+Every registered agent is known, the experiments' agents too (``perfect``,
+``fixedbudget:...``, ``racioppo:...``; ``--help`` lists them apart). Bad input exits with
+status 2 and one line saying what is wrong.
 """
 
 from __future__ import annotations
@@ -23,61 +20,23 @@ import argparse
 import json
 import sys
 import warnings
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
-from .agents import AGENTS, make_agent
+from .agents import AGENTS, canonical_spec, make_agent
 from .bench import cli as bench_command
 from .games import GAMES, IllegalMoveError, make_game
-from .reproduction.agent import as_tournament_agent
-from .specs import SpecError, parse_spec
-from .tournament import AgentFactory, ResultsFileError, play_match, round_robin
+from .specs import SpecError
+from .tournament import ResultsFileError, play_match, round_robin
 from .tournament.match import SEATS
 
-EXTRA_AGENTS = {
-    "racioppo": "seed 001's Monte Carlo on 3 x 3 tic-tac-toe: racioppo:playouts=100,window=1,procedure=paper"
-}
-"""Agents the command line knows besides :data:`mctslab.agents.AGENTS` (experiments' tools)."""
 
-
-def agent_arg(spec: str) -> str | AgentFactory:
-    """An agent spec from the command line, checked; ``racioppo:...`` becomes a factory.
+def agent_arg(spec: str) -> str:
+    """An agent spec from the command line, checked and made canonical.
 
     Raises:
-        UsageError: for an unknown agent name (listing the known ones).
-        mctslab.SpecError, ValueError: for bad parameters.
+        mctslab.SpecError: for an unknown agent (listing the known ones) or bad parameters.
     """
-    name, _ = parse_spec(spec)
-    if name not in AGENTS and name not in EXTRA_AGENTS:
-        raise UsageError(f"unknown agent {name!r}; known agents: {', '.join(sorted([*AGENTS, *EXTRA_AGENTS]))}")
-    return as_tournament_agent(spec)
-
-
-@dataclass(frozen=True)
-class Command:
-    """One subcommand of ``python -m mctslab``.
-
-    Attributes:
-        name: what follows ``python -m mctslab``.
-        summary: one line for ``--help``.
-        configure: adds the command's arguments to its parser.
-        run: does the work; returns the exit status (0 for success).
-    """
-
-    name: str
-    summary: str
-    configure: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace], int]
-
-
-COMMANDS: dict[str, Command] = {}
-"""The registered subcommands, by name."""
-
-
-def register_command(command: Command) -> Command:
-    """Add a subcommand (replacing one of the same name); returns it."""
-    COMMANDS[command.name] = command
-    return command
+    return canonical_spec(spec)
 
 
 class UsageError(Exception):
@@ -200,8 +159,7 @@ def _stat_dict(stat) -> dict:
 
 def _run_move(args: argparse.Namespace) -> int:
     game = make_game(args.game)
-    chosen = agent_arg(args.agent)
-    agent = chosen.build(args.seed) if isinstance(chosen, AgentFactory) else make_agent(chosen, seed=args.seed)
+    agent = make_agent(agent_arg(args.agent), seed=args.seed)
     state = game.state_from_moves(args.moves)
     if game.is_terminal(state):
         winner = game.winner(state)
@@ -255,14 +213,13 @@ def _run_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-register_command(Command("match", "play two agents against each other, seats swapped", _configure_match, _run_match))
-register_command(
-    Command("move", "the move an agent picks in a position, with its statistics", _configure_move, _run_move)
-)
-register_command(
-    Command("tournament", "round robin with a score table and Elo ratings", _configure_tournament, _run_tournament)
-)
-register_command(Command("bench", bench_command.SUMMARY, bench_command.configure, bench_command.run))
+COMMANDS = {
+    "match": ("play two agents against each other, seats swapped", _configure_match, _run_match),
+    "move": ("the move an agent picks in a position, with its statistics", _configure_move, _run_move),
+    "tournament": ("round robin with a score table and Elo ratings", _configure_tournament, _run_tournament),
+    "bench": (bench_command.SUMMARY, bench_command.configure, bench_command.run),
+}
+"""The subcommands: name -> (one line for ``--help``, add the arguments, run and return the exit status)."""
 
 
 # -- entry point ------------------------------------------------------------------------
@@ -271,11 +228,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m mctslab",
         description="mctslab: play, analyse and compare Monte Carlo Tree Search agents.",
-        epilog=f"games: {', '.join(sorted(GAMES))}; agents: {', '.join(sorted([*AGENTS, *EXTRA_AGENTS]))}",
+        epilog=(
+            f"games: {', '.join(sorted(GAMES))}; "
+            f"agents: {', '.join(n for n in sorted(AGENTS) if not AGENTS[n].experiment)}; "
+            f"experiments' agents: {', '.join(n for n in sorted(AGENTS) if AGENTS[n].experiment)}"
+        ),
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for command in COMMANDS.values():
-        command.configure(sub.add_parser(command.name, help=command.summary, description=command.summary))
+    for name, (summary, configure, _) in COMMANDS.items():
+        configure(sub.add_parser(name, help=summary, description=summary))
     return parser
 
 
@@ -290,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog = f"{parser.prog} {args.command}"
         with warnings.catch_warnings():
             warnings.showwarning = _one_line_warning
-            return COMMANDS[args.command].run(args)
+            return COMMANDS[args.command][2](args)
     except (UsageError, SpecError, IllegalMoveError, ResultsFileError, ValueError) as err:
         where = getattr(err, "prog", None) or prog
         print(f"{where}: error: {' '.join(str(err).split())}", file=sys.stderr)

@@ -27,10 +27,8 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from math import floor
 from typing import NamedTuple
 
-from .agents.base import Agent, Analysis, legal_or_raise
 from .games.base import Game, State
 
 MAX_STATES = 2_000_000
@@ -303,31 +301,3 @@ def flat_traps(game: Game) -> list[Trap]:
         traps.append((depth, Trap(state, game.to_move(state), trap, refutation, tuple(safe), flat, margin)))
     # sorted() is stable: among equal margins and depths, the order of discovery stays.
     return [t for _, t in sorted(traps, key=lambda dt: (-dt[1].margin, dt[0]))]
-
-
-class PerfectPlayer(Agent):
-    """Perfect play from the exact enumeration: the same choices as full-depth minimax, for free.
-
-    Among the moves with the best :func:`move_scores` (quickest win, slowest loss), it
-    picks one at random exactly as :class:`~mctslab.agents.minimax.Minimax` does, so with
-    the same seed the two play the same moves. The difference is cost: the enumeration
-    is done once per game and process, not once per game played, which makes perfect
-    play a cheap opponent for experiments of thousands of games (notebook 05).
-
-    Args:
-        seed: randomness for breaking ties (see :func:`mctslab.seeding.make_rng`).
-
-    Raises:
-        ValueError: when asked to play a game too large to enumerate.
-    """
-
-    spec = "perfect"
-
-    def analyse(self, game: Game, state: State) -> Analysis:
-        """A best move (random among equals) and the position's value in [0, 1] for the player to move."""
-        legal_or_raise(game, state)
-        scores = move_scores(game, state)
-        top = max(scores.values())
-        best = [m for m, s in scores.items() if s == top]
-        move = best[floor(self.rng.random() * len(best))]
-        return Analysis(move, value=(_sign(top) + 1) / 2, extra={"best_moves": tuple(best)})

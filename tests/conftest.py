@@ -6,28 +6,36 @@ import math
 
 import pytest
 
-from mctslab.agents.minimax import MATE, Minimax, _from_child
+from mctslab.agents.minimax import Minimax
+from mctslab.exact import move_values
 from mctslab.games import Game
 
 
-def exact_move_values(game: Game, state) -> dict[int, float]:
-    """Exact negamax value of every legal move for the player to move (> MATE: forced win)."""
-    oracle = Minimax()
-    table: dict = {}
-    return {
-        m: _from_child(oracle.negamax(game, game.apply(state, m), 1 << 30, -math.inf, math.inf, table))
-        for m in game.legal_moves(state)
-    }
+def exact_move_values(game: Game, state) -> dict[int, int]:
+    """Each legal move's value for the player who makes it (+1 win, 0 draw, -1 loss), by full-depth minimax.
+
+    An oracle independent of :mod:`mctslab.exact` (which it is compared with): only
+    :class:`Minimax`'s public ``analyse``.
+    """
+    oracle, mover, values = Minimax(seed=0), game.to_move(state), {}
+    for m in game.legal_moves(state):
+        child = game.apply(state, m)
+        if game.is_terminal(child):
+            reward = game.returns(child)[mover]
+        else:
+            reward = 1 - oracle.analyse(game, child).value  # the opponent's value, in [0, 1]
+        values[m] = round(2 * reward - 1)
+    return values
 
 
 def winning_moves(game: Game, state) -> set[int]:
-    """Moves that force a win."""
-    return {m for m, v in exact_move_values(game, state).items() if v > MATE}
+    """Moves that force a win (:func:`mctslab.exact.move_values`)."""
+    return {m for m, v in move_values(game, state).items() if v == 1}
 
 
 def saving_moves(game: Game, state) -> set[int]:
-    """Moves that do not lose against perfect play."""
-    return {m for m, v in exact_move_values(game, state).items() if v >= 0}
+    """Moves that do not lose against perfect play (:func:`mctslab.exact.move_values`)."""
+    return {m for m, v in move_values(game, state).items() if v >= 0}
 
 
 def sample_margin(p: float, n: int, sigmas: float = 5.0) -> float:

@@ -173,7 +173,10 @@ def test_agents_refuse_finished_games(ttt):
 @pytest.mark.parametrize(
     "spec,message",
     [
-        ("alphazero", r"unknown agent 'alphazero'; known agents: flat, minimax, random, uct, windowed"),
+        (
+            "alphazero",
+            r"unknown agent 'alphazero'; known agents: flat, minimax, random, uct, windowed; experiments' agents: fixedbudget, perfect, racioppo",
+        ),
         ("uct:iters=10", r"unknown parameter 'iters' for agent 'uct'; known parameters: c, final, iterations"),
         ("uct:iterations", r"malformed parameter 'iterations'"),
         ("uct:iterations=0", r"iterations must be >= 1, got 0"),

@@ -10,17 +10,10 @@ import numpy as np
 import pytest
 
 from mctslab import make_agent, make_game
-from mctslab.reproduction import (
-    PAPER_ROWS,
-    Measurement,
-    RacioppoMonteCarlo,
-    as_tournament_agent,
-    budget_curve,
-    fit_p_value,
-    measure,
-    plot_curves,
-    reproduce,
-)
+from mctslab.agents import RacioppoMonteCarlo, canonical_spec
+from mctslab.experiments import budget_curve
+from mctslab.figures.plots import plot_curves
+from mctslab.reproduction import PAPER_ROWS, Measurement, fit_p_value, measure, reproduce
 from mctslab.reproduction import paper_code as pc
 from mctslab.reproduction.outcomes import after_move_probabilities, playout_probabilities
 from mctslab.tournament import play_match
@@ -151,24 +144,24 @@ def test_analysis_reports_playouts_and_scores():
 
 
 def test_specs_and_errors():
-    agent = as_tournament_agent("racioppo:playouts=10,window=3,defects=index-turn").build(1)
+    agent = make_agent("racioppo:playouts=10,window=3,defects=index-turn", seed=1)
     assert agent.spec == "racioppo:playouts=10,window=3,defects=turn-index"
-    assert as_tournament_agent("racioppo:defects=all").spec.endswith("procedure=paper")
-    assert as_tournament_agent("racioppo:defects=none").spec.endswith("procedure=corrected")
-    assert as_tournament_agent("uct:iterations=10") == "uct:iterations=10"  # other specs pass through
+    assert canonical_spec("racioppo:defects=all").endswith("procedure=paper")
+    assert canonical_spec("racioppo:defects=none").endswith("procedure=corrected")
+    assert canonical_spec("racioppo:procedure=paper,defects=turn") == "racioppo:playouts=100,window=1,defects=turn"
     with pytest.raises(ValueError, match="window must be 1, 2 or 3"):
         RacioppoMonteCarlo(window=4)
     with pytest.raises(ValueError, match="procedure must be one of"):
         RacioppoMonteCarlo(procedure="published")
     with pytest.raises(ValueError, match="known defects: turn, check, index, threshold, ties"):
-        as_tournament_agent("racioppo:defects=typo")
+        make_agent("racioppo:defects=typo")
     with pytest.raises(ValueError, match="3 x 3 tic-tac-toe"):
         RacioppoMonteCarlo().select_move(make_game("tictactoe:n=4"), make_game("tictactoe:n=4").initial_state())
 
 
 # -- what the defects do to the tables ---------------------------------------------------
 def _x_win_rate(o_spec, games=400):
-    o_agent = as_tournament_agent(o_spec)
+    o_agent = canonical_spec(o_spec)
     match = play_match("tictactoe", "random", o_agent, games, seed=12, seats="a-first", workers=1, progress=False)
     return match.outcomes.wins / games
 
@@ -229,7 +222,7 @@ def test_budget_curves_and_their_plot():
 def test_centre_trials_split_between_workers_give_the_same_count():
     from mctslab.reproduction.experiments import _centre_trials, centre_first_rate
 
-    agent = as_tournament_agent("racioppo:playouts=2,procedure=paper")
+    agent = "racioppo:playouts=2,procedure=paper"
     seed = np.random.SeedSequence(4)
     whole = centre_first_rate(agent, 900, seed)
     assert _centre_trials(agent, 900, seed, executor=None, workers=2, chunk=250) == whole

@@ -9,9 +9,7 @@ import numpy as np
 import pytest
 
 from mctslab import play_game
-from mctslab.agents import FlatMonteCarlo
 from mctslab.tournament import (
-    AgentFactory,
     ResultsFileError,
     ResultsFileWarning,
     game_seed,
@@ -51,12 +49,11 @@ def test_results_do_not_depend_on_workers_batches_or_executor():
     assert [r.moves for r in inline.results] == [r.moves for r in pooled.results] == [r.moves for r in threaded.results]
 
 
-def test_an_agent_factory_plays_the_same_games_as_the_spec_in_worker_processes():
-    factory = AgentFactory(FlatMonteCarlo, (("playouts", 4),))
-    assert factory.spec == CHEAP
-    by_factory = play_match("tictactoe", factory, "random", games=10, seed=6, workers=2, batch_size=2, progress=False)
-    by_spec = play_match("tictactoe", CHEAP, "random", games=10, seed=6, workers=1, progress=False)
-    assert [r.moves for r in by_factory.results] == [r.moves for r in by_spec.results]
+def test_an_experiment_agent_plays_the_same_games_in_worker_processes_as_inline():
+    spec = "fixedbudget:kind=window,budget=40"  # registered as an experiment's agent: a spec like any other
+    pooled = play_match("tictactoe", spec, "random", games=10, seed=6, workers=2, batch_size=2, progress=False)
+    inline = play_match("tictactoe", spec, "random", games=10, seed=6, workers=1, progress=False)
+    assert pooled.a == spec and [r.moves for r in pooled.results] == [r.moves for r in inline.results]
 
 
 def test_as_dict_has_the_documented_keys():

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ..games.base import Game, IllegalMoveError, State
 from ..seeding import Seed, make_rng
@@ -57,7 +58,6 @@ class Analysis:
     max_depth: int | None = None
     root: Any = None
     value: float | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def table(self) -> str:
         """The per-move statistics as a text table, best first (seed 000's printout)."""
@@ -75,21 +75,140 @@ class Analysis:
         return "\n".join(lines)
 
 
+def format_value(value: Any) -> str:
+    """A parameter value as spec text: ``true``/``false``, ``4-2`` for a tuple, floats exactly.
+
+    A float is written with ``:g`` when that reads back as the same float, else with
+    ``repr`` (so ``c=1.414`` stays short and ``c=0.1 + 0.2`` still round-trips).
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        short = f"{value:g}"
+        return short if float(short) == value else repr(value)
+    if isinstance(value, (tuple, list, frozenset, set)):
+        return "-".join(map(str, value))
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of an agent: how a spec names it, reads it, checks it and writes it back.
+
+    An agent class lists its parameters in :attr:`Agent.params`; :func:`mctslab.make_agent`
+    parses a spec's ``key=value`` pairs with :attr:`parse`, :meth:`Agent.set_params`
+    checks and stores the values with :attr:`check`, and :attr:`Agent.spec` is written
+    from the stored values. So every parameter round-trips, and none is written by hand.
+
+    Attributes:
+        name: the keyword in the spec and in the constructor; also the attribute that
+            holds the value on the agent.
+        parse: spec text -> value (e.g. ``int``, :func:`mctslab.specs.to_bool`); raises
+            ``ValueError`` on bad text.
+        default: the constructor's default.
+        check: ``check(name, value)`` returns the value to store (normalised) or raises
+            ``TypeError`` (wrong type) or ``ValueError`` (out of range); ``None``: any value.
+        doc: one line for ``--help`` and error messages.
+        show: when the parameter is written into the spec: ``"changed"`` (value is not
+            the default), ``"always"`` (value is not ``None``), or a predicate on the agent.
+        format: value -> spec text (default :func:`format_value`).
+    """
+
+    name: str
+    parse: Callable[[str], Any]
+    default: Any = None
+    check: Callable[[str, Any], Any] | None = None
+    doc: str = ""
+    show: str | Callable[[Any], bool] = "changed"
+    format: Callable[[Any], str] = format_value
+
+    def validate(self, value: Any) -> Any:
+        """The value to store, checked (``None`` is left to the check: it may mean "unset")."""
+        return value if self.check is None else self.check(self.name, value)
+
+    def shown(self, agent: Agent) -> bool:
+        """Whether this parameter appears in ``agent``'s spec."""
+        value = getattr(agent, self.name)
+        if callable(self.show):
+            return bool(self.show(agent))
+        if self.show == "always":
+            return value is not None
+        return value is not None and value != self.default
+
+
 class Agent(ABC):
-    """A player. Subclasses implement :meth:`analyse`.
+    """A player. Subclasses implement :meth:`analyse` and declare their parameters.
+
+    To write an agent: subclass, set :attr:`name` and :attr:`params`, call
+    ``self.set_params(...)`` in the constructor with every declared parameter, and
+    register the class with :func:`mctslab.agents.register_agent`. Its spec is then
+    generated from the values it holds, and ``make_agent(agent.spec)`` rebuilds it.
 
     Args:
         seed: where randomness comes from (see :func:`mctslab.seeding.make_rng`); the
             same seed gives the same moves.
 
     Attributes:
-        spec: the spec string :func:`mctslab.make_agent` accepts to rebuild the agent.
+        name: the name in specs (``"uct"``); set by each registered class.
+        params: the declared parameters (:class:`Param`), in spec order.
+        experiment: True for agents that exist for an experiment of the course (listed
+            apart in ``--help``).
+        rng: the agent's random number generator.
     """
 
-    spec: str = "agent"
+    name: ClassVar[str] = "agent"
+    params: ClassVar[tuple[Param, ...]] = ()
+    experiment: ClassVar[bool] = False
 
     def __init__(self, seed: Seed = None) -> None:
         self.rng = make_rng(seed)
+
+    def set_params(self, declared_by: type[Agent] | None = None, /, **values: Any) -> None:
+        """Check every declared parameter with its :attr:`Param.check` and store it as an attribute.
+
+        Args:
+            declared_by: the class whose declaration applies (default: this agent's
+                class); a subclass that builds on its parent's constructor, as flat
+                Monte Carlo on windowed, passes the parent here.
+            **values: declared parameters, by name (a subclass sets its own after its parent's).
+
+        Raises:
+            TypeError: for an undeclared parameter, or a value of the wrong type.
+            ValueError: for a value out of range.
+        """
+        declared = {p.name: p for p in (declared_by or type(self)).params}
+        undeclared = values.keys() - declared.keys()
+        if undeclared:
+            raise TypeError(f"{type(self).__name__}.set_params: {sorted(undeclared)} not declared in params")
+        for name, value in values.items():
+            setattr(self, name, declared[name].validate(value))
+
+    @classmethod
+    def param(cls, name: str) -> Param:
+        """The declared parameter called ``name``.
+
+        Raises:
+            KeyError: naming the declared parameters, for an unknown name.
+        """
+        for p in cls.params:
+            if p.name == name:
+                return p
+        raise KeyError(f"{cls.name} has no parameter {name!r}; declared: {', '.join(p.name for p in cls.params)}")
+
+    def parameters(self) -> dict[str, Any]:
+        """Every declared parameter and its value now, in declaration order."""
+        return {p.name: getattr(self, p.name) for p in self.params}
+
+    @property
+    def spec(self) -> str:
+        """The spec :func:`mctslab.make_agent` accepts to rebuild this agent (generated, never written by hand)."""
+        parts = [f"{p.name}={p.format(getattr(self, p.name))}" for p in self.params if p.shown(self)]
+        return self.name + (":" + ",".join(parts) if parts else "")
+
+    @property
+    def label(self) -> str:
+        """A short display name for tables and plots (the spec unless a class says otherwise)."""
+        return self.spec
 
     def select_move(self, game: Game, state: State) -> int:
         """The move this agent plays in ``state``.
@@ -125,3 +244,13 @@ def check_positive_int(name: str, value: Any) -> int:
     if value < 1:
         raise ValueError(f"{name} must be >= 1, got {value}")
     return value
+
+
+def check_optional_positive_int(name: str, value: Any) -> int | None:
+    """``None``, or ``value`` checked by :func:`check_positive_int`."""
+    return None if value is None else check_positive_int(name, value)
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """``value`` as a bool (anything Python reads as true or false, as the constructors always accepted)."""
+    return bool(value)

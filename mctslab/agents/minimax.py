@@ -16,7 +16,8 @@ import math
 
 from ..games.base import Game, State
 from ..seeding import Seed
-from .base import Agent, Analysis, check_positive_int, legal_or_raise
+from .base import Agent, Analysis, Param, check_optional_positive_int, legal_or_raise
+from .registry import register_agent
 
 WIN = 1_000_000
 MATE = WIN // 2  # values beyond +-MATE are forced wins or losses
@@ -36,6 +37,7 @@ def _from_child(value: float) -> float:
     return value
 
 
+@register_agent
 class Minimax(Agent):
     """Negamax with alpha-beta pruning and a transposition table.
 
@@ -52,10 +54,12 @@ class Minimax(Agent):
         ValueError, TypeError: for a depth < 1.
     """
 
+    name = "minimax"
+    params = (Param("depth", int, None, check_optional_positive_int, "plies to search (none: the whole game)"),)
+
     def __init__(self, depth: int | None = None, seed: Seed = None) -> None:
         super().__init__(seed)
-        self.depth = None if depth is None else check_positive_int("depth", depth)
-        self.spec = "minimax" if depth is None else f"minimax:depth={depth}"
+        self.set_params(depth=depth)
         # Exact values do not depend on the search history, so a full-depth table is
         # kept between moves (per game); a depth-limited one is rebuilt every move.
         self._tables: dict[Game, dict] = {}
@@ -127,4 +131,4 @@ class Minimax(Agent):
             value01 = 0.0
         else:
             value01 = 0.5 + best_value / (2 * EVAL_SCALE)
-        return Analysis(move, iterations=self.nodes, value=value01, extra={"best_moves": tuple(best_moves)})
+        return Analysis(move, iterations=self.nodes, value=value01)

@@ -21,7 +21,41 @@ import numpy as np
 
 from ..games.base import Game, State
 from ..seeding import Seed
-from .base import Agent, Analysis, MoveStat, check_positive_int, legal_or_raise
+from ..specs import to_bool, to_int_list
+from .base import (
+    Agent,
+    Analysis,
+    MoveStat,
+    Param,
+    check_bool,
+    check_optional_positive_int,
+    check_positive_int,
+    legal_or_raise,
+)
+from .registry import register_agent
+
+
+def parse_keep(text: str) -> tuple[int, ...] | str:
+    """Spec text of ``keep``: ``"4-2"`` -> ``(4, 2)``; ``"half"`` stays ``"half"``."""
+    return "half" if text == "half" else to_int_list(text)
+
+
+def check_keep(name: str, keep: Sequence[int] | str) -> tuple[int, ...] | str:
+    """``keep`` as a tuple of ints >= 1, or ``"half"``.
+
+    Raises:
+        ValueError: for another string; TypeError or ValueError for a bad entry.
+    """
+    if isinstance(keep, str):
+        if keep != "half":
+            raise ValueError(f"{name} must be a list of ints such as 4-2, or 'half'; got {keep!r}")
+        return "half"
+    return tuple(check_positive_int(f"each entry of {name}", k) for k in keep)
+
+
+PLAYOUTS = Param("playouts", int, 100, check_positive_int, "random games per move (per round)", show="always")
+MAX_MOVES = Param("max_moves", int, None, check_optional_positive_int, "cap on playout length (cut short: a draw)")
+BATCHED = Param("batched", to_bool, False, check_bool, "play each round's playouts at once (NumPy)")
 
 
 class _Tally:
@@ -78,6 +112,7 @@ def sample_moves_batched(
         tally.draws += drawn
 
 
+@register_agent
 class WindowedMonteCarlo(Agent):
     """Windowed Monte Carlo: flat Monte Carlo repeated on a shrinking window of the best moves.
 
@@ -112,6 +147,16 @@ class WindowedMonteCarlo(Agent):
         ValueError, TypeError: for budgets < 1, a bad ``keep``, or a bad ``max_moves``.
     """
 
+    name = "windowed"
+    params = (
+        PLAYOUTS,
+        Param("window", int, 3, check_positive_int, "rounds (1: flat Monte Carlo)", show="always"),
+        Param("keep", parse_keep, (4, 2), check_keep, "moves kept for rounds 2, 3, ... (e.g. 4-2), or half", "always"),
+        Param("reuse", to_bool, False, check_bool, "keep earlier rounds' counts", show="always"),
+        MAX_MOVES,
+        BATCHED,
+    )
+
     def __init__(
         self,
         playouts: int = 100,
@@ -123,26 +168,34 @@ class WindowedMonteCarlo(Agent):
         seed: Seed = None,
     ) -> None:
         super().__init__(seed)
-        self.playouts = check_positive_int("playouts", playouts)
-        self.window = check_positive_int("window", window)
-        if isinstance(keep, str):
-            if keep != "half":
-                raise ValueError(f"keep must be a list of ints such as 4-2, or 'half'; got {keep!r}")
-            self.keep: tuple[int, ...] | str = "half"
-        else:
-            self.keep = tuple(check_positive_int("each entry of keep", k) for k in keep)
-        self.reuse = bool(reuse)
-        self.max_moves = None if max_moves is None else check_positive_int("max_moves", max_moves)
-        self.batched = bool(batched)
-        keep_text = self.keep if isinstance(self.keep, str) else "-".join(map(str, self.keep))
-        self.spec = f"windowed:playouts={self.playouts},window={self.window},keep={keep_text},reuse={self.reuse}"
-        self.spec += ",batched=true" if self.batched else ""
+        self.set_params(
+            WindowedMonteCarlo,
+            playouts=playouts,
+            window=window,
+            keep=keep,
+            reuse=reuse,
+            max_moves=max_moves,
+            batched=batched,
+        )
 
     def _kept(self, round_index: int, n: int) -> int:
         """How many of ``n`` candidates round ``round_index`` (2, 3, ...) keeps."""
         if self.keep != "half" and round_index - 2 < len(self.keep):
             return self.keep[round_index - 2]
         return max(1, math.ceil(n / 2))
+
+    def round_sizes(self, moves: int) -> tuple[int, ...]:
+        """How many moves each round samples among ``moves`` legal moves, e.g. ``(9, 4, 2)`` for seed 001's window.
+
+        A round runs only if the previous one left more moves than it keeps.
+        """
+        sizes = [moves]
+        for round_index in range(2, self.window + 1):
+            kept = self._kept(round_index, sizes[-1])
+            if sizes[-1] <= kept:
+                break
+            sizes.append(kept)
+        return tuple(sizes)
 
     def _rank(self, tallies: list[_Tally]) -> list[_Tally]:
         """Best score first; equal scores in random order."""
@@ -158,12 +211,9 @@ class WindowedMonteCarlo(Agent):
         candidates = tallies
         spent = 0
         batch_rng = np.random.default_rng(self.rng.getrandbits(64)) if self.batched else None
-        for round_index in range(1, self.window + 1):
+        for round_index, size in enumerate(self.round_sizes(len(moves)), 1):
             if round_index > 1:
-                kept = self._kept(round_index, len(candidates))
-                if len(candidates) <= kept:
-                    break
-                candidates = self._rank(candidates)[:kept]
+                candidates = self._rank(candidates)[:size]
                 if not self.reuse:
                     candidates = [_Tally(t.move) for t in candidates]
                     last_seen.update((t.move, t) for t in candidates)
@@ -177,6 +227,7 @@ class WindowedMonteCarlo(Agent):
         return Analysis(best.move, stats, iterations=spent)
 
 
+@register_agent
 class FlatMonteCarlo(WindowedMonteCarlo):
     """Pure (flat) Monte Carlo, seed 001: ``playouts`` random games after each move.
 
@@ -190,8 +241,10 @@ class FlatMonteCarlo(WindowedMonteCarlo):
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
     """
 
+    name = "flat"
+    params = (PLAYOUTS, MAX_MOVES, BATCHED)
+
     def __init__(
         self, playouts: int = 100, max_moves: int | None = None, batched: bool = False, seed: Seed = None
     ) -> None:
         super().__init__(playouts=playouts, window=1, max_moves=max_moves, batched=batched, seed=seed)
-        self.spec = f"flat:playouts={self.playouts}" + (",batched=true" if self.batched else "")

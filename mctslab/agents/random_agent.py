@@ -7,8 +7,10 @@ from math import floor
 from ..games.base import Game, State
 from ..seeding import Seed
 from .base import Agent, Analysis, legal_or_raise
+from .registry import register_agent
 
 
+@register_agent
 class RandomAgent(Agent):
     """Plays a uniformly random legal move.
 
@@ -16,7 +18,7 @@ class RandomAgent(Agent):
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
     """
 
-    spec = "random"
+    name = "random"
 
     def __init__(self, seed: Seed = None) -> None:
         super().__init__(seed)

@@ -20,8 +20,37 @@ from math import floor, inf, log, sqrt
 
 from ..games.base import Game, State
 from ..seeding import Seed
+from ..specs import to_bool
 from ..ucb import SQRT2, exploration
-from .base import Agent, Analysis, MoveStat, check_positive_int, legal_or_raise
+from .base import Agent, Analysis, MoveStat, Param, check_bool, check_optional_positive_int, legal_or_raise
+from .registry import register_agent
+
+
+def check_c(name: str, c: float) -> float:
+    """The exploration constant as a float >= 0 (TypeError for a non-number, ValueError below 0)."""
+    if isinstance(c, bool) or not isinstance(c, (int, float)):
+        raise TypeError(f"{name} must be a number >= 0, got {c!r}")
+    if not c >= 0:
+        raise ValueError(f"the exploration constant {name} must be >= 0, got {c}")
+    return float(c)
+
+
+def check_seconds(name: str, seconds: float | None) -> float | None:
+    """``None``, or a time budget > 0 in seconds (TypeError for a non-number, ValueError otherwise)."""
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise TypeError(f"{name} must be a number > 0, got {seconds!r}")
+    if not seconds > 0:
+        raise ValueError(f"{name} must be > 0, got {seconds}")
+    return seconds
+
+
+def check_final(name: str, final: str) -> str:
+    """``"visits"`` or ``"mean"`` (ValueError otherwise)."""
+    if final not in ("visits", "mean"):
+        raise ValueError(f"{name} must be 'visits' or 'mean', got {final!r}")
+    return final
 
 
 class Node:
@@ -109,6 +138,7 @@ class Node:
         return f"Node(move={self.move}, player={self.player}, wins={self.wins:g}, visits={self.visits})"
 
 
+@register_agent
 class UCT(Agent):
     """Monte Carlo Tree Search with the UCB1 tree policy (UCT).
 
@@ -130,6 +160,16 @@ class UCT(Agent):
             unknown ``final``.
     """
 
+    name = "uct"
+    params = (
+        Param("iterations", int, None, check_optional_positive_int, "playouts per move", show="always"),
+        Param("seconds", float, None, check_seconds, "time per move, in seconds"),
+        Param("c", float, SQRT2, check_c, "exploration constant of UCB1"),
+        Param("max_moves", int, None, check_optional_positive_int, "cap on playout length (cut short: a draw)"),
+        Param("final", str, "visits", check_final, "the move played: most visits, or best mean"),
+        Param("reuse", to_bool, False, check_bool, "keep the subtree between moves"),
+    )
+
     def __init__(
         self,
         iterations: int | None = None,
@@ -143,32 +183,8 @@ class UCT(Agent):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = 1000
-        self.iterations = None if iterations is None else check_positive_int("iterations", iterations)
-        if isinstance(c, bool) or not isinstance(c, (int, float)):
-            raise TypeError(f"c must be a number >= 0, got {c!r}")
-        if not c >= 0:
-            raise ValueError(f"the exploration constant c must be >= 0, got {c}")
-        self.c = float(c)
-        if seconds is not None:
-            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-                raise TypeError(f"seconds must be a number > 0, got {seconds!r}")
-            if not seconds > 0:
-                raise ValueError(f"seconds must be > 0, got {seconds}")
-        self.seconds = seconds
-        self.max_moves = None if max_moves is None else check_positive_int("max_moves", max_moves)
-        if final not in ("visits", "mean"):
-            raise ValueError(f"final must be 'visits' or 'mean', got {final!r}")
-        self.final = final
-        self.reuse = bool(reuse)
+        self.set_params(iterations=iterations, c=c, seconds=seconds, max_moves=max_moves, final=final, reuse=reuse)
         self._previous: tuple[Game, Node] | None = None
-        parts = [f"iterations={self.iterations}"] if self.iterations is not None else []
-        parts += [f"seconds={self.seconds:g}"] if self.seconds is not None else []
-        if self.c != SQRT2:  # the default stays out of the spec; others are written to round-trip
-            parts += [f"c={self.c:g}" if float(f"{self.c:g}") == self.c else f"c={self.c!r}"]
-        parts += [f"max_moves={self.max_moves}"] if self.max_moves is not None else []
-        parts += [f"final={self.final}"] if self.final != "visits" else []
-        parts += ["reuse=true"] if self.reuse else []
-        self.spec = "uct:" + ",".join(parts)
 
     # -- the four steps ------------------------------------------------------------
     def select(self, node: Node) -> tuple[Node, int]:

@@ -13,12 +13,9 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
-from ..agents import UCT
+from ..agents import UCT, FixedBudget
 from ..exact import flat_traps, move_odds, random_play_odds
-from ..games import make_game
-from ..tournament import game_seed, round_robin
-from .budget import FixedBudget
-from .experiments import (
+from ..experiments.decisions import (
     choice_rates,
     decision_quality,
     monte_carlo_makers,
@@ -26,6 +23,9 @@ from .experiments import (
     random_play_sample,
     sample_positions,
 )
+from ..experiments.strength import budget_agent, strength_curves, uct_grid
+from ..games import make_game
+from ..tournament import game_seed, round_robin
 from .plots import (
     plot_board,
     plot_choice_rates,
@@ -36,7 +36,6 @@ from .plots import (
     plot_quality,
     plot_random_play,
 )
-from .strength import budget_agent, strength_curves, uct_grid
 
 SEED = 2024
 """The seed of every figure (each figure derives its own streams from it)."""

@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 
 from ..exact import Odds
+from ..experiments.curves import Curve
+from ..experiments.decisions import ChoiceRates, Quality
+from ..experiments.strength import Grid
 from ..games.tictactoe import TicTacToe, TicTacToeState
 from ..tournament import EloRatings, Outcomes, games_needed, wilson
-from .experiments import ChoiceRates, Quality
-from .strength import Curve, Grid
 
 OUTCOME_COLOURS = {"X wins": "#3b75af", "draw": "#9a9a9a", "O wins": "#d1603d"}
 

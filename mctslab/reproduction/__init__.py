@@ -3,38 +3,32 @@
 * :mod:`.paper_code`: the paper's notebook code, transcribed, defects marked (slow; the oracle);
 * :mod:`.outcomes`: exact outcome probabilities of random playouts on 3 x 3 tic-tac-toe,
   correct and as the paper plays them;
-* :mod:`.agent`: :class:`RacioppoMonteCarlo`, the paper's pure and windowed Monte Carlo
-  with each defect a switch (``procedure="paper"``: all on; ``"corrected"``: all off),
-  fast because it samples playout counts from the exact probabilities;
+* the agent, :class:`mctslab.agents.RacioppoMonteCarlo` (``racioppo:...``): the paper's pure
+  and windowed Monte Carlo with each defect a switch (``procedure="paper"``: all on;
+  ``"corrected"``: all off), fast because it samples playout counts from the exact
+  probabilities; it lives with the other agents, in :mod:`mctslab.agents.racioppo`;
 * :mod:`.rows`: every published number, with its notebook cell;
 * :mod:`.experiments`: :func:`reproduce`, which re-runs them under both procedures, and
   :func:`without_each_defect`;
-* :mod:`.table`: the resulting :class:`ReproductionTable`, with intervals and fit p-values;
-* :mod:`.curves`: win rate against the playout budget, with confidence bands.
+* :mod:`.table`: the resulting :class:`ReproductionTable`, with intervals and fit p-values.
+
+Win rate against the playout budget: :func:`mctslab.experiments.curves.budget_curve`.
 
 Notebook: ``notebooks/08_reproducing_seed_001.ipynb``.
 """
 
-from .agent import DEFECTS, RacioppoMonteCarlo, as_tournament_agent
-from .curves import Curve, budget_curve, plot_curves
 from .experiments import measure, reproduce, without_each_defect
 from .rows import PAPER_ROWS, PLANNED_ROWS, Row
 from .table import Measurement, ReproductionTable, fit_p_value
 
 __all__ = [
-    "DEFECTS",
     "PAPER_ROWS",
     "PLANNED_ROWS",
-    "Curve",
     "Measurement",
-    "RacioppoMonteCarlo",
     "ReproductionTable",
     "Row",
-    "as_tournament_agent",
-    "budget_curve",
     "fit_p_value",
     "measure",
-    "plot_curves",
     "reproduce",
     "without_each_defect",
 ]

@@ -16,46 +16,46 @@ from dataclasses import replace
 import numpy as np
 from tqdm.auto import tqdm
 
+from ..agents import canonical_spec
+from ..agents.racioppo import DEFECTS, PROCEDURES
 from ..games import make_game
-from ..tournament import AgentFactory, play_match
+from ..tournament import play_match
 from ..tournament.factory import build
 from ..tournament.runner import available_cores, game_seed
-from .agent import DEFECTS, as_tournament_agent
 from .rows import PAPER_ROWS, Row
-from .table import PROCEDURES, Measurement, ReproductionTable
+from .table import Measurement, ReproductionTable
 
 
 def row_seed(seed: int, row: Row, procedure: str) -> np.random.SeedSequence:
     """The seed of ``row`` under ``procedure`` (any other name: a shared third stream).
 
     It depends on the row's key, not its position, so it is stable when rows are added
-    or reordered.
+    or reordered; the procedure's stream is its place in
+    :data:`~mctslab.agents.racioppo.PROCEDURES` (fixed: ``paper``, ``corrected``).
     """
     which = PROCEDURES.index(procedure) if procedure in PROCEDURES else len(PROCEDURES)
     return game_seed(seed, (zlib.crc32(row.key.encode()), which))
 
 
-def centre_first_rate(
-    agent: str | AgentFactory, trials: int, seed: int | np.random.SeedSequence, first: int = 0
-) -> tuple[int, int]:
+def centre_first_rate(agent: str, trials: int, seed: int | np.random.SeedSequence, first: int = 0) -> tuple[int, int]:
     """How often ``agent`` opens in the centre: ``(centre, elsewhere)`` over ``trials`` fresh agents.
 
     Args:
-        agent: a spec (``racioppo:...`` included) or an :class:`AgentFactory`.
+        agent: a spec (``racioppo:...`` included).
         trials: how many first moves, >= 0.
         seed: trial ``i`` builds the agent from ``game_seed(seed, (i,))``.
         first: the number of the first trial (to split the trials between workers).
     """
     game = make_game("tictactoe")
     start = game.initial_state()
-    agent = as_tournament_agent(agent) if isinstance(agent, str) else agent
+    agent = canonical_spec(agent)
     trial_numbers = range(first, first + trials)
     hits = sum(build(agent, game_seed(seed, (i,))).select_move(game, start) == 4 for i in trial_numbers)
     return (hits, trials - hits)
 
 
 def _centre_trials(
-    agent: str | AgentFactory,
+    agent: str,
     trials: int,
     seed: np.random.SeedSequence,
     executor: Executor | None,

@@ -9,7 +9,7 @@ move choice is a function (``f_Window_Move``) so a single position can be tested
 ``np.argsort`` is asked for the stable sort that numpy used for short arrays in 2020
 (an insertion sort below 17 elements; newer numpy may use a SIMD sort that is not
 stable). The logic, defects included, is his; each defect is marked ``# DEFECT name:``
-with the name it has in :data:`mctslab.reproduction.agent.DEFECTS`.
+with the name it has in :data:`mctslab.agents.racioppo.DEFECTS`.
 
 This code is slow (about 0.1 ms per random move, in numpy) and is here to be read and
 to be the oracle that the fast :class:`~mctslab.reproduction.agent.RacioppoMonteCarlo`

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..tournament import AgentFactory
-from .agent import as_tournament_agent
+from ..agents import canonical_spec
 
 
 @dataclass(frozen=True)
@@ -51,10 +50,10 @@ class Row:
         """X's and O's specs under ``procedure`` (``"paper"`` or ``"corrected"``)."""
         return self.x.format(procedure=procedure), self.o.format(procedure=procedure)
 
-    def agents(self, procedure: str) -> tuple[str | AgentFactory, str | AgentFactory]:
-        """X's and O's agents under ``procedure``, ready for :func:`mctslab.tournament.play_match`."""
+    def agents(self, procedure: str) -> tuple[str, str]:
+        """X's and O's canonical specs under ``procedure``, checked, ready for :func:`mctslab.tournament.play_match`."""
         x, o = self.specs(procedure)
-        return as_tournament_agent(x), as_tournament_agent(o)
+        return canonical_spec(x), canonical_spec(o)
 
 
 def _mc(playouts: int, window: int = 1) -> str:

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..agents.racioppo import PROCEDURES
 from ..tournament import wilson
 from .rows import Row
 
-PROCEDURES = ("paper", "corrected")
 """The two procedures: seed 001's code with its defects, and the corrected one."""
 
 OUTCOMES = ("X wins", "O wins", "draws")

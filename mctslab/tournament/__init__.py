@@ -11,7 +11,6 @@ Everything runs on one core, a process pool (the default) or a Dask cluster
 """
 
 from .elo import EloRatings, bradley_terry
-from .factory import AgentFactory
 from .match import SEATS, MatchResult, play_match
 from .results_file import ResultsFileError, ResultsFileWarning
 from .roundrobin import RoundRobinResult, round_robin
@@ -20,7 +19,6 @@ from .stats import Outcomes, games_needed, wilson
 
 __all__ = [
     "SEATS",
-    "AgentFactory",
     "EloRatings",
     "GameResult",
     "GameTask",

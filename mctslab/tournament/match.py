@@ -228,7 +228,7 @@ def play_match(
         game: the game or its spec (e.g. ``"tictactoe"``).
         a: agent A: a spec such as ``"uct:iterations=1000"`` (an agent object is
             replaced by its spec: every game builds fresh agents from its own seed), or
-            an :class:`~mctslab.tournament.factory.AgentFactory`.
+            any registered agent's spec.
         b: agent B, likewise.
         games: number of games, >= 1.
         seed: an int >= 0 or a :class:`numpy.random.SeedSequence`.

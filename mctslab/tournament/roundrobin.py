@@ -104,7 +104,7 @@ def round_robin(
     Args:
         game: the game or its spec.
         agents: two or more agents, all different: specs (agent objects are replaced by
-            their specs) or :class:`~mctslab.tournament.factory.AgentFactory`.
+            their specs).
         games: games per pairing, >= 1 (seats swapped every game by default).
         seed: an int >= 0 or a :class:`numpy.random.SeedSequence`.
         seats: seating rule within each pairing (see :data:`mctslab.tournament.match.SEATS`).

@@ -35,7 +35,7 @@ from tqdm.auto import tqdm
 
 from ..games import make_game
 from ..play import child_seeds, play_game
-from .factory import AgentFactory, build
+from .factory import build
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def game_seed(root: int | np.random.SeedSequence, key: Sequence[int]) -> np.rand
 
 def play_batch(
     game_spec: str,
-    pairs: Sequence[tuple[str | AgentFactory, str | AgentFactory]],
+    pairs: Sequence[tuple[str, str]],
     root: int | np.random.SeedSequence,
     tasks: Sequence[GameTask],
 ) -> list[GameResult]:
@@ -164,7 +164,7 @@ def default_batch_size(games: int, workers: int) -> int:
 
 def run_games(
     game_spec: str,
-    pairs: Sequence[tuple[str | AgentFactory, str | AgentFactory]],
+    pairs: Sequence[tuple[str, str]],
     root: int | np.random.SeedSequence,
     tasks: Sequence[GameTask],
     *,
@@ -180,7 +180,7 @@ def run_games(
 
     Args:
         game_spec: the game's spec.
-        pairs: ``(A, B)`` agents of each pairing: specs or :class:`AgentFactory`.
+        pairs: ``(A, B)`` agents of each pairing: specs.
         root: the tournament's seed.
         tasks: the games to play.
         executor: any :class:`concurrent.futures.Executor` (a process pool, a Dask

@@ -16,17 +16,19 @@ The schedules (:data:`SCHEDULES`):
 * ``halving``: sequential halving's schedule (Karnin, Koren and Somekh 2013): halve
   the candidates until two are left, keeping the evidence already gathered.
 
-Used by notebooks 03 and 05 and by :mod:`mctslab.figures`.
+Used by notebooks 03 and 05 and by :mod:`mctslab.figures`; named in tournaments as
+``fixedbudget:kind=window,budget=450`` and shown in tables as ``window@450``.
 """
 
 from __future__ import annotations
 
 import math
 
-from ..agents.base import Agent, Analysis, check_positive_int, legal_or_raise
-from ..agents.montecarlo import WindowedMonteCarlo
 from ..games.base import Game, State
 from ..seeding import Seed
+from .base import Agent, Analysis, Param, check_positive_int, legal_or_raise
+from .montecarlo import WindowedMonteCarlo
+from .registry import register_agent
 
 SCHEDULES: dict[str, str] = {
     "flat": "pure Monte Carlo: the same playouts for every move",
@@ -54,22 +56,21 @@ def schedule(kind: str, moves: int) -> tuple[int, tuple[int, ...] | str, bool]:
 def round_sizes(kind: str, moves: int) -> tuple[int, ...]:
     """How many moves each round samples, e.g. ``(9, 4, 2)`` for seed 001's window on 9 moves.
 
-    Follows :class:`~mctslab.agents.montecarlo.WindowedMonteCarlo`'s rule: a round runs
-    only if the previous one left more moves than it keeps.
+    The windowed agent's own rule (:meth:`WindowedMonteCarlo.round_sizes`) with the
+    schedule's settings.
     """
-    window, keep, _ = schedule(kind, moves)
-    sizes = [moves]
-    for round_index in range(2, window + 1):
-        if keep != "half" and round_index - 2 < len(keep):
-            kept = keep[round_index - 2]
-        else:
-            kept = max(1, math.ceil(sizes[-1] / 2))
-        if sizes[-1] <= kept:
-            break
-        sizes.append(kept)
-    return tuple(sizes)
+    window, keep, reuse = schedule(kind, moves)
+    return WindowedMonteCarlo(1, window=window, keep=keep, reuse=reuse, seed=0).round_sizes(moves)
 
 
+def check_kind(name: str, kind: str) -> str:
+    """A schedule of :data:`SCHEDULES` (ValueError naming them otherwise)."""
+    if kind not in SCHEDULES:
+        raise ValueError(f"unknown schedule {kind!r} for {name}; known: {', '.join(SCHEDULES)}")
+    return kind
+
+
+@register_agent
 class FixedBudget(Agent):
     """Flat, windowed or halving Monte Carlo spending at most ``budget`` playouts per decision.
 
@@ -88,12 +89,21 @@ class FixedBudget(Agent):
         ValueError, TypeError: for an unknown schedule or a budget < 1.
     """
 
+    name = "fixedbudget"
+    experiment = True
+    params = (
+        Param("kind", str, "flat", check_kind, "schedule: flat, window or halving", show="always"),
+        Param("budget", int, 1000, check_positive_int, "playouts per decision", show="always"),
+    )
+
     def __init__(self, kind: str = "flat", budget: int = 1000, seed: Seed = None) -> None:
         super().__init__(seed)
-        schedule(kind, 2)  # check the name
-        self.kind = kind
-        self.budget = check_positive_int("budget", budget)
-        self.spec = f"{kind}@{self.budget}"
+        self.set_params(kind=kind, budget=budget)
+
+    @property
+    def label(self) -> str:
+        """The display name in tables and plots: ``"window@450"`` (a label, not a spec)."""
+        return f"{self.kind}@{self.budget}"
 
     def playouts_per_move(self, moves: int) -> int:
         """Playouts per move and round for a decision among ``moves`` legal moves."""

@@ -14,53 +14,31 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..agents import UCT
-from ..exact import PerfectPlayer
+from ..agents import UCT, FixedBudget, canonical_spec
 from ..games.base import Game
-from ..tournament import AgentFactory, Outcomes, game_seed, play_match
-from ..tournament.factory import AgentLike, name_of, resolve
-from .budget import FixedBudget
+from ..tournament import Outcomes, game_seed, play_match
+from ..tournament.factory import AgentLike
+from .curves import Curve
 
-PERFECT = AgentFactory(PerfectPlayer)
-"""Perfect play as a tournament agent: minimax's choices, from a cached enumeration (spec ``"perfect"``)."""
+PERFECT = "perfect"
+"""Perfect play as a tournament agent: minimax's choices, from a cached enumeration
+(:class:`~mctslab.agents.PerfectPlayer`)."""
 
 
 # -- strength in games -------------------------------------------------------------------
-def budget_agent(kind: str, budget: int) -> str | AgentFactory:
-    """A tournament agent of ``kind`` spending ``budget`` playouts per decision.
+def budget_agent(kind: str, budget: int) -> str:
+    """The spec of an agent of ``kind`` spending ``budget`` playouts per decision.
 
-    ``kind`` is ``"uct"`` (``uct:iterations=budget``) or a :class:`FixedBudget` schedule
-    (``"flat"``, ``"window"``, ``"halving"``).
+    ``kind`` is ``"uct"`` (``uct:iterations=budget``) or a :class:`~mctslab.agents.FixedBudget`
+    schedule (``"flat"``, ``"window"``, ``"halving"``: ``fixedbudget:kind=...,budget=...``,
+    shown in tables as ``flat@450``).
+
+    Raises:
+        ValueError, TypeError: for an unknown kind or a budget < 1.
     """
     if kind == "uct":
-        return f"uct:iterations={budget}"
-    FixedBudget(kind, budget)  # check the name here, not in a worker
-    return AgentFactory(FixedBudget, (("kind", kind), ("budget", budget)))
-
-
-@dataclass(frozen=True)
-class Curve:
-    """An agent's results against one opponent at several budgets (seats alternating).
-
-    Attributes:
-        label: the legend's text.
-        xs: the budgets (playouts per decision).
-        outcomes: the agent's wins, draws and losses at each budget.
-        opponent: the opponent's spec.
-    """
-
-    label: str
-    xs: tuple[int, ...]
-    outcomes: tuple[Outcomes, ...]
-    opponent: str
-
-    def rates(self, rate: str = "score") -> np.ndarray:
-        """``"score"`` (wins + draws / 2), ``"win"`` or ``"loss"`` rate at each budget."""
-        return np.array([o.rate_and_ci(rate)[0] for o in self.outcomes])
-
-    def bands(self, rate: str = "score") -> np.ndarray:
-        """Wilson 95% intervals of :meth:`rates`, shape ``(len(xs), 2)``."""
-        return np.array([o.rate_and_ci(rate)[1] for o in self.outcomes])
+        return UCT(iterations=budget).spec
+    return FixedBudget(kind, budget).spec
 
 
 def strength_curves(
@@ -103,7 +81,8 @@ def strength_curves(
                 progress=False,
             )
             outcomes.append(match.outcomes)
-        curves[label] = Curve(label, tuple(budgets), tuple(outcomes), name_of(resolve(opponent)))
+        specs = tuple(budget_agent(kind, budget) for budget in budgets)
+        curves[label] = Curve(label, tuple(budgets), tuple(outcomes), canonical_spec(opponent), specs)
     return curves
 
 
@@ -161,4 +140,4 @@ def uct_grid(
             )
             row.append(match.outcomes)
         rows.append(tuple(row))
-    return Grid(tuple(float(c) for c in cs), tuple(budgets), tuple(rows), name_of(resolve(opponent)))
+    return Grid(tuple(float(c) for c in cs), tuple(budgets), tuple(rows), canonical_spec(opponent))

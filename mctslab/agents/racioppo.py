@@ -15,8 +15,9 @@ all off, which makes it decide exactly as :class:`mctslab.agents.WindowedMonteCa
 does with real playouts. Any subset can be switched on alone, to see what each does.
 
 Named in tournaments and on the command line by specs such as
-``racioppo:playouts=100,window=3,procedure=paper`` or ``racioppo:playouts=10,defects=turn-ties``
-(see :func:`as_tournament_agent`).
+``racioppo:playouts=100,window=3,procedure=paper`` or ``racioppo:playouts=10,defects=turn-ties``.
+It is registered as an experiment's agent (listed apart in ``--help``). Notebook 08 and
+:mod:`mctslab.reproduction` use it.
 """
 
 from __future__ import annotations
@@ -25,13 +26,10 @@ from functools import cache
 
 import numpy as np
 
-from ..agents.base import Agent, Analysis, MoveStat, check_positive_int, legal_or_raise
 from ..games.base import Game, State
-from ..games.tictactoe import TicTacToe
 from ..seeding import Seed
-from ..specs import Entry, build, parse_spec
-from ..tournament.factory import AgentFactory
-from .outcomes import after_move_probabilities
+from .base import Agent, Analysis, MoveStat, Param, check_positive_int, legal_or_raise
+from .registry import register_agent
 
 DEFECTS: dict[str, str] = {
     "turn": (
@@ -57,12 +55,19 @@ DEFECTS: dict[str, str] = {
 }
 """Seed 001's defects, by name, each with what it does (cell ``f_Rand_i`` or ``f_Exp_Window_Monte_Carlo_TTT``)."""
 
-PROCEDURES = ("corrected", "paper")
+PROCEDURES = ("paper", "corrected")
+"""Seed 001's procedure (every defect on) and the corrected one (every defect off).
+
+Defined here once; :func:`mctslab.reproduction.experiments.row_seed` numbers the seed
+streams of a row by this order, so it must not change.
+"""
 
 
 @cache
 def _probabilities(x: int, o: int, mover: int, turn: bool, check: bool) -> np.ndarray:
     """``(X wins, O wins, draw)`` of a playout after each legal move of ``mover``, one row per empty cell."""
+    from ..reproduction.outcomes import after_move_probabilities  # here: reproduction imports this module
+
     empty = [c for c in range(9) if not (x | o) >> c & 1]
     table = np.array([after_move_probabilities(x, o, mover, c, turn, check) for c in empty])
     table.setflags(write=False)
@@ -86,6 +91,32 @@ def parse_defects(text: str) -> frozenset[str]:
     return names
 
 
+def check_window(name: str, window: int) -> int:
+    """Seed 001's windows: 1, 2 or 3 (TypeError for a non-int, ValueError otherwise)."""
+    check_positive_int(name, window)
+    if window > 3:
+        raise ValueError(f"{name} must be 1, 2 or 3 (seed 001's windows: all moves, best 4, best 2), got {window}")
+    return window
+
+
+def check_procedure(name: str, procedure: str) -> str:
+    """One of :data:`PROCEDURES` (ValueError naming them otherwise)."""
+    if procedure not in PROCEDURES:
+        raise ValueError(f"{name} must be one of {', '.join(PROCEDURES)}, got {procedure!r}")
+    return procedure
+
+
+def check_defects(name: str, defects: frozenset[str] | set[str] | str) -> frozenset[str]:
+    """A set of :data:`DEFECTS` names, from a set or from text such as ``"turn-ties"``, ``"all"``, ``"none"``."""
+    return parse_defects(defects) if isinstance(defects, str) else parse_defects("-".join(defects))
+
+
+def _named_by_procedure(agent: RacioppoMonteCarlo) -> bool:
+    """Whether the agent's defects are all or none, so ``procedure=`` names them in its spec."""
+    return agent.defects in (frozenset(), frozenset(DEFECTS))
+
+
+@register_agent
 class RacioppoMonteCarlo(Agent):
     """Seed 001's pure (window 1) or windowed Monte Carlo on 3 x 3 tic-tac-toe, defects switchable.
 
@@ -109,6 +140,23 @@ class RacioppoMonteCarlo(Agent):
         TypeError: for a non-integer budget or window.
     """
 
+    name = "racioppo"
+    experiment = True
+    params = (
+        Param("playouts", int, 100, check_positive_int, "random games per candidate per round", show="always"),
+        Param("window", int, 1, check_window, "rounds: 1, 2 or 3", show="always"),
+        Param("procedure", str, "corrected", check_procedure, "paper (every defect) or corrected", _named_by_procedure),
+        Param(
+            "defects",
+            parse_defects,
+            None,
+            check_defects,
+            "defects switched on: e.g. turn-ties, all, none",
+            lambda agent: not _named_by_procedure(agent),
+            lambda defects: "-".join(d for d in DEFECTS if d in defects),
+        ),
+    )
+
     def __init__(
         self,
         playouts: int = 100,
@@ -118,24 +166,14 @@ class RacioppoMonteCarlo(Agent):
         seed: Seed = None,
     ) -> None:
         super().__init__(seed)
-        self.playouts = check_positive_int("playouts", playouts)
-        self.window = check_positive_int("window", window)
-        if self.window > 3:
-            raise ValueError(f"window must be 1, 2 or 3 (seed 001's windows: all moves, best 4, best 2), got {window}")
-        if procedure not in PROCEDURES:
-            raise ValueError(f"procedure must be one of {', '.join(PROCEDURES)}, got {procedure!r}")
+        self.set_params(playouts=playouts, window=window, procedure=procedure)
         if defects is None:
-            self.defects = frozenset(DEFECTS) if procedure == "paper" else frozenset()
-        else:
-            self.defects = parse_defects(defects) if isinstance(defects, str) else parse_defects("-".join(defects))
+            defects = frozenset(DEFECTS) if procedure == "paper" else frozenset()
+        self.set_params(defects=defects)
+        # One name for one behaviour: all defects is the paper's procedure, none the
+        # corrected one; with a subset, the procedure plays no part and keeps its default.
+        self.procedure = "paper" if self.defects == frozenset(DEFECTS) else "corrected"
         self._np_rng = np.random.default_rng(self.rng.getrandbits(64))
-        if self.defects == frozenset(DEFECTS):
-            which = "procedure=paper"
-        elif not self.defects:
-            which = "procedure=corrected"
-        else:
-            which = "defects=" + "-".join(d for d in DEFECTS if d in self.defects)
-        self.spec = f"racioppo:playouts={self.playouts},window={self.window},{which}"
 
     # -- the paper's decision, step by step ----------------------------------------------
     def analyse(self, game: Game, state: State) -> Analysis:
@@ -146,7 +184,7 @@ class RacioppoMonteCarlo(Agent):
                 tables exist only for it).
             IllegalMoveError: if the game is over.
         """
-        if not isinstance(game, TicTacToe) or (game.n, game.k) != (3, 3):
+        if game.spec != "tictactoe:n=3,k=3":
             raise ValueError(
                 f"the racioppo agent draws playouts from exact tables of 3 x 3 tic-tac-toe; {game.spec} is "
                 "another game: use flat:playouts=... or windowed:playouts=... there"
@@ -204,37 +242,3 @@ class RacioppoMonteCarlo(Agent):
         score = count_v if mover == 0 else -count_v
         shuffled = self._np_rng.permutation(len(score))
         return shuffled[np.argsort(-score[shuffled], kind="stable")][:k]
-
-
-RACIOPPO = Entry(
-    RacioppoMonteCarlo,
-    {"playouts": int, "window": int, "procedure": str, "defects": parse_defects},
-    "seed 001's pure/windowed Monte Carlo on 3 x 3 tic-tac-toe (exact-playout sampling); procedure=paper|corrected",
-)
-"""The spec entry of ``racioppo:playouts=P,window=W,procedure=paper|corrected,defects=...``."""
-
-
-def as_tournament_agent(spec: str) -> str | AgentFactory:
-    """An agent for :mod:`mctslab.tournament`: a ``racioppo:...`` spec becomes an :class:`AgentFactory`.
-
-    Any other spec is returned unchanged (the tournament builds it with
-    :func:`mctslab.make_agent`). The ``racioppo`` agent is not in mctslab's agent
-    registry: it is an experiment's tool, not a general agent.
-
-    Args:
-        spec: e.g. ``"racioppo:playouts=100,window=3,procedure=paper"`` or ``"uct"``.
-
-    Raises:
-        mctslab.SpecError: for a malformed ``racioppo`` spec or an unknown parameter.
-        ValueError: for a bad parameter value (a window of 4, an unknown defect...).
-    """
-    name, _ = parse_spec(spec)
-    if name != "racioppo":
-        return spec
-    factory = build(spec, {"racioppo": Entry(_factory, RACIOPPO.params, RACIOPPO.summary)}, "agent")
-    factory.build(0)  # check the values now
-    return factory
-
-
-def _factory(**params) -> AgentFactory:
-    return AgentFactory(RacioppoMonteCarlo, tuple(sorted(params.items())))

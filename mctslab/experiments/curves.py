@@ -1,9 +1,11 @@
-"""Win rate against the search budget, with Wilson 95% bands: what seed 001 did not plot.
+"""Win rate against the search budget, with Wilson 95% bands: one :class:`Curve` for every such experiment.
 
 A table row at one budget hides how an agent improves with more playouts; a curve shows
 it, and its confidence band shows which differences are real. :func:`budget_curve`
-plays one agent against a fixed opponent at a list of budgets; :func:`plot_curves`
-draws several curves with their bands on one axis.
+plays one agent against a fixed opponent at a list of budgets, seats fixed (seed 001's
+tables, notebook 08); :func:`mctslab.experiments.strength.strength_curves` plays with
+seats alternating (notebooks 03 and 05). :func:`mctslab.figures.plots.plot_curves`
+draws them.
 """
 
 from __future__ import annotations
@@ -17,30 +19,27 @@ import numpy as np
 
 from ..tournament import Outcomes, play_match
 from ..tournament.runner import game_seed
-from .agent import as_tournament_agent
-
-RATES = ("score", "win", "loss")
 
 
 @dataclass(frozen=True)
 class Curve:
-    """One agent's results at several budgets, from its own point of view.
+    """One agent's results against one opponent at several budgets, from its own point of view.
 
     Attributes:
         label: the legend's text.
-        specs: the agent's spec at each budget.
         xs: the budget of each point, as plotted (e.g. playouts per decision).
         outcomes: the agent's wins, draws and losses at each budget.
-        seat: ``"x"`` (the agent moves first) or ``"o"``.
         opponent: the opponent's spec.
+        specs: the agent's spec at each budget (empty when not recorded).
+        seat: ``"x"`` (the agent moves first), ``"o"``, or ``"alternate"``.
     """
 
     label: str
-    specs: tuple[str, ...]
     xs: tuple[float, ...]
     outcomes: tuple[Outcomes, ...]
-    seat: str
     opponent: str
+    specs: tuple[str, ...] = ()
+    seat: str = "alternate"
 
     def rates(self, rate: str = "score") -> np.ndarray:
         """The ``rate`` (``"score"``, ``"win"`` or ``"loss"``) at each budget, in [0, 1]."""
@@ -97,8 +96,8 @@ def budget_curve(
         point_seed = game_seed(seed, (zlib.crc32(f"{spec}|{seat}|{opponent}".encode()),))
         match = play_match(
             game,
-            as_tournament_agent(spec),
-            as_tournament_agent(opponent),
+            spec,
+            opponent,
             games,
             point_seed,
             seats="a-first" if seat == "x" else "b-first",
@@ -107,35 +106,4 @@ def budget_curve(
             progress=progress,
         )
         results.append(match.outcomes)
-    return Curve(label, tuple(specs), tuple(float(x) for x in xs), tuple(results), seat, opponent)
-
-
-def plot_curves(curves: Sequence[Curve], rate: str = "score", ax=None, xlabel: str = "budget", title: str = ""):
-    """Draw ``curves`` with their Wilson 95% bands on a log-scaled x axis.
-
-    Args:
-        curves: the curves.
-        rate: ``"score"``, ``"win"`` or ``"loss"``.
-        ax: a matplotlib axis to draw on (default: a new figure).
-        xlabel: the x axis' label.
-        title: the axis' title.
-
-    Returns:
-        The matplotlib axis.
-    """
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6, 4))
-    for curve in curves:
-        values, bands = curve.rates(rate), curve.bands(rate)
-        (line,) = ax.plot(curve.xs, values, marker="o", markersize=3, label=curve.label)
-        ax.fill_between(curve.xs, bands[:, 0], bands[:, 1], color=line.get_color(), alpha=0.2, linewidth=0)
-    ax.set_xscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(f"{rate} rate" if rate != "score" else "score (wins + draws / 2)")
-    if title:
-        ax.set_title(title)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
-    return ax
+    return Curve(label, tuple(float(x) for x in xs), tuple(results), opponent, tuple(specs), seat)

@@ -1,4 +1,4 @@
-"""The experiments behind the course's figures: seeded, returning plain results, drawing nothing.
+"""Decisions graded exactly: random play, move choice rates and decision quality (notebooks 02 and 03).
 
 Each function runs one experiment and returns a small dataclass of numbers; the
 notebooks print and assert on them, and :mod:`mctslab.figures.plots` draws them. Every
@@ -12,7 +12,7 @@ the numbers are the same on any number of processes.
 * :func:`decision_quality`: the simple regret and the perfect-move rate of agents on a set
   of positions, at several budgets (notebook 03).
 
-Games against a fixed opponent are in :mod:`mctslab.figures.strength`.
+Games against a fixed opponent are in :mod:`mctslab.experiments.strength`.
 """
 
 from __future__ import annotations
@@ -23,11 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..agents import UCT, Agent
+from ..agents import UCT, Agent, FixedBudget
 from ..exact import best_moves, flat_values, move_odds, reachable_states
 from ..games.base import Game, State
 from ..tournament import Outcomes, game_seed, wilson
-from .budget import FixedBudget
 
 MakeAgent = Callable[[int, np.random.SeedSequence], Agent]
 """Builds an agent from a budget and a seed, e.g. ``lambda b, s: UCT(iterations=b, seed=s)``."""
