@@ -175,7 +175,8 @@ def test_agents_refuse_finished_games(ttt):
     [
         (
             "alphazero",
-            r"unknown agent 'alphazero'; known agents: flat, minimax, random, uct, windowed; experiments' agents: fixedbudget, perfect, racioppo",
+            r"unknown agent 'alphazero'; known agents: flat, minimax, random, uct, windowed; "
+            r"experiments' agents: fixedbudget, perfect, racioppo",
         ),
         ("uct:iters=10", r"unknown parameter 'iters' for agent 'uct'; known parameters: c, final, iterations"),
         ("uct:iterations", r"malformed parameter 'iterations'"),
