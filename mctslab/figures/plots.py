@@ -1,6 +1,6 @@
 """Drawing the experiments' results: every function draws what it is given on an ``Axes``.
 
-Experiments and pictures are separate (:mod:`mctslab.figures.experiments` computes).
+Experiments and pictures are separate (:mod:`mctslab.experiments` computes).
 Each function takes an ``ax`` (a new figure when it is ``None``) and returns it, so a
 notebook cell and a figure file draw the same picture. matplotlib is imported only
 when a function is called.

@@ -12,7 +12,7 @@ stable). The logic, defects included, is his; each defect is marked ``# DEFECT n
 with the name it has in :data:`mctslab.agents.racioppo.DEFECTS`.
 
 This code is slow (about 0.1 ms per random move, in numpy) and is here to be read and
-to be the oracle that the fast :class:`~mctslab.reproduction.agent.RacioppoMonteCarlo`
+to be the oracle that the fast :class:`~mctslab.agents.RacioppoMonteCarlo`
 is tested against; do not use it for experiments.
 
 Source: seed 001, Racioppo (2020), "Monte Carlo Tree Search: A Review", notebook
