@@ -80,7 +80,8 @@ class TreeExplorer:
         self.game = game
         self.state = game.initial_state() if state is None else state
         if agent is None:
-            agent = UCT(c=SQRT2 if c is None else c, seed=0 if seed is None else seed, max_moves=max_moves)
+            seed = 0 if seed is None else seed
+            agent = UCT(c=SQRT2 if c is None else c, seed=seed, max_moves=max_moves)
         elif not isinstance(agent, UCT):
             raise TypeError(f"the tree explorer explores a UCT agent (UCT or a subclass of it); got {agent!r}")
         elif c is not None or seed is not None or max_moves is not None:
