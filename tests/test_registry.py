@@ -123,3 +123,16 @@ def test_display_labels_are_not_specs():
     assert agent.spec == "fixedbudget:kind=window,budget=450"
     with pytest.raises(SpecError):
         make_agent(agent.label)
+
+
+def test_an_unregistered_subclass_cannot_pass_for_its_parent_in_a_tournament():
+    from mctslab import UCT
+    from mctslab.agents import canonical_spec
+
+    class Variant(UCT):
+        """A UCT variant nobody registered."""
+
+    with pytest.raises(SpecError, match="Variant is not registered"):
+        canonical_spec(Variant(iterations=10))
+    with pytest.raises(SpecError, match="not registered"):
+        play_match("tictactoe", Variant(iterations=10), "random", games=2, progress=False)

@@ -119,7 +119,15 @@ def canonical_spec(spec: str | Agent) -> str:
     Raises:
         mctslab.specs.SpecError: as :func:`make_agent`.
     """
-    return spec.spec if isinstance(spec, Agent) else make_agent(spec, seed=0).spec
+    if isinstance(spec, Agent):
+        if AGENTS.get(spec.name) is not type(spec):
+            raise SpecError(
+                f"{type(spec).__name__} is not registered under its own name ({spec.name!r} builds "
+                f"{AGENTS[spec.name].__name__ if spec.name in AGENTS else 'nothing'}): give the class a name "
+                "and register_agent it, so that its spec rebuilds it"
+            )
+        return spec.spec
+    return make_agent(spec, seed=0).spec
 
 
 def agent_label(spec: str | Agent) -> str:

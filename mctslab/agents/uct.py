@@ -3,13 +3,20 @@
 Each iteration is the four steps of seed 000, in four named methods:
 
 1. :meth:`UCT.select`: from the root, follow the child with the highest UCB1 value
-   while the node is fully expanded;
+   (:meth:`UCT.child_value`, maximised by :meth:`UCT.select_child`) while the node is
+   fully expanded;
 2. :meth:`UCT.expand`: add one new child for an untried move, chosen at random;
 3. :meth:`UCT.simulate`: play random moves from the new node to the end of the game;
 4. :meth:`UCT.backpropagate`: add the result to every node on the path.
 
 The UCB1 formula is :func:`mctslab.ucb.ucb1`, the same function the bandit notebook
 teaches. Rewards are 1 for a win, 0.5 for a draw and 0 for a loss.
+
+Variants (UCB1-Tuned, PUCT, MCTS-Solver, RAVE, a student's own rule) subclass
+:class:`UCT` and override named parts, never the loop: the node class
+(:attr:`UCT.node_class`), the selection rule (:meth:`UCT.child_value`, or the whole
+choice :meth:`UCT.select_child`) and the steps themselves. The recorder and the
+pictures of :mod:`mctslab.viz` read the agent's own rule, so a variant is drawn as is.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from math import floor, inf, log, sqrt
 from ..games.base import Game, State
 from ..seeding import Seed
 from ..specs import to_bool
-from ..ucb import SQRT2, exploration
+from ..ucb import SQRT2, exploration, ucb1
 from .base import Agent, Analysis, MoveStat, Param, check_bool, check_optional_positive_int, legal_or_raise
 from .registry import register_agent
 
@@ -158,6 +165,46 @@ class UCT(Agent):
     Raises:
         ValueError, TypeError: for a budget < 1, ``c < 0``, ``seconds <= 0`` or an
             unknown ``final``.
+
+    Extending (OpenSpiel's ``child_selection_fn``, Ludii's selection strategies): a
+    variant is a subclass that overrides named parts, and everything else (the budget,
+    tree reuse, :class:`~mctslab.viz.SearchRecorder`, :func:`~mctslab.viz.draw_iteration`,
+    the tree explorer) works with it unchanged:
+
+    * :attr:`node_class`: the class of every node created (a subclass of :class:`Node`
+      with extra ``__slots__``), for statistics the rule needs;
+    * :meth:`child_value`: the score a parent maximises over its children (UCB1 here);
+      overriding it alone changes the choice (see :meth:`select`);
+    * :meth:`select_child`: the whole choice of one child, for rules that are not an
+      argmax of a per-child score;
+    * :meth:`expand`, :meth:`simulate`, :meth:`backpropagate`: the other three steps
+      (a new node statistic is kept up to date by extending :meth:`backpropagate`);
+    * :attr:`rule_name`: the rule's name in pictures and descriptions.
+
+    Example: UCB1-Tuned (Auer et al. 2002), with a node that keeps the sum of squared
+    rewards:
+
+    >>> class TunedNode(Node):
+    ...     __slots__ = ("squares",)
+    ...     def __init__(self, *args, **kwargs):
+    ...         super().__init__(*args, **kwargs)
+    ...         self.squares = 0.0
+    >>> class UCB1Tuned(UCT):
+    ...     node_class = TunedNode
+    ...     rule_name = "UCB1-Tuned"
+    ...     def child_value(self, parent, child):
+    ...         log_n = log(parent.visits) if parent.visits > 1 else 0.0
+    ...         var = child.squares / child.visits - child.mean**2 + sqrt(2 * log_n / child.visits)
+    ...         return child.mean + sqrt(log_n / child.visits * min(0.25, var))
+    ...     def backpropagate(self, node, returns):
+    ...         super().backpropagate(node, returns)
+    ...         while node is not None:
+    ...             node.squares += returns[node.player] ** 2
+    ...             node = node.parent
+    >>> from mctslab import make_game
+    >>> game = make_game("tictactoe")
+    >>> UCB1Tuned(iterations=200, seed=0).select_move(game, game.initial_state()) in range(9)
+    True
     """
 
     name = "uct"
@@ -169,6 +216,15 @@ class UCT(Agent):
         Param("final", str, "visits", check_final, "the move played: most visits, or best mean"),
         Param("reuse", to_bool, False, check_bool, "keep the subtree between moves"),
     )
+
+    node_class: type[Node] = Node
+    """The class of the tree's nodes: :meth:`new_root` and :meth:`expand` create every
+    node with ``node_class(state, player, move, parent)``. A subclass of :class:`Node`
+    adds ``__slots__`` for what its rule needs and initialises them in ``__init__``."""
+
+    rule_name: str = "UCB1"
+    """The name of the selection rule :meth:`child_value`, as pictures and the
+    recorder's descriptions show it (a subclass with its own rule names it)."""
 
     def __init__(
         self,
@@ -187,13 +243,64 @@ class UCT(Agent):
         self._previous: tuple[Game, Node] | None = None
 
     # -- the four steps ------------------------------------------------------------
+    def child_value(self, parent: Node, child: Node) -> float:
+        """The selection rule: the score of ``child`` that ``parent`` maximises.
+
+        UCT's rule is UCB1, :func:`mctslab.ucb.ucb1` ``mean + c * sqrt(ln N / n)`` with
+        ``mean`` the child's mean reward for the player choosing at ``parent``, ``N`` the
+        parent's visits and ``n`` the child's (``inf`` for an unvisited child). Override
+        it in a subclass to search by another rule: :meth:`select` then calls it.
+
+        Args:
+            parent: the node choosing (fully expanded, visited).
+            child: one of its children; ``child.mean`` and ``child.visits`` are kept up
+                to date by :meth:`backpropagate`.
+
+        Returns:
+            The score; the child with the highest is chosen (the first one on a tie).
+        """
+        return ucb1(child.mean, parent.visits, child.visits, self.c)
+
+    def child_exploration(self, parent: Node, child: Node) -> float:
+        """The part of :meth:`child_value` that is not the child's mean, as pictures show it.
+
+        For UCB1 it is the exploration term ``c * sqrt(ln N / n)``
+        (:func:`mctslab.ucb.exploration`); for a rule a subclass defines, it is
+        ``child_value(parent, child) - child.mean`` unless the subclass overrides this too.
+        """
+        if type(self).child_value is UCT.child_value:
+            return exploration(parent.visits, child.visits, self.c)
+        return self.child_value(parent, child) - child.mean
+
+    def select_child(self, node: Node) -> Node:
+        """One step of selection: the child of ``node`` with the highest :meth:`child_value`.
+
+        Ties go to the first such child in ``node.children`` (creation order). Override
+        it for a choice that is not an argmax of a per-child score.
+
+        Args:
+            node: a fully expanded node with at least one child.
+        """
+        return max(node.children, key=lambda child: self.child_value(node, child))
+
     def select(self, node: Node) -> tuple[Node, int]:
-        """Step 1: descend by UCB1 (:func:`mctslab.ucb.ucb1`) while the node is fully expanded.
+        """Step 1: descend by :meth:`select_child` while the node is fully expanded.
+
+        Plain UCT runs an inlined copy of UCB1 (the same choices, a faster loop); an
+        agent whose class overrides :meth:`child_value` or :meth:`select_child` calls
+        them at every step, so a new rule is used without overriding this method.
 
         Returns:
             The node where selection stops (not fully expanded, or terminal) and its
             depth below ``node``.
         """
+        cls = type(self)
+        if cls.child_value is not UCT.child_value or cls.select_child is not UCT.select_child:
+            depth = 0
+            while not node.untried and node.children:
+                node = self.select_child(node)
+                depth += 1
+            return node, depth
         c, depth = self.c, 0
         while not node.untried and node.children:
             # mctslab.ucb1(mean, N, n, c) = mean + c * sqrt(ln N / n), written out as
@@ -210,7 +317,7 @@ class UCT(Agent):
         return node, depth
 
     def expand(self, game: Game, node: Node) -> Node:
-        """Step 2: add one child for a random untried move; a terminal node is returned as is."""
+        """Step 2: add one child (a :attr:`node_class`) for a random untried move; a terminal node is returned as is."""
         if node.untried is None:
             node.untried = list(game.legal_moves(node.state))
         untried = node.untried
@@ -220,7 +327,7 @@ class UCT(Agent):
         move = untried[i]
         untried[i] = untried[-1]
         untried.pop()
-        child = Node(game.apply(node.state, move), game.to_move(node.state), move, node)
+        child = self.node_class(game.apply(node.state, move), game.to_move(node.state), move, node)
         if node.children:
             node.children.append(child)
         else:
@@ -251,8 +358,8 @@ class UCT(Agent):
 
     # -- searching -----------------------------------------------------------------
     def new_root(self, game: Game, state: State) -> Node:
-        """A fresh root for ``state`` (``player`` is the opponent of the player to move)."""
-        return Node(state, 1 - game.to_move(state))
+        """A fresh root (a :attr:`node_class`) for ``state``; ``player`` is the opponent of the player to move."""
+        return self.node_class(state, 1 - game.to_move(state))
 
     def search(self, game: Game, state: State) -> Node:
         """Run the search from ``state`` within the budget and return the root of the tree."""
@@ -301,7 +408,17 @@ class UCT(Agent):
         """Search, then return the final move with per-move statistics, depth and the tree."""
         root, max_depth, done = self._run(game, state)
         best = self.best_child(root)
-        return Analysis(best.move, root.move_stats(self.c), iterations=done, max_depth=max_depth, root=root)
+        return Analysis(best.move, self.move_stats(root), iterations=done, max_depth=max_depth, root=root)
+
+    def move_stats(self, root: Node) -> tuple[MoveStat, ...]:
+        """Per-child statistics of ``root``, in move order: visits, mean and :meth:`child_exploration`.
+
+        For plain UCT this is ``root.move_stats(c)`` (UCB1's exploration term).
+        """
+        return tuple(
+            MoveStat(ch.move, ch.visits, ch.mean, exploration=self.child_exploration(root, ch))
+            for ch in sorted(root.children, key=lambda ch: ch.move)
+        )
 
     def reset(self) -> None:
         """Forget the kept tree (call between games when ``reuse`` is on)."""

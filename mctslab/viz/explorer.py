@@ -11,14 +11,20 @@ of :func:`tree_explorer` only wires controls to it:
 
 Moving backwards re-runs the search from the start with the same seed (it is
 deterministic), so every view shows the real tree after exactly that many iterations.
+
+The search is plain UCT by default; pass ``agent=`` to explore any agent of the UCT
+family (a subclass of :class:`~mctslab.agents.uct.UCT` with its own node class or
+selection rule): its own steps build the tree and its own rule scores the children.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-from ..agents.uct import Node
+from ..agents.uct import UCT, Node
 from ..games.base import Game, State
+from ..seeding import Seed
 from ..ucb import SQRT2
 from .outline import node_title
 from .phases import PHASES, draw_iteration
@@ -35,10 +41,21 @@ class TreeExplorer:
         game: the game.
         state: the position searched (default: the initial position).
         iteration: the iteration shown first, >= 1.
-        c: exploration constant, >= 0.
-        seed: the search's seed.
+        c: exploration constant, >= 0 (default sqrt(2)).
+        seed: the search's seed (default 0).
         depth, top_k, max_nodes: the drawing's limits (see :func:`~mctslab.viz.draw_tree`).
         max_moves: playout cap (see :class:`~mctslab.agents.uct.UCT`).
+        agent: the agent to explore, a :class:`~mctslab.agents.uct.UCT` or an instance
+            of a subclass; it carries its own ``c``, generator and playout cap, so
+            ``c``, ``seed`` and ``max_moves`` are not given with it. The explorer
+            searches with copies of it as it is now (replaying from the start gives the
+            same tree); the agent itself is not used up. Default:
+            ``UCT(c=c, seed=seed, max_moves=max_moves)``.
+
+    Raises:
+        TypeError: for an ``agent`` not of the UCT family, or given with ``c``,
+            ``seed`` or ``max_moves``.
+        ValueError: for an iteration < 1 or ``c < 0``.
 
     Attributes:
         iteration: the iteration shown (the tree right after it).
@@ -52,16 +69,29 @@ class TreeExplorer:
         state: State | None = None,
         *,
         iteration: int = 1,
-        c: float = SQRT2,
-        seed: int = 0,
+        c: float | None = None,
+        seed: Seed | None = None,
         depth: int | None = 3,
         top_k: int | None = 4,
         max_nodes: int | None = 20,
         max_moves: int | None = None,
+        agent: UCT | None = None,
     ) -> None:
         self.game = game
         self.state = game.initial_state() if state is None else state
-        self.c, self.seed, self.max_moves = float(c), seed, max_moves
+        if agent is None:
+            seed = 0 if seed is None else seed
+            agent = UCT(c=SQRT2 if c is None else c, seed=seed, max_moves=max_moves)
+        elif not isinstance(agent, UCT):
+            raise TypeError(f"the tree explorer explores a UCT agent (UCT or a subclass of it); got {agent!r}")
+        elif c is not None or seed is not None or max_moves is not None:
+            raise TypeError(
+                "give either agent= or c, seed and max_moves, not both: the agent carries its own "
+                f"(c={agent.c:g}, max_moves={agent.max_moves}, its generator as it is now)"
+            )
+        # A private copy as it is now: each replay from the start searches with a copy of it.
+        self._agent = copy.deepcopy(agent)
+        self.c, self.seed, self.max_moves = agent.c, seed, agent.max_moves
         self.depth, self.top_k, self.max_nodes = depth, top_k, max_nodes
         self.phase: str | None = None
         self.focus: tuple[int, ...] = ()
@@ -70,8 +100,15 @@ class TreeExplorer:
         self.go_to(iteration)
 
     # -- the search ---------------------------------------------------------------
+    @property
+    def agent(self) -> UCT:
+        """The agent explored, as it was before searching (a copy; each replay searches with a copy of it)."""
+        return self._agent
+
     def _new_recorder(self) -> SearchRecorder:
-        return SearchRecorder(self.game, self.state, c=self.c, seed=self.seed, max_moves=self.max_moves)
+        agent = copy.deepcopy(self._agent)
+        agent.c = self.c
+        return SearchRecorder(self.game, self.state, agent)
 
     def go_to(self, iteration: int, phase: str | None = None) -> None:
         """Show the tree right after ``iteration`` (>= 1), or one ``phase`` of that iteration.
@@ -99,7 +136,11 @@ class TreeExplorer:
         self.go_to(position // 4 + 1, PHASES[position % 4])
 
     def set_c(self, c: float) -> None:
-        """Re-run the search with exploration constant ``c`` (>= 0), up to the same iteration."""
+        """Re-run the search with exploration constant ``c`` (>= 0), up to the same iteration.
+
+        The agent's ``c`` is set on a fresh copy; a variant whose rule does not use
+        ``c`` builds the same tree.
+        """
         if not c >= 0:
             raise ValueError(f"the exploration constant c must be >= 0, got {c}")
         self.c, self._recorder = float(c), None
@@ -271,11 +312,12 @@ def tree_explorer(
     *,
     iteration: int = 20,
     max_iterations: int = 1000,
-    c: float = SQRT2,
-    seed: int = 0,
+    c: float | None = None,
+    seed: Seed | None = None,
     depth: int = 3,
     top_k: int = 4,
     max_nodes: int | None = 20,
+    agent: UCT | None = None,
 ) -> ExplorerWidget:
     """An interactive tree explorer for a notebook (needs ipywidgets; see the module docstring).
 
@@ -284,14 +326,27 @@ def tree_explorer(
         state: the position searched (default: the initial position).
         iteration: the iteration shown first, in [1, max_iterations].
         max_iterations: the end of the iteration slider.
-        c: the initial exploration constant.
-        seed: the search's seed.
+        c: the initial exploration constant (default sqrt(2)).
+        seed: the search's seed (default 0).
         depth, top_k, max_nodes: the drawing's initial limits.
+        agent: the agent to explore, UCT or a subclass (then without ``c`` and
+            ``seed``: see :class:`TreeExplorer`).
 
     Returns:
         An :class:`ExplorerWidget`; display it (the last expression of a cell).
+
+    Raises:
+        TypeError, ValueError: as :class:`TreeExplorer`.
     """
     model = TreeExplorer(
-        game, state, iteration=iteration, c=c, seed=seed, depth=depth, top_k=top_k, max_nodes=max_nodes
+        game,
+        state,
+        iteration=iteration,
+        c=c,
+        seed=seed,
+        depth=depth,
+        top_k=top_k,
+        max_nodes=max_nodes,
+        agent=agent,
     )
     return ExplorerWidget(model, max_iterations)

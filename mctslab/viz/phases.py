@@ -1,7 +1,9 @@
 """One UCT iteration drawn phase by phase, like the four figures of seed 000: :func:`draw_iteration`.
 
 1. **selection**: the path chosen by UCB1 in bold red, each child's UCB1 value under
-   its counts (the chosen one in bold);
+   its counts (the chosen one in bold); for a variant of UCT, the path its own rule
+   chose and each child's score under that rule (:attr:`IterationRecord.rule
+   <mctslab.viz.steps.IterationRecord.rule>`);
 2. **expansion**: the new node, 0/0, outlined in bold;
 3. **simulation**: a dashed arrow from the new node to the random playout: its moves,
    where it ended, who won;
@@ -37,6 +39,16 @@ CAPTIONS = {
     "simulation": "3. Simulation: random moves from the new node to the end of the game (dashed)",
     "backpropagation": "4. Backpropagation: every node on the path gets a visit and its player's reward",
 }
+
+
+def caption(phase: str, rule: str = "UCB1") -> str:
+    """The caption of one phase; the selection phase names the selection rule (UCB1 for UCT).
+
+    Raises:
+        KeyError: for an unknown phase.
+    """
+    text = CAPTIONS[phase]
+    return text.replace("UCB1", rule) if phase == "selection" else text
 
 
 def draw_iteration(
@@ -110,7 +122,7 @@ def draw_iteration(
     if stage == 0:
         for step in record.selection:
             for s in step.scores:
-                ucb = f"ucb {s.mean:.2f}+{s.exploration:.2f}={s.ucb:.2f}"
+                ucb = f"{record.score_label} {s.mean:.2f}+{s.exploration:.2f}={s.ucb:.2f}"
                 if s.node is step.chosen:
                     ucb = f"<B>{ucb}</B>"
                 stats.setdefault(id(s.node), [f"{s.wins:g}/{s.visits}"])
@@ -126,7 +138,7 @@ def draw_iteration(
         boards=boards,
         best_path=False,
         last_path=path if stage > 0 or new is None else path[:-1],
-        title=CAPTIONS[phase] + f" (iteration {record.number})",
+        title=caption(phase, record.rule) + f" (iteration {record.number})",
         legend=legend,
         stats=stats,
         node_attrs=node_attrs,
@@ -135,7 +147,7 @@ def draw_iteration(
     if stage >= 2 and record.start in view:
         _add_playout(graph, record, game, view.nodes.index(record.start), boards)
     # Without dot: the phase's caption, the whole iteration in words, then the tree after it.
-    graph.text = f"{CAPTIONS[phase]} (iteration {record.number})\n\n{record.describe(game)}\n\n{graph.text}"
+    graph.text = f"{caption(phase, record.rule)} (iteration {record.number})\n\n{record.describe(game)}\n\n{graph.text}"
     return graph
 
 

@@ -9,14 +9,21 @@ in ``tests/test_viz_steps.py``): what the pictures show is the real search.
 
 What is recorded for one iteration (an :class:`IterationRecord`):
 
-1. selection: at every node on the way down, each child's wins, visits and UCB1
-   value (:func:`mctslab.ucb.ucb1`, the bandit notebook's formula) and the move chosen;
+1. selection: at every node on the way down, each child's wins, visits and score
+   under the agent's own selection rule (:meth:`UCT.child_value
+   <mctslab.agents.uct.UCT.child_value>`: for plain UCT, UCB1, :func:`mctslab.ucb.ucb1`,
+   the bandit notebook's formula) and the child the agent chose;
 2. expansion: the new node (``None`` when selection ended on a finished game);
 3. simulation: the random playout's moves and result (:mod:`mctslab.viz.playout`
    replays ``game.rollout`` move by move with a copy of the agent's generator; the
    agent's own rollout is what counts and is untouched);
 4. backpropagation: every node from the new one up to the root, with its counts
    before and the reward added.
+
+Any agent of the UCT family (an instance of a subclass of
+:class:`~mctslab.agents.uct.UCT`) is recorded the same way: the recorder calls its own
+steps and reads its own rule, so a variant with its own node class or selection rule is
+recorded and drawn with no change here.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from ..agents.base import Analysis, legal_or_raise
 from ..agents.uct import UCT, Node
 from ..games.base import Game, State
 from ..seeding import Seed
-from ..ucb import SQRT2, exploration, ucb1
+from ..ucb import SQRT2
 from .labels import mark, move_text, result_text
 from .playout import Playout, copy_rng, playout_moves
 
@@ -41,9 +48,15 @@ class ChildScore:
     Attributes:
         node: the child.
         wins: its wins at that moment (for the player who made its move).
-        visits: its visits at that moment (>= 1: selection only compares visited children).
-        ucb: its UCB1 value ``wins / visits + exploration``.
-        exploration: the exploration term ``c * sqrt(ln N / visits)``.
+        visits: its visits at that moment (>= 1 for plain UCT, which only compares
+            visited children; a variant's rule may also score unvisited ones).
+        ucb: its score under the agent's selection rule,
+            :meth:`UCT.child_value <mctslab.agents.uct.UCT.child_value>`: for plain UCT
+            the UCB1 value ``wins / visits + exploration``.
+        exploration: :meth:`UCT.child_exploration
+            <mctslab.agents.uct.UCT.child_exploration>`: for UCB1 the exploration term
+            ``c * sqrt(ln N / visits)``; for another rule, what it adds to the mean
+            (``ucb - mean``) unless the agent says otherwise.
     """
 
     node: Node
@@ -54,8 +67,8 @@ class ChildScore:
 
     @property
     def mean(self) -> float:
-        """``wins / visits``."""
-        return self.wins / self.visits
+        """``wins / visits`` (0.5 for an unvisited child, as :class:`~mctslab.agents.uct.Node` has it)."""
+        return self.wins / self.visits if self.visits else 0.5
 
 
 @dataclass(frozen=True)
@@ -66,8 +79,9 @@ class SelectionStep:
         node: the node where the choice was made.
         visits: its visits then (the ``N`` of UCB1).
         scores: every child's :class:`ChildScore`, in the node's child order.
-        chosen: the child with the highest UCB1 value (the first one on a tie, as
-            ``max`` in :meth:`UCT.select`).
+        chosen: the child the agent's :meth:`UCT.select <mctslab.agents.uct.UCT.select>`
+            went to (read off its path, not recomputed): for an argmax rule, the child
+            with the highest score, the first one on a tie.
     """
 
     node: Node
@@ -106,7 +120,9 @@ class IterationRecord:
         expanded: the node added by expansion, or ``None`` if ``leaf`` is a finished game.
         playout: the simulation, from ``expanded`` (or ``leaf``).
         updates: backpropagation, from the simulated node up to the root.
-        c: the exploration constant used.
+        c: the exploration constant used (the agent's ``c``).
+        rule: the name of the agent's selection rule
+            (:attr:`UCT.rule_name <mctslab.agents.uct.UCT.rule_name>`, ``"UCB1"`` for UCT).
     """
 
     number: int
@@ -117,6 +133,12 @@ class IterationRecord:
     playout: Playout
     updates: tuple[Update, ...]
     c: float
+    rule: str = "UCB1"
+
+    @property
+    def score_label(self) -> str:
+        """How the scores are labelled in words and pictures: ``"ucb"`` for UCB1, else the rule's name."""
+        return "ucb" if self.rule == "UCB1" else self.rule
 
     @property
     def start(self) -> Node:
@@ -150,7 +172,7 @@ class IterationRecord:
                 chosen = "  <- highest, chosen" if s.node is step.chosen else ""
                 lines.append(
                     f"     {name(s.node):>8s} {s.wins:5g}/{s.visits:<4d}"
-                    f" ucb {s.mean:.3f} + {s.exploration:.3f} = {s.ucb:.3f}{chosen}"
+                    f" {self.score_label} {s.mean:.3f} + {s.exploration:.3f} = {s.ucb:.3f}{chosen}"
                 )
         if self.expanded is not None:
             lines.append(f"2. expansion: new node {name(self.expanded)} (0/0), a random untried move")
@@ -173,13 +195,14 @@ class IterationRecord:
 
 
 class SearchRecorder:
-    """Run UCT on one position an iteration at a time, recording the iterations you ask for.
+    """Run a UCT agent on one position an iteration at a time, recording the iterations you ask for.
 
     Args:
         game: the game.
         state: the position searched (it must not be finished).
-        agent: the :class:`~mctslab.agents.uct.UCT` agent whose steps are called (its
-            generator is used, as in a normal search); by default
+        agent: the agent whose steps are called: a :class:`~mctslab.agents.uct.UCT` or
+            any subclass (its own node class, selection rule and steps are used, and its
+            generator, as in a normal search); by default
             ``UCT(c=c, seed=seed, max_moves=max_moves)``.
         c: exploration constant of the default agent, >= 0.
         seed: seed of the default agent.
@@ -192,7 +215,7 @@ class SearchRecorder:
         last: the record of the last iteration run by :meth:`step`, or ``None``.
 
     Raises:
-        TypeError: if ``agent`` is not a UCT agent.
+        TypeError: if ``agent`` is not of the UCT family.
         IllegalMoveError: if ``state`` is a finished game.
 
     Example:
@@ -216,7 +239,7 @@ class SearchRecorder:
         if agent is None:
             agent = UCT(c=c, seed=seed, max_moves=max_moves)
         if not isinstance(agent, UCT):
-            raise TypeError(f"SearchRecorder records a UCT agent's steps; got {agent!r}")
+            raise TypeError(f"SearchRecorder records the steps of a UCT agent (UCT or a subclass of it); got {agent!r}")
         legal_or_raise(game, state)
         self.game, self.state, self.agent = game, state, agent
         self.root = agent.new_root(game, state)
@@ -266,16 +289,19 @@ class SearchRecorder:
         updates = tuple(Update(n, v, w, n.wins - w) for n, v, w in before)
         self.iterations += 1
         self.max_depth = max(self.max_depth, depth)
-        self.last = IterationRecord(self.iterations, root, selection, leaf, expanded, playout, updates, agent.c)
+        self.last = IterationRecord(
+            self.iterations, root, selection, leaf, expanded, playout, updates, agent.c, agent.rule_name
+        )
         return self.last
 
     def _scores(self, node: Node, chosen: Node) -> SelectionStep:
-        c, n = self.agent.c, node.visits
+        # The agent's own rule, so a variant's scores are its own (plain UCT: UCB1).
+        agent = self.agent
         scores = tuple(
-            ChildScore(ch, ch.wins, ch.visits, ucb1(ch.wins / ch.visits, n, ch.visits, c), exploration(n, ch.visits, c))
+            ChildScore(ch, ch.wins, ch.visits, agent.child_value(node, ch), agent.child_exploration(node, ch))
             for ch in node.children
         )
-        return SelectionStep(node, n, scores, chosen)
+        return SelectionStep(node, node.visits, scores, chosen)
 
     def analysis(self) -> Analysis:
         """The decision so far, as :meth:`UCT.analyse` reports it: move, per-move statistics, depth, tree.
@@ -288,7 +314,7 @@ class SearchRecorder:
         best = self.agent.best_child(self.root)
         return Analysis(
             best.move,
-            self.root.move_stats(self.agent.c),
+            self.agent.move_stats(self.root),
             iterations=self.iterations,
             max_depth=self.max_depth,
             root=self.root,
