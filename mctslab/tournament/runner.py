@@ -34,7 +34,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ..games import make_game
-from ..play import child_seeds, play_game
+from ..play import play_game
+from ..seeding import child_seed, child_seeds
 from .factory import AgentFactory, build
 
 
@@ -90,8 +91,9 @@ class GameResult:
 
 
 def game_seed(root: int | np.random.SeedSequence, key: Sequence[int]) -> np.random.SeedSequence:
-    """The seed of the game at ``key`` below ``root``, as repeated ``SeedSequence.spawn`` gives it.
+    """The seed of the game at ``key`` below the tournament's seed ``root``.
 
+    The same as :func:`mctslab.seeding.child_seed` (this is its name in tournaments):
     ``game_seed(S, (i,))`` equals ``SeedSequence(S).spawn(N)[i]`` for any ``N > i``, so
     adding games to a tournament does not change the games already played.
 
@@ -99,8 +101,7 @@ def game_seed(root: int | np.random.SeedSequence, key: Sequence[int]) -> np.rand
         root: the tournament's seed (an int >= 0 or a ``SeedSequence``).
         key: the spawn path, e.g. ``(index,)`` or ``(pair, index)``.
     """
-    seed = root if isinstance(root, np.random.SeedSequence) else np.random.SeedSequence(root)
-    return np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, *key), pool_size=seed.pool_size)
+    return child_seed(root, key)
 
 
 def play_batch(
