@@ -114,3 +114,37 @@ def test_one_of():
     with pytest.raises(TypeError, match="a bool"):
         one_of("k", True, (1, 2))
     assert one_of("k", 2, (1, 2)) == 2
+
+
+# -- the rule holds where mctslab checks its arguments ----------------------------------
+def test_the_package_follows_the_rule():
+    from mctslab.bandits import UCB1, EpsilonGreedy, run
+    from mctslab.seeding import make_rng
+    from mctslab.tournament import games_needed, play_match, wilson
+
+    with pytest.raises(TypeError, match="games must be an integer >= 1"):
+        play_match("tictactoe", "random", "random", games=2.0, progress=False)
+    with pytest.raises(ValueError, match="games must be an integer >= 1, got 0"):
+        play_match("tictactoe", "random", "random", games=0, progress=False)
+    with pytest.raises(TypeError, match="seats must be one of"):
+        play_match("tictactoe", "random", "random", games=2, seats=1, progress=False)
+    with pytest.raises(TypeError, match="workers must be an integer >= 1"):
+        play_match("tictactoe", "random", "random", games=2, workers=1.5, progress=False)
+    with pytest.raises(TypeError, match="seed must be an integer >= 0"):
+        play_match("tictactoe", "random", "random", games=2, seed=None, progress=False)
+    with pytest.raises(ValueError, match="seed must be an integer >= 0"):
+        play_match("tictactoe", "random", "random", games=2, seed=-1, progress=False)
+    with pytest.raises(TypeError, match="runs must be an integer >= 1"):
+        run(UCB1(), [0.5], runs=True, steps=10, progress=False)
+    with pytest.raises(TypeError, match="the exploration constant c must be a number"):
+        UCB1(c="big")
+    with pytest.raises(ValueError, match=r"epsilon must be a number in \[0.0, 1.0\]"):
+        EpsilonGreedy(-0.1)
+    with pytest.raises(TypeError, match="n must be an integer >= 0"):
+        wilson(1, 2.0)
+    with pytest.raises(TypeError, match="p1 must be a number"):
+        games_needed("0.5", 0.6)
+    with pytest.raises(TypeError, match="seed must be an int >= 0"):
+        make_rng("1")
+    with pytest.raises(ValueError, match="seed must be an integer >= 0"):
+        make_rng(-1)

@@ -36,6 +36,7 @@ from tqdm.auto import tqdm
 from ..games import make_game
 from ..play import play_game
 from ..seeding import child_seed, child_seeds
+from ..validation import positive_int
 from .factory import AgentFactory, build
 
 
@@ -55,6 +56,11 @@ class GameTask:
     index: int
     a_first: bool
     seed_key: tuple[int, ...]
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """``(pair, index)``: where the game sits in the schedule."""
+        return (self.pair, self.index)
 
 
 @dataclass(frozen=True)
@@ -163,6 +169,19 @@ def default_batch_size(games: int, workers: int) -> int:
     return max(1, min(100, math.ceil(games / (8 * workers))))
 
 
+def check_workers(workers: int | None, batch_size: int | None) -> None:
+    """Check the ``workers`` and ``batch_size`` options: each ``None`` or an int >= 1.
+
+    Raises:
+        TypeError: if either is neither ``None`` nor an int.
+        ValueError: if either is < 1.
+    """
+    if workers is not None:
+        positive_int("workers", workers, hint=" (or None for every core)")
+    if batch_size is not None:
+        positive_int("batch_size", batch_size, hint=" (games per task, or None for automatic)")
+
+
 def run_games(
     game_spec: str,
     pairs: Sequence[tuple[str | AgentFactory, str | AgentFactory]],
@@ -200,12 +219,9 @@ def run_games(
         The results, sorted by ``(pair, index)``.
 
     Raises:
-        ValueError: if ``workers`` or ``batch_size`` is < 1.
+        TypeError, ValueError: if ``workers`` or ``batch_size`` is not an int >= 1 or ``None``.
     """
-    if workers is not None and workers < 1:
-        raise ValueError(f"workers must be >= 1 (or None for every core), got {workers}")
-    if batch_size is not None and batch_size < 1:
-        raise ValueError(f"batch_size must be >= 1 game per task, got {batch_size}")
+    check_workers(workers, batch_size)
     n_workers = workers or available_cores()
     size = batch_size or default_batch_size(len(tasks), n_workers)
     batches = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
