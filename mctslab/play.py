@@ -9,6 +9,9 @@ import numpy as np
 
 from .agents import Agent, make_agent
 from .games import Game, State, make_game
+from .seeding import child_seeds
+
+__all__ = ["GameRecord", "child_seeds", "play_game"]
 
 
 @dataclass
@@ -35,23 +38,6 @@ class GameRecord:
     def plies(self) -> int:
         """Number of moves played."""
         return len(self.moves)
-
-
-def child_seeds(seed: int | np.random.SeedSequence, n: int) -> list[np.random.SeedSequence]:
-    """The ``n`` child seeds of ``seed``: those ``SeedSequence(seed).spawn(n)`` gives.
-
-    Unlike :meth:`numpy.random.SeedSequence.spawn`, this does not advance the parent's
-    spawn counter, so calling it twice with the same ``SeedSequence`` gives the same
-    children (a game replayed from its seed is the same game).
-
-    Args:
-        seed: an int (>= 0) or a :class:`numpy.random.SeedSequence`.
-        n: how many children, >= 0.
-    """
-    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    return [
-        np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, k), pool_size=root.pool_size) for k in range(n)
-    ]
 
 
 def play_game(

@@ -80,9 +80,15 @@ def first_pulls(policy, means, runs, steps, seed=0):
 # -- environments ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("bad", [[], [0.5, 1.2], [-0.1, 0.5], [0.5, float("nan")], [[0.1, 0.2]], "abc"])
+@pytest.mark.parametrize("bad", [[], [0.5, 1.2], [-0.1, 0.5], [0.5, float("nan")], [[0.1, 0.2]]])
 def test_bernoulli_arms_reject_bad_means(bad):
     with pytest.raises(ValueError, match=r"arm|\[0, 1\]|flat|numbers"):
+        BernoulliArms(bad)
+
+
+@pytest.mark.parametrize("bad", ["abc", [0.5, "x"], [0.5, object()]])
+def test_bernoulli_arms_reject_means_that_are_not_numbers_with_a_type_error(bad):
+    with pytest.raises(TypeError, match=r"means must be a list of numbers in \[0, 1\], got "):
         BernoulliArms(bad)
 
 
@@ -297,7 +303,6 @@ def test_ucb1_tuned_bound_is_variance_aware_and_below_ucb1_half(steps):
     ("make", "match"),
     [
         (lambda: UCB1(c=-1), "c must be a number >= 0"),
-        (lambda: UCB1(c="big"), "c must be a number"),
         (lambda: EpsilonGreedy(1.5), r"epsilon must be a number in \[0.0, 1.0\]"),
         (lambda: ExploreThenCommit(0), "integer >= 1"),
         (lambda: ThompsonSampling(a=0), "a > 0"),
@@ -305,6 +310,20 @@ def test_ucb1_tuned_bound_is_variance_aware_and_below_ucb1_half(steps):
 )
 def test_policies_reject_bad_parameters(make, match):
     with pytest.raises(ValueError, match=match):
+        make()
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        (lambda: UCB1(c="big"), "c must be a number"),
+        (lambda: EpsilonGreedy("0.1"), r"epsilon must be a number in \[0.0, 1.0\]"),
+        (lambda: ExploreThenCommit(2.5), "integer >= 1"),
+        (lambda: ThompsonSampling(b=None), "b must be a number"),
+    ],
+)
+def test_policies_reject_parameters_of_the_wrong_type_with_a_type_error(make, match):
+    with pytest.raises(TypeError, match=match):
         make()
 
 

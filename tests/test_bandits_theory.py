@@ -123,7 +123,7 @@ def test_snapshot_matches_what_ucb1_pulled_next(plt):
     assert final.next_arm is None and final.counts.sum() == 120
     plot_snapshot(snapshot(tr, 2, c))  # with unplayed arms
     plot_pulls(tr, 60)
-    with pytest.raises(ValueError, match=r"t must be in \[0, 120\]"):
+    with pytest.raises(ValueError, match=r"t must be an integer in \[0, 120\]"):
         snapshot(tr, 121, c)
 
 
@@ -144,7 +144,7 @@ def test_playground_figure_and_widget(plt):
 
     fig = playground_figure([0.2, 0.5, 0.8], c=0.5, t=30, steps=60, seed=1)
     assert len(fig.axes) == 2
-    with pytest.raises(ValueError, match="t must be in"):
+    with pytest.raises(ValueError, match=r"t must be an integer in \[0, 60\]"):
         playground_figure([0.2, 0.5], t=100, steps=60)
     pytest.importorskip("ipywidgets")
     from mctslab.bandits.widgets import playground

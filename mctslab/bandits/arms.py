@@ -15,6 +15,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..validation import number
+
 __all__ = ["Arms", "BernoulliArms", "GaussianArms", "check_means"]
 
 
@@ -29,13 +31,14 @@ def check_means(means: Sequence[float] | np.ndarray, what: str = "means") -> np.
         A 1-D ``float64`` array (a copy, marked read-only).
 
     Raises:
+        TypeError: if ``means`` is not a list of numbers (e.g. a string).
         ValueError: if there are no arms, the list is not flat, or a mean is not a
             finite number in [0, 1] (the message names the offending arm).
     """
     try:
         arr = np.array(means, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{what} must be a list of numbers in [0, 1], got {means!r}") from None
+        raise TypeError(f"{what} must be a list of numbers in [0, 1], got {means!r}") from None
     if arr.ndim != 1:
         raise ValueError(f"{what} must be a flat list with one number per arm, got shape {arr.shape}")
     if arr.size == 0:
@@ -157,14 +160,13 @@ class GaussianArms(Arms):
         means: the exact means of the clipped rewards.
 
     Raises:
+        TypeError: if ``sigma`` is not a number.
         ValueError: if ``locs`` is empty or outside [0, 1], or ``sigma`` is outside [0, 1].
     """
 
     def __init__(self, locs: Sequence[float] | np.ndarray, sigma: float = 0.1) -> None:
         self.locs = check_means(locs, "locs")
-        if not (isinstance(sigma, (int, float)) and 0.0 <= sigma <= 1.0):
-            raise ValueError(f"sigma must be a number in [0, 1], got {sigma!r}")
-        self.sigma = float(sigma)
+        self.sigma = number("sigma", sigma, low=0.0, high=1.0, hint=" (a standard deviation)")
         means = np.array([_clipped_normal_mean(float(loc), self.sigma) for loc in self.locs])
         means.setflags(write=False)
         self.means = means

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..validation import integer, positive_int
 from .experiment import run
 from .exploration import SequentialHalving, SuccessiveRejects
 from .policies import UCB1, EpsilonGreedy, ExploreThenCommit, Greedy, ThompsonSampling, UCB1Tuned
@@ -64,12 +65,11 @@ def bench_bandits(
         ``final_regret`` (mean over runs, a sanity check).
 
     Raises:
-        ValueError: if ``arms < 2`` or ``repeats < 1``.
+        TypeError: if ``runs``, ``steps``, ``arms`` or ``repeats`` is not an integer.
+        ValueError: if ``arms < 2`` or ``runs``, ``steps`` or ``repeats`` < 1.
     """
-    if arms < 2:
-        raise ValueError(f"the benchmark needs at least 2 arms, got {arms}")
-    if repeats < 1:
-        raise ValueError(f"repeats must be >= 1, got {repeats}")
+    arms = integer("arms", arms, low=2, hint=" (the benchmark needs at least 2 arms)")
+    repeats = positive_int("repeats", repeats)
     means = np.linspace(0.1, 0.9, arms)
     rows = []
     for policy in default_policies() if policies is None else policies:

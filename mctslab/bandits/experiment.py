@@ -8,21 +8,23 @@ measures at chosen times (a log-spaced grid by default):
 * simple regret ``mu* - mu(recommended arm)``: how good the final answer is;
 * the fraction of pulls that went to an optimal arm.
 
-Randomness: the seed is split (``numpy.random.SeedSequence.spawn``) into one
-stream for the bandit, one for the policy and one for recommendations, so the
+Randomness: the seed is split (:func:`mctslab.seeding.child_generators`, as
+``numpy.random.SeedSequence.spawn`` splits it) into one stream for the bandit, one for
+the policy and one for recommendations, so the
 same seed gives the same result, and two policies run with the same seed face
 the same reward draws (common random numbers make comparisons sharper).
 """
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from tqdm.auto import tqdm
 
+from ..seeding import Seed, child_generators
+from ..validation import positive_int
 from .arms import Arms, BernoulliArms
 from .policy import Policy, Stats, check_arm_choice
 
@@ -31,7 +33,8 @@ __all__ = ["METRICS", "BanditResult", "Trace", "compare", "log_grid", "run", "si
 METRICS = ("regret", "simple_regret", "optimal_fraction")
 """The measures a :class:`BanditResult` records."""
 
-SeedLike = int | np.random.Generator | np.random.SeedSequence | None
+SeedLike = Seed
+"""What ``seed=`` accepts (see :data:`mctslab.seeding.Seed`)."""
 
 
 @dataclass(frozen=True)
@@ -119,36 +122,21 @@ def log_grid(steps: int, per_decade: int = 20) -> np.ndarray:
 
     Returns:
         Sorted unique ``int64`` times, always including 1 and ``steps``.
+
+    Raises:
+        TypeError: if ``steps`` or ``per_decade`` is not an integer.
+        ValueError: if either is < 1.
     """
-    steps = _check_positive_int(steps, "steps")
+    steps = positive_int("steps", steps)
+    per_decade = positive_int("per_decade", per_decade)
     decades = np.log10(steps)
     grid = np.round(np.logspace(0.0, decades, max(2, int(np.ceil(decades * per_decade)) + 1))).astype(np.int64)
     powers = 10 ** np.arange(int(np.floor(decades)) + 1, dtype=np.int64)
     return np.unique(np.concatenate([grid, powers, [1, steps]]))
 
 
-def _check_positive_int(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    return int(value)
-
-
 def _as_arms(arms: Arms | Sequence[float] | np.ndarray) -> Arms:
     return arms if isinstance(arms, Arms) else BernoulliArms(arms)
-
-
-def _streams(seed: SeedLike, n: int) -> list[np.random.Generator]:
-    """``n`` independent generators derived from one seed (the same seed, the same generators).
-
-    A ``Generator`` is consumed (as any use of it would be); a ``SeedSequence`` is not
-    (its children are built from its key rather than with ``spawn``, which would count).
-    """
-    if isinstance(seed, np.random.Generator):
-        seed = np.random.SeedSequence(seed.integers(0, 2**63, size=4).tolist())
-    elif not isinstance(seed, np.random.SeedSequence):
-        seed = np.random.SeedSequence(seed)
-    children = (np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, i)) for i in range(n))
-    return [np.random.default_rng(child) for child in children]
 
 
 def simulate(
@@ -171,13 +159,14 @@ def simulate(
         each of shape ``(runs,)``.
 
     Raises:
-        ValueError: for bad ``runs``/``steps``/means, or if the policy returns an
+        TypeError: if ``runs`` or ``steps`` is not an integer, or ``seed`` not a seed.
+        ValueError: for ``runs``/``steps`` < 1, bad means, or if the policy returns an
             invalid choice.
     """
     bandit = _as_arms(arms)
-    runs = _check_positive_int(runs, "runs")
-    steps = _check_positive_int(steps, "steps")
-    env_rng, policy_rng, _ = _streams(seed, 3)
+    runs = positive_int("runs", runs)
+    steps = positive_int("steps", steps)
+    env_rng, policy_rng, _ = child_generators(seed, 3)
     return _simulate(policy, bandit, runs, steps, env_rng, policy_rng)
 
 
@@ -220,17 +209,18 @@ def run(
         A :class:`BanditResult`.
 
     Raises:
-        ValueError: for bad ``runs``, ``steps``, ``record`` or means.
+        TypeError: if ``runs`` or ``steps`` is not an integer, or ``seed`` not a seed.
+        ValueError: for ``runs``/``steps`` < 1, bad ``record`` or means.
     """
     bandit = _as_arms(arms)
-    steps = _check_positive_int(steps, "steps")
+    steps = positive_int("steps", steps)
     times = log_grid(steps) if record is None else np.unique(np.asarray(list(record), dtype=np.int64))
     if times.size == 0 or times[0] < 1 or times[-1] > steps:
         raise ValueError(f"record times must lie in [1, steps] = [1, {steps}], got {times.tolist()}")
     gaps = bandit.gaps
     optimal = gaps == 0
-    runs = _check_positive_int(runs, "runs")
-    env_rng, policy_rng, recommend_rng = _streams(seed, 3)
+    runs = positive_int("runs", runs)
+    env_rng, policy_rng, recommend_rng = child_generators(seed, 3)
     regret = np.zeros(runs)
     optimal_pulls = np.zeros(runs)
     shape = (runs, times.size)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..ucb import SQRT2, ucb1
+from ..validation import integer
 from .experiment import BanditResult, Trace
 from .theory import lai_robbins_bound, ucb1_regret_bound
 
@@ -122,11 +123,11 @@ def snapshot(trace: Trace, t: int, c: float = SQRT2) -> Snapshot:
         c: the exploration constant, >= 0.
 
     Raises:
+        TypeError: if ``t`` is not an integer.
         ValueError: if ``t`` is outside the trace or ``c < 0``.
     """
     horizon = len(trace.arms)
-    if not 0 <= t <= horizon:
-        raise ValueError(f"t must be in [0, {horizon}] for this trace, got {t}")
+    t = integer("t", t, low=0, high=horizon, hint=" for this trace")
     counts = trace.counts(t)
     played = counts > 0
     estimates = np.where(played, trace.sums(t) / np.where(played, counts, 1.0), np.nan)

@@ -17,22 +17,14 @@ The list runs from what goes wrong to what works:
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
 from ..ucb import SQRT2, ucb1
+from ..validation import non_negative_number, positive_int, probability
 from .policy import Policy, Stats, argmax_random
 
 __all__ = ["EpsilonGreedy", "ExploreThenCommit", "Greedy", "ThompsonSampling", "UCB1", "UCB1Tuned"]
-
-
-def _check_number(value: object, name: str, low: float, high: float = math.inf, hint: str = "") -> float:
-    """``value`` as a float if it is a real number in ``[low, high]``; otherwise a ValueError that says so."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not low <= float(value) <= high:
-        allowed = f">= {low}" if high == math.inf else f"in [{low}, {high}]"
-        raise ValueError(f"{name} must be a number {allowed}{hint}, got {value!r}")
-    return float(value)
 
 
 def _untried_first(stats: Stats) -> np.ndarray:
@@ -65,11 +57,12 @@ class EpsilonGreedy(Policy):
         epsilon: the exploration probability, in [0, 1] (default 0.1).
 
     Raises:
+        TypeError: if ``epsilon`` is not a number.
         ValueError: if ``epsilon`` is outside [0, 1].
     """
 
     def __init__(self, epsilon: float = 0.1) -> None:
-        self.epsilon = _check_number(epsilon, "epsilon", 0.0, 1.0, " (a probability)")
+        self.epsilon = probability("epsilon", epsilon, hint=" (a probability)")
 
     @property
     def name(self) -> str:
@@ -92,13 +85,12 @@ class ExploreThenCommit(Policy):
         m: pulls of each arm in the exploration phase, >= 1 (default 50).
 
     Raises:
-        ValueError: if ``m`` is not an integer >= 1.
+        TypeError: if ``m`` is not an integer.
+        ValueError: if ``m`` < 1.
     """
 
     def __init__(self, m: int = 50) -> None:
-        if isinstance(m, bool) or not isinstance(m, numbers.Integral) or m < 1:
-            raise ValueError(f"m (pulls of each arm before committing) must be an integer >= 1, got {m!r}")
-        self.m = int(m)
+        self.m = positive_int("m (pulls of each arm before committing)", m)
         self._commit: np.ndarray | None = None
 
     @property
@@ -130,11 +122,12 @@ class UCB1(Policy):
         c: the exploration constant, >= 0 (default ``sqrt(2)``); 0 is greedy.
 
     Raises:
-        ValueError: if ``c`` is negative or not a number.
+        TypeError: if ``c`` is not a number.
+        ValueError: if ``c`` is negative.
     """
 
     def __init__(self, c: float = SQRT2) -> None:
-        self.c = _check_number(c, "the exploration constant c", 0.0, hint=" (sqrt(2) in Auer et al. 2002)")
+        self.c = non_negative_number("the exploration constant c", c, hint=" (sqrt(2) in Auer et al. 2002)")
 
     @property
     def name(self) -> str:
@@ -190,12 +183,13 @@ class ThompsonSampling(Policy):
             prior is uniform on [0, 1]).
 
     Raises:
-        ValueError: if ``a`` or ``b`` is not a positive number.
+        TypeError: if ``a`` or ``b`` is not a number.
+        ValueError: if ``a`` or ``b`` is not positive.
     """
 
     def __init__(self, a: float = 1.0, b: float = 1.0) -> None:
-        self.a = _check_number(a, "the prior parameter a", 0.0)
-        self.b = _check_number(b, "the prior parameter b", 0.0)
+        self.a = non_negative_number("the prior parameter a", a)
+        self.b = non_negative_number("the prior parameter b", b)
         if self.a == 0.0 or self.b == 0.0:
             raise ValueError(f"the Beta prior needs a > 0 and b > 0, got a={a!r}, b={b!r}")
 

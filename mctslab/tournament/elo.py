@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..validation import positive_number
+
 ELO_PER_NAT = 400 / math.log(10)
 """Elo points per unit of Bradley-Terry log-strength (about 173.7)."""
 
@@ -102,9 +104,10 @@ def bradley_terry(
         The fitted :class:`EloRatings`.
 
     Raises:
+        TypeError: if ``prior_sd`` is not a number.
         ValueError: on mismatched shapes, fewer than two players, an asymmetric
-            ``games`` matrix, points outside [0, games], or ``points[i][j] +
-            points[j][i] != games[i][j]``.
+            ``games`` matrix, points outside [0, games], ``points[i][j] +
+            points[j][i] != games[i][j]``, or ``prior_sd <= 0``.
     """
     k = len(names)
     pts = np.asarray(points, dtype=float)
@@ -117,8 +120,7 @@ def bradley_terry(
         raise ValueError("games must be a symmetric matrix of non-negative counts")
     if np.any(pts < -1e-9) or np.any(pts > n + 1e-9) or not np.allclose(pts + pts.T, n):
         raise ValueError("points[i][j] must lie in [0, games[i][j]] and points[i][j] + points[j][i] = games[i][j]")
-    if prior_sd <= 0:
-        raise ValueError(f"prior_sd must be > 0 Elo, got {prior_sd}")
+    prior_sd = positive_number("prior_sd", prior_sd, hint=" Elo")
     np.fill_diagonal(n, 0.0)
     precision = (ELO_PER_NAT / prior_sd) ** 2  # prior precision on theta (nats)
     theta = np.zeros(k)

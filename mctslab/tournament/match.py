@@ -22,9 +22,10 @@ from typing import Any
 import numpy as np
 
 from ..games import Game, make_game
+from ..validation import non_negative_int, one_of, positive_int
 from .factory import AgentLike, name_of, resolve
-from .results_file import ResultsFile
-from .runner import GameResult, GameTask, run_games
+from .runner import GameResult, GameTask
+from .schedule import play_schedule
 from .stats import Outcomes
 
 SEATS = ("alternate", "a-first", "b-first")
@@ -38,27 +39,16 @@ def a_moves_first(seats: str, index: int) -> bool:
     return seats == "a-first"
 
 
-def check_seats(seats: str) -> str:
-    """``seats`` if it is one of :data:`SEATS`, else a ValueError listing them."""
-    if seats not in SEATS:
-        raise ValueError(f"seats must be one of {', '.join(SEATS)}; got {seats!r}")
-    return seats
-
-
-def check_games(games: int) -> int:
-    """``games`` if it is an int >= 1, else a ValueError saying so."""
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise ValueError(f"the number of games must be an int >= 1, got {games!r}")
-    return int(games)
-
-
 def seed_header(seed: int | np.random.SeedSequence) -> dict[str, Any]:
-    """How a seed is written in a results file header (JSON-ready)."""
+    """How a tournament's seed is written in a results file header (JSON-ready).
+
+    Raises:
+        TypeError: if ``seed`` is neither an int nor a ``SeedSequence``.
+        ValueError: for a negative int.
+    """
     if isinstance(seed, np.random.SeedSequence):
         return {"entropy": seed.entropy, "spawn_key": list(seed.spawn_key)}
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be an int >= 0 or a numpy SeedSequence, got {seed!r}")
-    return {"entropy": int(seed), "spawn_key": []}
+    return {"entropy": non_negative_int("seed", seed, hint=" (or a numpy SeedSequence)"), "spawn_key": []}
 
 
 @dataclass
@@ -250,38 +240,30 @@ def play_match(
 
     Raises:
         mctslab.SpecError: for an unknown or malformed game or agent spec.
-        ValueError: for ``games < 1``, a bad seed, seating rule, ``workers`` or ``batch_size``.
+        TypeError: for an argument of the wrong type (e.g. ``games=2.5``, ``seed=None``).
+        ValueError: for ``games < 1``, a negative seed, an unknown seating rule, or
+            ``workers`` or ``batch_size`` < 1.
         ResultsFileError: if ``out`` holds another run's results or is damaged (a
             damaged last line is repaired with a :class:`ResultsFileWarning`).
     """
-    games = check_games(games)
-    seats = check_seats(seats)
+    games = positive_int("games", games)
+    seats = one_of("seats", seats, SEATS)
     game_obj = make_game(game)
     a_agent, b_agent = resolve(a), resolve(b)
     a_spec, b_spec = name_of(a_agent), name_of(b_agent)
     header = {"kind": "match", "game": game_obj.spec, "agents": [a_spec, b_spec], "seed": seed_header(seed)}
     header["seats"] = seats
-    tasks = [GameTask(0, i, a_moves_first(seats, i), (i,)) for i in range(games)]
-    done: dict[tuple[int, int], GameResult] = {}
-    results_file = None
-    if out is not None:
-        results_file = ResultsFile(
-            out, header, game_obj, lambda pair, i: a_moves_first(seats, i) if pair == 0 and i < games else None
-        )
-        done = results_file.load()
-        tasks = [t for t in tasks if (0, t.index) not in done]
-    played = run_games(
-        game_obj.spec,
+    played = play_schedule(
+        game_obj,
         [(a_agent, b_agent)],
         seed,
-        tasks,
+        [GameTask(0, i, a_moves_first(seats, i), (i,)) for i in range(games)],
+        header=header,
+        out=out,
         executor=executor,
         workers=workers,
         batch_size=batch_size,
         progress=progress,
         desc=f"{a_spec} vs {b_spec}",
-        done=len(done),
-        on_batch=None if results_file is None else results_file.append,
     )
-    results = sorted([*done.values(), *played], key=lambda r: r.key)
-    return MatchResult(game_obj.spec, a_spec, b_spec, seed, seats, results, resumed=len(done))
+    return MatchResult(game_obj.spec, a_spec, b_spec, seed, seats, played.results, resumed=len(played.resumed))

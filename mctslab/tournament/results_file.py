@@ -14,9 +14,12 @@ What is checked on reading, so that nothing is ever silently mis-counted:
 * every game line must parse, name a game of the schedule, sit in the seat the
   schedule gives it, appear once, and its moves, replayed, must end the game with the
   recorded winner;
-* a damaged **last** line (the one being written when a run was killed) is removed from
-  the file with a :class:`ResultsFileWarning` and that game is played again; a damaged
-  line anywhere else is an error naming the line.
+* a damaged **last** line (the one being written when a run was killed) is not counted;
+  when the run resumes (:meth:`ResultsFile.open_for_append`) it is removed from the file
+  with a :class:`ResultsFileWarning` and that game is played again; a damaged line
+  anywhere else is an error naming the line.
+
+Reading a file never changes it; only opening it to append does.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,18 +63,43 @@ def _record_to_json(result: GameResult) -> str:
     )
 
 
+@dataclass(frozen=True)
+class Contents:
+    """What a results file holds, as :meth:`ResultsFile.read` finds it (nothing is changed).
+
+    Attributes:
+        games: ``(pair, index) -> GameResult`` for every valid game line whose game is in
+            the schedule (lines for games beyond it, e.g. from a longer earlier run, stay
+            in the file but are not returned).
+        end: how many bytes at the start of the file are sound (the header and every valid
+            game line); 0 if the file is missing or empty.
+        damage: why the last line cannot be used (the run was probably stopped while
+            writing it), or ``None`` if it can.
+        damaged_line: that line's number (from 1), or ``None``.
+    """
+
+    games: dict[tuple[int, int], GameResult]
+    end: int
+    damage: str | None = None
+    damaged_line: int | None = None
+
+
 class ResultsFile:
     """A results file for one run: read what is there, then append as games finish.
 
+    Reading (:meth:`read`, :meth:`load`) never changes the file; :meth:`open_for_append`
+    writes the header of a new file or cuts a damaged last line, and :meth:`append` adds
+    games.
+
     Args:
-        path: the file (created with its header if missing or empty).
+        path: the file (created with its header by :meth:`open_for_append` if missing or empty).
         header: what describes the run; a file whose header differs is refused.
         game: the game, to replay and check every recorded game.
-        expected_a_first: ``(pair, index) -> bool``: the seat the schedule gives A, or
-            ``None`` if ``(pair, index)`` is not part of the schedule.
+        schedule: ``(pair, index) -> a_first`` for every game of the run: the seat the
+            schedule gives agent A.
 
     Raises:
-        ResultsFileError: see :meth:`load`.
+        ResultsFileError: see :meth:`read`.
     """
 
     def __init__(
@@ -78,30 +107,26 @@ class ResultsFile:
         path: str | os.PathLike,
         header: dict[str, Any],
         game: Game,
-        expected_a_first: Callable[[int, int], bool | None],
+        schedule: Mapping[tuple[int, int], bool],
     ) -> None:
         self.path = Path(path)
         self.header = {"format": FORMAT, "version": VERSION, **header}
         self.game = game
-        self.expected_a_first = expected_a_first
+        self.schedule = schedule
 
-    def load(self) -> dict[tuple[int, int], GameResult]:
-        """Read the finished games (writing the header first if the file is new).
+    def read(self) -> Contents:
+        """Read and check the file without changing it.
 
         Returns:
-            ``(pair, index) -> GameResult`` for every valid game line whose game is in the
-            schedule (lines for games beyond it, e.g. from a longer earlier run, are kept
-            in the file but not returned).
+            The :class:`Contents`: the finished games of the schedule, and whether the last
+            line is damaged.
 
         Raises:
             ResultsFileError: another run's header, an unreadable header, or a damaged or
                 duplicated game line before the last line.
         """
         if not self.path.exists() or self.path.stat().st_size == 0:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "w", encoding="utf-8") as f:
-                f.write(json.dumps(self.header) + "\n")
-            return {}
+            return Contents({}, 0)
         data = self.path.read_bytes()
         lines = data.split(b"\n")
         complete = data.endswith(b"\n")
@@ -124,18 +149,48 @@ class ResultsFile:
                         f"{self.path}, line {number}: {err}; the file is damaged before its last line, "
                         "so it cannot be resumed safely (repair or delete that line, or use another file)"
                     ) from None
-                self._truncate(offset)
-                warnings.warn(
-                    f"{self.path}, line {number}: {err}; removed it (the run was probably stopped while "
-                    "writing it): that game will be played again",
-                    ResultsFileWarning,
-                    stacklevel=3,
-                )
-                break
+                return Contents(found, offset, str(err), number)
             offset += len(raw) + 1
-            if self.expected_a_first(result.pair, result.index) is not None:
+            if result.key in self.schedule:
                 found[result.key] = result
-        return found
+        return Contents(found, offset)
+
+    def load(self) -> dict[tuple[int, int], GameResult]:
+        """The finished games of the schedule, ``(pair, index) -> GameResult`` (read only; see :meth:`read`).
+
+        Raises:
+            ResultsFileError: as :meth:`read`.
+        """
+        return self.read().games
+
+    def open_for_append(self) -> dict[tuple[int, int], GameResult]:
+        """Read the finished games, then make the file ready for :meth:`append`.
+
+        A missing or empty file gets the run's header. A damaged last line is cut off,
+        with a :class:`ResultsFileWarning`: its game is not returned, so it is played
+        again.
+
+        Returns:
+            As :meth:`load`.
+
+        Raises:
+            ResultsFileError: as :meth:`read` (the file is then left as it was).
+        """
+        contents = self.read()
+        if contents.end == 0:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.path, "w", encoding="utf-8") as f:
+                f.write(json.dumps(self.header) + "\n")
+        elif contents.damage is not None:
+            with open(self.path, "r+b") as f:
+                f.truncate(contents.end)
+            warnings.warn(
+                f"{self.path}, line {contents.damaged_line}: {contents.damage}; removed it (the run was probably "
+                "stopped while writing it): that game will be played again",
+                ResultsFileWarning,
+                stacklevel=4,  # the caller of play_match or round_robin (via play_schedule)
+            )
+        return contents.games
 
     def append(self, results: list[GameResult]) -> None:
         """Append finished games, one line each, and push them to disk."""
@@ -184,7 +239,7 @@ class ResultsFile:
             raise ValueError(f"the line is not a game record ({type(err).__name__}: {err})") from None
         if not isinstance(a_first, bool) or winner not in ("a", "b", None):
             raise ValueError("the line is not a game record (bad a_first or winner)")
-        expected = self.expected_a_first(result.pair, result.index)
+        expected = self.schedule.get(result.key)
         if result.pair < 0 or result.index < 0 or (expected is not None and expected != result.a_first):
             raise ValueError(f"game {result.key} is not seated as this run's schedule seats it")
         self._replay(result)
@@ -203,7 +258,3 @@ class ResultsFile:
         returns = self.game.returns(state)
         if winner != result.winner or (returns[a_seat], returns[1 - a_seat]) != result.returns:
             raise ValueError(f"its recorded result ({result.winner}) is not what its moves give ({winner})")
-
-    def _truncate(self, offset: int) -> None:
-        with open(self.path, "r+b") as f:
-            f.truncate(offset)

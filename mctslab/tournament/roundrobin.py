@@ -18,11 +18,12 @@ from typing import Any
 import numpy as np
 
 from ..games import Game, make_game
+from ..validation import one_of, positive_int
 from .elo import EloRatings, bradley_terry
 from .factory import AgentLike, name_of, resolve
-from .match import MatchResult, a_moves_first, check_games, check_seats, seed_header
-from .results_file import ResultsFile
-from .runner import GameResult, GameTask, game_seed, run_games
+from .match import SEATS, MatchResult, a_moves_first, seed_header
+from .runner import GameResult, GameTask, game_seed
+from .schedule import play_schedule
 
 
 @dataclass
@@ -120,12 +121,13 @@ def round_robin(
 
     Raises:
         mctslab.SpecError: for an unknown or malformed spec.
+        TypeError: for an argument of the wrong type.
         ValueError: for fewer than two agents, a repeated agent, ``games < 1``, or a
-            bad seed or option.
+            negative seed or an option out of range.
         ResultsFileError: if ``out`` holds another run's results or is damaged.
     """
-    games = check_games(games)
-    seats = check_seats(seats)
+    games = positive_int("games", games)
+    seats = one_of("seats", seats, SEATS)
     game_obj = make_game(game)
     resolved = [resolve(a) for a in agents]
     specs = tuple(name_of(a) for a in resolved)
@@ -135,43 +137,31 @@ def round_robin(
     if repeated:
         raise ValueError(f"each agent may appear once in a round robin; repeated: {', '.join(repeated)}")
     pairings = list(itertools.combinations(range(len(specs)), 2))
-    pairs = [(resolved[i], resolved[j]) for i, j in pairings]
-    tasks = [GameTask(p, g, a_moves_first(seats, g), (p, g)) for p in range(len(pairs)) for g in range(games)]
     header = {"kind": "round-robin", "game": game_obj.spec, "agents": list(specs), "seed": seed_header(seed)}
     header["seats"] = seats
-    done: dict[tuple[int, int], GameResult] = {}
-    results_file = None
-    if out is not None:
-
-        def expected(pair: int, index: int) -> bool | None:
-            return a_moves_first(seats, index) if 0 <= pair < len(pairs) and index < games else None
-
-        results_file = ResultsFile(out, header, game_obj, expected)
-        done = results_file.load()
-        tasks = [t for t in tasks if (t.pair, t.index) not in done]
-    played = run_games(
-        game_obj.spec,
-        pairs,
+    played = play_schedule(
+        game_obj,
+        [(resolved[i], resolved[j]) for i, j in pairings],
         seed,
-        tasks,
+        [GameTask(p, g, a_moves_first(seats, g), (p, g)) for p in range(len(pairings)) for g in range(games)],
+        header=header,
+        out=out,
         executor=executor,
         workers=workers,
         batch_size=batch_size,
         progress=progress,
         desc="round robin",
-        done=len(done),
-        on_batch=None if results_file is None else results_file.append,
     )
-    by_pair: dict[int, list[GameResult]] = {p: [] for p in range(len(pairs))}
-    for r in [*done.values(), *played]:
+    by_pair: dict[int, list[GameResult]] = {p: [] for p in range(len(pairings))}
+    for r in played.results:  # sorted by (pair, index)
         by_pair[r.pair].append(r)
     matches = {}
     k = len(specs)
     points, counts = np.zeros((k, k)), np.zeros((k, k))
     for p, (i, j) in enumerate(pairings):
-        results = sorted(by_pair[p], key=lambda r: r.index)
-        match = MatchResult(game_obj.spec, specs[i], specs[j], game_seed(seed, (p,)), seats, results)
-        match.resumed = sum(1 for r in results if r.key in done)
+        results = by_pair[p]
+        resumed = sum(1 for r in results if r.key in played.resumed)
+        match = MatchResult(game_obj.spec, specs[i], specs[j], game_seed(seed, (p,)), seats, results, resumed)
         matches[(i, j)] = match
         o = match.outcomes
         points[i, j], points[j, i] = o.wins + o.draws / 2, o.losses + o.draws / 2

@@ -34,7 +34,9 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ..games import make_game
-from ..play import child_seeds, play_game
+from ..play import play_game
+from ..seeding import child_seed, child_seeds
+from ..validation import positive_int
 from .factory import build
 
 
@@ -54,6 +56,11 @@ class GameTask:
     index: int
     a_first: bool
     seed_key: tuple[int, ...]
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """``(pair, index)``: where the game sits in the schedule."""
+        return (self.pair, self.index)
 
 
 @dataclass(frozen=True)
@@ -90,8 +97,9 @@ class GameResult:
 
 
 def game_seed(root: int | np.random.SeedSequence, key: Sequence[int]) -> np.random.SeedSequence:
-    """The seed of the game at ``key`` below ``root``, as repeated ``SeedSequence.spawn`` gives it.
+    """The seed of the game at ``key`` below the tournament's seed ``root``.
 
+    The same as :func:`mctslab.seeding.child_seed` (this is its name in tournaments):
     ``game_seed(S, (i,))`` equals ``SeedSequence(S).spawn(N)[i]`` for any ``N > i``, so
     adding games to a tournament does not change the games already played.
 
@@ -99,8 +107,7 @@ def game_seed(root: int | np.random.SeedSequence, key: Sequence[int]) -> np.rand
         root: the tournament's seed (an int >= 0 or a ``SeedSequence``).
         key: the spawn path, e.g. ``(index,)`` or ``(pair, index)``.
     """
-    seed = root if isinstance(root, np.random.SeedSequence) else np.random.SeedSequence(root)
-    return np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, *key), pool_size=seed.pool_size)
+    return child_seed(root, key)
 
 
 def play_batch(
@@ -162,6 +169,19 @@ def default_batch_size(games: int, workers: int) -> int:
     return max(1, min(100, math.ceil(games / (8 * workers))))
 
 
+def check_workers(workers: int | None, batch_size: int | None) -> None:
+    """Check the ``workers`` and ``batch_size`` options: each ``None`` or an int >= 1.
+
+    Raises:
+        TypeError: if either is neither ``None`` nor an int.
+        ValueError: if either is < 1.
+    """
+    if workers is not None:
+        positive_int("workers", workers, hint=" (or None for every core)")
+    if batch_size is not None:
+        positive_int("batch_size", batch_size, hint=" (games per task, or None for automatic)")
+
+
 def run_games(
     game_spec: str,
     pairs: Sequence[tuple[str, str]],
@@ -199,12 +219,9 @@ def run_games(
         The results, sorted by ``(pair, index)``.
 
     Raises:
-        ValueError: if ``workers`` or ``batch_size`` is < 1.
+        TypeError, ValueError: if ``workers`` or ``batch_size`` is not an int >= 1 or ``None``.
     """
-    if workers is not None and workers < 1:
-        raise ValueError(f"workers must be >= 1 (or None for every core), got {workers}")
-    if batch_size is not None and batch_size < 1:
-        raise ValueError(f"batch_size must be >= 1 game per task, got {batch_size}")
+    check_workers(workers, batch_size)
     n_workers = workers or available_cores()
     size = batch_size or default_batch_size(len(tasks), n_workers)
     batches = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]

@@ -17,10 +17,11 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
+from ..validation import non_negative_int, number, probability
+
 
 def _z(confidence: float) -> float:
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be strictly between 0 and 1 (e.g. 0.95), got {confidence!r}")
+    confidence = number("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True, hint=" (e.g. 0.95)")
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
@@ -41,14 +42,13 @@ def wilson(successes: float, n: int, confidence: float = 0.95) -> tuple[float, f
         ``(low, high)``, with ``0 <= low <= successes / n <= high <= 1``.
 
     Raises:
+        TypeError: if ``n`` is not an integer, or ``successes`` or ``confidence`` not a number.
         ValueError: if ``n < 0``, ``successes`` is outside [0, n], or ``confidence``
             is not in (0, 1).
     """
     z = _z(confidence)
-    if n < 0:
-        raise ValueError(f"n (the number of games) must be >= 0, got {n}")
-    if not 0 <= successes <= n:
-        raise ValueError(f"successes must be between 0 and n={n}, got {successes}")
+    n = non_negative_int("n", n, hint=" (the number of games)")
+    successes = number("successes", successes, low=0, high=n)
     if n == 0:
         return (0.0, 1.0)
     p = successes / n
@@ -178,16 +178,15 @@ def games_needed(p1: float, p2: float, confidence: float = 0.95, power: float = 
         Games per side (each rate measured on that many games), rounded up.
 
     Raises:
+        TypeError: if an argument is not a number.
         ValueError: if a rate is outside [0, 1], the rates are equal, or
             ``confidence`` / ``power`` is not in (0, 1).
     """
-    for name, p in (("p1", p1), ("p2", p2)):
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"{name} must be a rate between 0 and 1, got {p!r}")
+    p1 = probability("p1", p1, hint=" (a rate between 0 and 1)")
+    p2 = probability("p2", p2, hint=" (a rate between 0 and 1)")
     if p1 == p2:
         raise ValueError(f"the two rates are equal ({p1}): no number of games separates them")
-    if not 0.0 < power < 1.0:
-        raise ValueError(f"power must be strictly between 0 and 1 (e.g. 0.8), got {power!r}")
+    power = number("power", power, low=0.0, high=1.0, low_open=True, high_open=True, hint=" (e.g. 0.8)")
     z_alpha, z_beta = _z(confidence), NormalDist().inv_cdf(power)
     mean = (p1 + p2) / 2
     spread = z_alpha * math.sqrt(2 * mean * (1 - mean)) + z_beta * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))

@@ -1,0 +1,107 @@
+"""The one tournament pipeline: resume from a results file, play what is missing, write as games finish.
+
+A match and a round robin differ only in their schedule (which games, with which seats
+and seeds) and in how they summarise the results; both run their schedule through
+:func:`play_schedule`:
+
+1. check the options (before any file is touched);
+2. with a results file: open it (:meth:`ResultsFile.open_for_append
+   <mctslab.tournament.results_file.ResultsFile.open_for_append>`), which checks its
+   header against this run's, reads the finished games, writes the header of a new file
+   and cuts a damaged last line;
+3. play the games that are not finished (:func:`~mctslab.tournament.runner.run_games`),
+   appending each batch to the file as it finishes;
+4. return every game of the schedule, in order, and which were read from the file.
+
+Since a game's seed depends only on its place in the schedule, the games read from the
+file are those an uninterrupted run would have played.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..games import Game
+from .results_file import ResultsFile
+from .runner import GameResult, GameTask, check_workers, run_games
+
+
+@dataclass(frozen=True)
+class Played:
+    """The games of a schedule once it has been run.
+
+    Attributes:
+        results: one :class:`GameResult` per task, sorted by ``(pair, index)``.
+        resumed: the ``(pair, index)`` keys of the games read from the results file
+            rather than played.
+    """
+
+    results: list[GameResult]
+    resumed: frozenset[tuple[int, int]]
+
+
+def play_schedule(
+    game: Game,
+    pairs: Sequence[tuple[str, str]],
+    seed: int | np.random.SeedSequence,
+    tasks: Sequence[GameTask],
+    *,
+    header: dict[str, Any],
+    out: str | os.PathLike | None = None,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    batch_size: int | None = None,
+    progress: bool = True,
+    desc: str = "games",
+) -> Played:
+    """Play the games of ``tasks`` that ``out`` does not already hold, and return them all.
+
+    Args:
+        game: the game.
+        pairs: ``(A, B)`` agents of each pairing (resolved specs or factories).
+        seed: the tournament's seed; task ``t`` is seeded with ``game_seed(seed, t.seed_key)``.
+        tasks: the schedule: every game of the run.
+        header: what describes the run in the results file (checked against the file's).
+        out: the results file, or ``None`` to keep nothing.
+        executor: see :func:`~mctslab.tournament.runner.run_games`.
+        workers: see :func:`~mctslab.tournament.runner.run_games`.
+        batch_size: see :func:`~mctslab.tournament.runner.run_games`.
+        progress: show a progress bar.
+        desc: the progress bar's label.
+
+    Returns:
+        :class:`Played`.
+
+    Raises:
+        TypeError, ValueError: for bad ``workers`` or ``batch_size``.
+        ResultsFileError: if ``out`` holds another run's results or is damaged before
+            its last line.
+    """
+    check_workers(workers, batch_size)
+    done: dict[tuple[int, int], GameResult] = {}
+    results_file = None
+    if out is not None:
+        results_file = ResultsFile(out, header, game, {t.key: t.a_first for t in tasks})
+        done = results_file.open_for_append()
+        tasks = [t for t in tasks if t.key not in done]
+    played = run_games(
+        game.spec,
+        pairs,
+        seed,
+        tasks,
+        executor=executor,
+        workers=workers,
+        batch_size=batch_size,
+        progress=progress,
+        desc=desc,
+        done=len(done),
+        on_batch=None if results_file is None else results_file.append,
+    )
+    results = sorted([*done.values(), *played], key=lambda r: r.key)
+    return Played(results, frozenset(done))

@@ -1,0 +1,89 @@
+"""Results files: reading never writes; files written by earlier versions are still read."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mctslab import make_game
+from mctslab.tournament import ResultsFileError, ResultsFileWarning, play_match, round_robin
+from mctslab.tournament.results_file import ResultsFile
+
+DATA = Path(__file__).parent / "data"
+CHEAP = "flat:playouts=4"
+RR_AGENTS = ["random", CHEAP, "flat:playouts=8"]
+
+
+def _results_file(path: Path, games: int = 6) -> ResultsFile:
+    """A ResultsFile for the match stored in ``match_v1.jsonl`` (header taken from that file)."""
+    header = json.loads((DATA / "match_v1.jsonl").read_text().splitlines()[0])
+    run_header = {k: v for k, v in header.items() if k not in ("format", "version")}
+    schedule = {(0, i): i % 2 == 0 for i in range(games)}
+    return ResultsFile(path, run_header, make_game("tictactoe"), schedule)
+
+
+def test_a_match_file_written_by_the_previous_version_is_resumed_whole(tmp_path):
+    out = tmp_path / "m.jsonl"
+    shutil.copy(DATA / "match_v1.jsonl", out)
+    before = out.read_bytes()
+    resumed = play_match("tictactoe", CHEAP, "random", games=6, seed=7, workers=1, out=out, progress=False)
+    fresh = play_match("tictactoe", CHEAP, "random", games=6, seed=7, workers=1, progress=False)
+    assert resumed.resumed == 6 and resumed.as_dict() == fresh.as_dict()
+    assert out.read_bytes() == before  # nothing to play, nothing written
+
+
+def test_a_round_robin_file_written_by_the_previous_version_is_resumed_whole(tmp_path):
+    out = tmp_path / "rr.jsonl"
+    shutil.copy(DATA / "round_robin_v1.jsonl", out)
+    resumed = round_robin("tictactoe", RR_AGENTS, games=2, seed=1, workers=1, out=out, progress=False)
+    fresh = round_robin("tictactoe", RR_AGENTS, games=2, seed=1, workers=1, progress=False)
+    assert sum(m.resumed for m in resumed.matches.values()) == 6
+    assert resumed.as_dict() == fresh.as_dict()
+
+
+def test_loading_a_file_with_a_damaged_last_line_does_not_change_it(tmp_path):
+    out = tmp_path / "m.jsonl"
+    text = (DATA / "match_v1.jsonl").read_text()
+    out.write_text(text[: len(text) - 20])  # killed while writing the last game
+    damaged = out.read_bytes()
+    results_file = _results_file(out)
+    games = results_file.load()
+    assert sorted(games) == [(0, i) for i in range(5)]
+    contents = results_file.read()
+    assert contents.damaged_line == 7 and "incomplete" in contents.damage
+    assert out.read_bytes() == damaged  # loading is read-only
+    with pytest.warns(ResultsFileWarning, match="line 7: the line is incomplete"):
+        assert results_file.open_for_append() == games
+    assert out.read_text() == "".join(line + "\n" for line in text.splitlines()[:6])  # the damaged line is cut
+
+
+def test_loading_a_missing_file_does_not_create_it_opening_it_writes_the_header(tmp_path):
+    out = tmp_path / "sub" / "m.jsonl"
+    results_file = _results_file(out)
+    assert results_file.load() == {}
+    assert not out.exists() and not out.parent.exists()
+    assert results_file.open_for_append() == {}
+    header = json.loads(out.read_text())
+    assert header == json.loads((DATA / "match_v1.jsonl").read_text().splitlines()[0])
+
+
+def test_another_runs_file_is_refused_on_load_and_left_alone(tmp_path):
+    out = tmp_path / "m.jsonl"
+    shutil.copy(DATA / "round_robin_v1.jsonl", out)
+    before = out.read_bytes()
+    with pytest.raises(ResultsFileError, match="kind"):
+        _results_file(out).load()
+    with pytest.raises(ResultsFileError, match="kind"):
+        _results_file(out).open_for_append()
+    assert out.read_bytes() == before
+
+
+def test_games_beyond_the_schedule_are_kept_but_not_returned(tmp_path):
+    out = tmp_path / "m.jsonl"
+    shutil.copy(DATA / "match_v1.jsonl", out)
+    assert sorted(_results_file(out, games=4).load()) == [(0, i) for i in range(4)]
+    shorter = play_match("tictactoe", CHEAP, "random", games=4, seed=7, workers=1, out=out, progress=False)
+    assert shorter.resumed == 4 and len(out.read_text().splitlines()) == 7
