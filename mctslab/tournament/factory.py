@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..agents import Agent, canonical_spec, make_agent
+from ..agents import Agent, agent_label, canonical_spec, make_agent
 
 AgentLike = str | Agent
 """What a tournament accepts as an agent: a spec, or an agent (replaced by its spec)."""
@@ -34,3 +34,8 @@ def name_of(agent: str) -> str:
 def build(agent: str, seed: np.random.SeedSequence) -> Agent:
     """A fresh agent from a resolved spec and one seed."""
     return make_agent(agent, seed=seed)
+
+
+def label_of(agent: str) -> str:
+    """The display name of a resolved agent in tables and ratings (``"window@450"``; most agents: the spec)."""
+    return agent_label(agent)

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..games import Game, make_game
 from ..validation import non_negative_int, one_of, positive_int
-from .factory import AgentLike, name_of, resolve
+from .factory import AgentLike, label_of, name_of, resolve
 from .runner import GameResult, GameTask
 from .schedule import play_schedule
 from .stats import Outcomes
@@ -125,7 +125,7 @@ class MatchResult:
         if self.seats == "alternate":  # with fixed seats the breakdown would repeat the first row
             rows += [(_seat_label(s), o) for s, o in self.by_seat.items()]
         lines = [
-            f"{self.game}: A = {self.a}  vs  B = {self.b}  ({self.games} games, seats {self.seats})",
+            f"{self.game}: A = {_named(self.a)}  vs  B = {_named(self.b)}  ({self.games} games, seats {self.seats})",
             f"{'':<14}{'games':>6}" + "".join(f"{h:>29}" for h in ("A wins", "draws", "B wins", "A score")),
         ]
         for label, o in rows:
@@ -156,6 +156,12 @@ class MatchResult:
             f"MatchResult({self.a!r} vs {self.b!r}: {self.games} games, A {o.wins}-{o.draws}-{o.losses}, "
             f"score {o.score:.3f} [{low:.3f}, {high:.3f}])"
         )
+
+
+def _named(spec: str) -> str:
+    """A spec as a table shows it: itself, or ``"window@450 (fixedbudget:kind=window,budget=450)"``."""
+    label = label_of(spec)
+    return spec if label == spec else f"{label} ({spec})"
 
 
 def _seat_label(seat: str) -> str:

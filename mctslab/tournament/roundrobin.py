@@ -20,7 +20,7 @@ import numpy as np
 from ..games import Game, make_game
 from ..validation import one_of, positive_int
 from .elo import EloRatings, bradley_terry
-from .factory import AgentLike, name_of, resolve
+from .factory import AgentLike, label_of, name_of, resolve
 from .match import SEATS, MatchResult, a_moves_first, seed_header
 from .runner import GameResult, GameTask, game_seed
 from .schedule import play_schedule
@@ -35,13 +35,20 @@ class RoundRobinResult:
         agents: the agents' specs, in input order.
         matches: one :class:`MatchResult` per pairing ``(i, j)``, ``i < j``, with
             ``agents[i]`` as A.
-        elo: the fitted :class:`EloRatings`.
+        elo: the fitted :class:`EloRatings` (named by the agents' labels).
+        labels: the agents' display names in tables (``"window@450"``; most agents:
+            the spec), in input order.
     """
 
     game: str
     agents: tuple[str, ...]
     matches: dict[tuple[int, int], MatchResult]
     elo: EloRatings
+    labels: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.labels:
+            self.labels = tuple(self.agents)
 
     def score_matrix(self) -> np.ndarray:
         """``k x k`` matrix: row ``i``, column ``j`` is agent ``i``'s score against ``j`` (NaN on the diagonal)."""
@@ -55,7 +62,7 @@ class RoundRobinResult:
     def table(self) -> str:
         """The score table (row's score against column, 95% interval) and the ratings."""
         k = len(self.agents)
-        width = max(len(a) for a in self.agents)
+        width = max(len(a) for a in self.labels)
         lines = [f"{self.game}: round robin, score of the row against the column (Wilson 95%)"]
         lines.append(" " * (width + 4) + "".join(f"{'#' + str(j + 1):>20}" for j in range(k)))
         for i in range(k):
@@ -68,7 +75,7 @@ class RoundRobinResult:
                 o = o if i < j else o.flipped()
                 low, high = o.score_ci()
                 cells.append(f"{o.score:.3f} [{low:.2f},{high:.2f}]".rjust(20))
-            lines.append(f"#{i + 1:<2} {self.agents[i]:<{width}}" + "".join(cells))
+            lines.append(f"#{i + 1:<2} {self.labels[i]:<{width}}" + "".join(cells))
         lines.append("")
         lines.append(self.elo.table())
         return "\n".join(lines)
@@ -166,5 +173,6 @@ def round_robin(
         o = match.outcomes
         points[i, j], points[j, i] = o.wins + o.draws / 2, o.losses + o.draws / 2
         counts[i, j] = counts[j, i] = o.games
-    elo = bradley_terry(specs, points, counts, prior_sd=prior_sd)
-    return RoundRobinResult(game_obj.spec, specs, matches, elo)
+    labels = tuple(label_of(s) for s in specs)
+    elo = bradley_terry(labels, points, counts, prior_sd=prior_sd)
+    return RoundRobinResult(game_obj.spec, specs, matches, elo, labels)
