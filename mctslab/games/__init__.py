@@ -6,6 +6,8 @@ from ..specs import Entry, build, to_int_list
 from .base import Game, IllegalMoveError, State, state_from_moves
 from .connect4 import ConnectFour
 from .nim import Nim
+from .rollouts import PlayedRollout
+from .stones import StoneGame
 from .tictactoe import TicTacToe
 from .ultimate import Fractio, UltimateTicTacToe
 
@@ -56,7 +58,9 @@ __all__ = [
     "Game",
     "IllegalMoveError",
     "Nim",
+    "PlayedRollout",
     "State",
+    "StoneGame",
     "TicTacToe",
     "UltimateTicTacToe",
     "make_game",

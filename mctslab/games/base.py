@@ -11,7 +11,10 @@ Conventions (the same for every game):
 * Returns are per player: 1 for a win, 0.5 for a draw, 0 for a loss.
 
 To add your own game, subclass :class:`Game`, implement the abstract methods and run
-:func:`mctslab.check_game` on it.
+:func:`mctslab.check_game` on it. Optional hooks describe the game to the drawings and
+the play board (:meth:`Game.mark`, :meth:`Game.move_text`, :meth:`Game.board_cells`,
+:meth:`Game.move_cell`, :meth:`Game.played_cell`, :meth:`Game.click_move`), so nothing
+outside ``games/`` needs to know which game it is.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from math import floor
 from typing import Any
 
 import numpy as np
+
+from .rollouts import PlayedRollout, replay_rollout
 
 State = Hashable
 """A game position: any immutable, hashable value (each game documents its own)."""
@@ -52,6 +57,11 @@ class Game(ABC):
     """
 
     spec: str = "game"
+
+    rollout_order: str = "ordered"
+    """How :meth:`rollout` draws its moves, for :meth:`rollout_moves`: ``"ordered"`` or
+    ``"pool"`` (see :mod:`mctslab.games.rollouts`). A game that overrides
+    :meth:`rollout` declares it next to its rollout (or overrides :meth:`rollout_moves`)."""
 
     # -- the interface -------------------------------------------------------------
     @abstractmethod
@@ -168,6 +178,76 @@ class Game(ABC):
         The default knows nothing and says 0.5; games override it.
         """
         return 0.5
+
+    # -- how the game describes itself (tree drawings, play board) -----------------
+    def mark(self, player: int) -> str:
+        """The name of ``player`` (0 or 1) on boards and in text: ``"P0"`` or ``"P1"`` by default.
+
+        Stone games say ``"X"`` and ``"O"``.
+        """
+        return f"P{player}"
+
+    def move_text(self, move: int, short: bool = False) -> str:
+        """A move as people read it: the move number by default.
+
+        Args:
+            move: a move of this game.
+            short: the short form, for lists of playout moves (the move number
+                unless the game says otherwise, e.g. ``"1:2"`` in Nim).
+        """
+        return str(move)
+
+    def board_cells(self, state: State) -> list[list[str]] | None:
+        """The board as rows of equal length of ``"X"``, ``"O"`` or ``""`` (top row first).
+
+        Drawn inside tree nodes when it is small, and clickable on the play board.
+        ``None`` (the default) for a game without a board to draw: its tree nodes are
+        labelled by move and it cannot be played on the play board.
+        """
+        return None
+
+    def move_cell(self, state: State, move: int) -> tuple[int, int] | None:
+        """Where ``move``, played in ``state``, puts its stone: ``(row, column)`` of :meth:`board_cells`.
+
+        ``None`` (the default) when the move marks no single cell. The play board draws
+        the agent's visits to ``move`` on this cell.
+        """
+        return None
+
+    def played_cell(self, state: State, move: int) -> tuple[int, int] | None:
+        """The cell the last move ``move`` marked, ``state`` being the position *after* it.
+
+        Tree nodes draw it in bold. By default :meth:`move_cell` of ``state``, which
+        is right for games where a move's cell does not depend on the position.
+        """
+        return self.move_cell(state, move)
+
+    def click_move(self, state: State, row: int, col: int) -> int | None:
+        """The move that a click on cell ``(row, col)`` of :meth:`board_cells` plays in ``state``.
+
+        Returns ``None`` where a click plays nothing. By default the legal move whose
+        :meth:`move_cell` is that cell; a game may accept more cells for a move (a
+        whole column, say).
+        """
+        for move in self.legal_moves(state):
+            if self.move_cell(state, move) == (row, col):
+                return move
+        return None
+
+    def rollout_moves(self, state: State, rng: random.Random, max_moves: int | None = None) -> PlayedRollout:
+        """:meth:`rollout`, keeping the moves: the same random draws, the same moves, the same end.
+
+        Called with a generator in the same state, it plays the moves that
+        ``self.rollout(state, rng, max_moves)`` plays and leaves ``rng`` in the same
+        state; the tree drawings show them. The default replays
+        :attr:`rollout_order`; a game whose rollout draws otherwise overrides it
+        (:func:`mctslab.check_game` compares the two).
+
+        Returns:
+            A :class:`~mctslab.games.rollouts.PlayedRollout`: the moves, the returns,
+            the final position and whether ``max_moves`` cut the playout short.
+        """
+        return replay_rollout(self, state, rng, max_moves, self.rollout_order)
 
     def state_from_moves(self, moves: Iterable[int]) -> State:
         """The state reached by playing ``moves`` (checked) from the initial state.

@@ -13,8 +13,12 @@ from collections.abc import Hashable
 import numpy as np
 
 from .base import Game, IllegalMoveError
+from .rollouts import reports_its_rollout
 
 VALID_RETURNS = {(1.0, 0.0), (0.0, 1.0), (0.5, 0.5)}
+
+REPLAYED_GAMES = 3
+""":func:`check_game` compares ``rollout_moves`` with ``rollout`` on the positions of this many games."""
 
 
 class GameContractError(AssertionError):
@@ -39,6 +43,18 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     three counts adding up to the playouts asked for); every game ends within
     ``max_plies``.
 
+    It also checks the hooks that describe the game to the drawings: the two players'
+    :meth:`~Game.mark` are distinct non-empty strings; :meth:`~Game.move_text` (long and
+    short) names the legal moves with distinct non-empty strings; :meth:`~Game.board_cells`
+    is ``None`` at every position or rows of strings of the same size at every
+    position; :meth:`~Game.move_cell`, :meth:`~Game.played_cell` and
+    :meth:`~Game.click_move` point inside the board (and a click plays a legal move,
+    checked on the first :data:`REPLAYED_GAMES` games);
+    and, on the positions of the first :data:`REPLAYED_GAMES` games, :meth:`~Game.rollout_moves`
+    plays legal moves to its final position and ends with the returns of
+    :meth:`~Game.rollout` with the generator left in the same state (unless the game
+    overrides ``rollout`` alone, whose replay the drawings flag as possibly different).
+
     Args:
         game: the game to check.
         games: random games to play, >= 1.
@@ -56,11 +72,19 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
         raise _fail(game, [], "initial_state() must give equal values on every call")
     if game.is_terminal(initial):
         raise _fail(game, [], "the initial state must not be terminal")
-    for _ in range(games):
+    _check_marks(game)
+    board = game.board_cells(initial)
+    size = None if board is None else (len(board), len(board[0]) if board else 0)
+    replayed = reports_its_rollout(game)
+    replays = []  # positions to compare rollout_moves() with rollout() on, after the basic rules
+    for number in range(games):
         state, moves = initial, []
         while True:
             _check_position(game, state, moves, rng)
             _check_playout_counts(game, state, moves, batch_rng)
+            _check_board(game, state, moves, size, clicks=number < REPLAYED_GAMES)
+            if replayed and number < REPLAYED_GAMES:
+                replays.append((state, list(moves)))
             legal = game.legal_moves(state)
             if not legal:
                 break
@@ -71,10 +95,17 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
                 raise _fail(game, moves, "play() must not change the state it is given")
             if after != game.apply(state, move):
                 raise _fail(game, moves, f"play() and apply() disagree on move {move}")
+            cell = game.played_cell(after, move)
+            if size is None and cell is not None or size is not None and not _inside(cell, size, True):
+                raise _fail(
+                    game, moves, f"played_cell() of move {move} must be None or a cell of the board, got {cell!r}"
+                )
             state = after
             moves.append(move)
             if len(moves) > max_plies:
                 raise _fail(game, moves[:20], f"a random game did not end within {max_plies} plies")
+    for number, (state, moves) in enumerate(replays):
+        _check_rollout_moves(game, state, moves, seed + number)
 
 
 def _check_playout_counts(game: Game, state, moves: list[int], rng: np.random.Generator, playouts: int = 4) -> None:
@@ -144,3 +175,88 @@ def _check_position(game: Game, state, moves: list[int], rng: random.Random) -> 
             pass
         else:
             raise _fail(game, moves, "returns() must raise ValueError while the game is in progress")
+
+
+def _check_marks(game: Game) -> None:
+    marks = [game.mark(0), game.mark(1)]
+    if not all(isinstance(m, str) and m for m in marks) or marks[0] == marks[1]:
+        raise _fail(game, [], f"mark(0) and mark(1) must be two different non-empty strings, got {marks!r}")
+
+
+def _inside(cell, size: tuple[int, int], may_be_none: bool) -> bool:
+    if cell is None:
+        return may_be_none
+    return (
+        isinstance(cell, tuple)
+        and len(cell) == 2
+        and all(isinstance(i, int) for i in cell)
+        and 0 <= cell[0] < size[0]
+        and 0 <= cell[1] < size[1]
+    )
+
+
+def _check_board(game: Game, state, moves: list[int], size: tuple[int, int] | None, clicks: bool) -> None:
+    """The naming and drawing hooks at one position (``size``: the initial board's rows and columns).
+
+    ``clicks``: also click every cell (slow on big boards, so on a few games only).
+    """
+    legal = game.legal_moves(state)
+    for short in (False, True):
+        names = [game.move_text(m, short) for m in legal]
+        if not all(isinstance(name, str) and name for name in names) or len(set(names)) != len(names):
+            form = "move_text(move, short=True)" if short else "move_text(move)"
+            raise _fail(game, moves, f"{form} must name the legal moves with distinct non-empty strings, got {names}")
+    board = game.board_cells(state)
+    if size is None:
+        if board is not None:
+            raise _fail(game, moves, "board_cells() must be None at every position if it is None at the start")
+        if any(game.move_cell(state, m) is not None for m in legal):
+            raise _fail(game, moves, "move_cell() must be None for a game without board_cells()")
+        return
+    if (
+        not isinstance(board, list)
+        or len(board) != size[0]
+        or not all(isinstance(row, list) and len(row) == size[1] for row in board)
+        or not all(isinstance(text, str) for row in board for text in row)
+    ):
+        rule = f"board_cells() must give {size[0]} rows of {size[1]} strings at every position (as at the start)"
+        raise _fail(game, moves, f"{rule}, got {board!r}")
+    for move in legal:
+        cell = game.move_cell(state, move)
+        if not _inside(cell, size, True):
+            raise _fail(
+                game, moves, f"move_cell() of move {move} must be None or (row, col) on the board, got {cell!r}"
+            )
+    for r in range(size[0] if clicks else 0):
+        for c in range(size[1]):
+            move = game.click_move(state, r, c)
+            if move is not None and move not in legal:
+                raise _fail(game, moves, f"click_move() at {(r, c)} must be None or a legal move, got {move!r}")
+
+
+def _check_rollout_moves(game: Game, state, moves: list[int], seed: int) -> None:
+    """``rollout_moves`` against ``rollout`` from one position, played out and cut short."""
+    for cap in (None, 1, 3):
+        real, twin = random.Random(seed), random.Random(seed)
+        expected = tuple(game.rollout(state, real, cap))
+        played = game.rollout_moves(state, twin, cap)
+        if tuple(played.returns) != expected or twin.getstate() != real.getstate():
+            rule = (
+                f"rollout_moves(state, rng, max_moves={cap}) must draw the random numbers of rollout() and end "
+                f"with its returns {expected}, got {tuple(played.returns)}"
+                + ("" if twin.getstate() == real.getstate() else " with the generator in another state")
+                + f"; set rollout_order ({game.rollout_order!r} now) or override rollout_moves"
+            )
+            raise _fail(game, moves, rule)
+        end = state
+        for move in played.moves:
+            try:
+                end = game.play(end, move)
+            except IllegalMoveError as err:
+                raise _fail(game, moves, f"rollout_moves() played an illegal move: {err}") from None
+        if end != played.final:
+            raise _fail(game, moves, "rollout_moves() must give the position its moves lead to as final")
+        if bool(played.cut) == game.is_terminal(end) or played.cut and (cap is None or len(played.moves) != cap):
+            raise _fail(
+                game, moves, f"rollout_moves() says cut={played.cut} after {len(played.moves)} moves (max {cap})"
+            )

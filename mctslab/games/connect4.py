@@ -21,9 +21,9 @@ import random
 from math import floor
 from typing import NamedTuple
 
-from .base import DRAW, RESULTS, Game
+from .base import DRAW, RESULTS
+from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
 
-ONGOING, X_WON, O_WON, DRAWN = -1, 0, 1, 2
 MAX_SIDE = 16
 """Largest number of rows or columns accepted."""
 
@@ -62,7 +62,7 @@ def run_shifts(k: int) -> tuple[int, ...]:
     return tuple(shifts)
 
 
-class ConnectFour(Game):
+class ConnectFour(StoneGame):
     """Connect Four on a ``rows`` x ``cols`` grid; ``k`` in a row wins.
 
     Players: 0 is X and moves first, 1 is O. A move is a column index
@@ -77,6 +77,8 @@ class ConnectFour(Game):
     Raises:
         ValueError: if a parameter is out of range.
     """
+
+    rollout_order = "pool"  # rollout() draws from the open columns, a full one swapped with the last
 
     def __init__(self, rows: int = 6, cols: int = 7, k: int = 4) -> None:
         for name, value in (("rows", rows), ("cols", cols)):
@@ -99,6 +101,7 @@ class ConnectFour(Game):
         self.windows = self._windows()
         self._line_bits = self._line_major_bits()
         self._line_shifts = shifts
+        self.board_bits = tuple(tuple(1 << (c * height + r) for c in range(cols)) for r in reversed(range(rows)))
         self._initial = ConnectFourState(0, 0, ONGOING)
 
     def _windows(self) -> tuple[int, ...]:
@@ -153,10 +156,6 @@ class ConnectFour(Game):
         """The empty grid, X to move."""
         return self._initial
 
-    def to_move(self, state: ConnectFourState) -> int:
-        """0 (X) when both have dropped the same number of stones, else 1 (O)."""
-        return 0 if state.x.bit_count() == state.o.bit_count() else 1
-
     def legal_moves(self, state: ConnectFourState) -> tuple[int, ...]:
         """The columns that are not full, ascending; ``()`` once the game is over."""
         x, o, result = state
@@ -180,19 +179,19 @@ class ConnectFour(Game):
             result = O_WON if won else (DRAWN if occupied | bit == self.full else ONGOING)
         return ConnectFourState(x, o, result)
 
-    def is_terminal(self, state: ConnectFourState) -> bool:
-        """True once someone has ``k`` in a row or the grid is full."""
-        return state.result != ONGOING
+    # -- how the game describes itself ---------------------------------------------
+    def move_text(self, move: int, short: bool = False) -> str:
+        """``"col 3"``; short: ``"3"``."""
+        return str(move) if short else f"col {move}"
 
-    def winner(self, state: ConnectFourState) -> int | None:
-        """0 (X) or 1 (O) if that player has ``k`` in a row, else ``None``."""
-        return state.result if state.result in (X_WON, O_WON) else None
+    def move_bit(self, state: ConnectFourState, move: int) -> int:
+        """The bit of the cell where a stone dropped into column ``move`` lands (0 if the column is full)."""
+        return ((state.x | state.o) + self.bottom[move]) & self.column[move]
 
-    def returns(self, state: ConnectFourState) -> tuple[float, float]:
-        """Per-player returns of a finished game (1 win, 0.5 draw, 0 loss)."""
-        if state.result == ONGOING:
-            raise ValueError("returns() needs a finished game; this one is still in progress")
-        return RESULTS[self.winner(state)]
+    def played_cell(self, state: ConnectFourState, move: int) -> tuple[int, int] | None:
+        """The cell of the top stone of column ``move`` (``state`` is the position after the move)."""
+        stones = (state.x | state.o) & self.column[move]
+        return self._cell_of_bit().get(1 << (stones.bit_length() - 1)) if stones else None
 
     def _to_line_major(self, bits: int) -> int:
         """The line-major board (see :meth:`_line_major_bits`) of a standard bitboard."""

@@ -58,6 +58,8 @@ class Nim(Game):
         ValueError: if ``heaps`` does not fit those ranges.
     """
 
+    rollout_order = "ordered"  # rollout()'s r-th object is the r-th legal move in ascending order
+
     def __init__(self, heaps: Iterable[int] = (3, 4, 5)) -> None:
         try:
             heaps = tuple(heaps)
@@ -81,6 +83,11 @@ class Nim(Game):
         """``(heap, take)`` of a move; the inverse of :meth:`encode`."""
         heap, rest = divmod(move, self.stride)
         return heap, rest + 1
+
+    def move_text(self, move: int, short: bool = False) -> str:
+        """``"heap 1 take 2"``; short: ``"1:2"``."""
+        heap, take = self.decode(move)
+        return f"{heap}:{take}" if short else f"heap {heap} take {take}"
 
     def initial_state(self) -> NimState:
         """The initial heaps, player 0 to move."""

@@ -16,9 +16,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .base import DRAW, RESULTS, Game
-
-ONGOING, X_WON, O_WON, DRAWN = -1, 0, 1, 2
+from .base import DRAW, RESULTS
+from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
 
 
 class TicTacToeState(NamedTuple):
@@ -85,7 +84,7 @@ def winning_sets(lines: tuple[int, ...], cells: int) -> bytes:
     return bytes(table)
 
 
-class TicTacToe(Game):
+class TicTacToe(StoneGame):
     """Tic-tac-toe on an ``n`` x ``n`` board; ``k`` in a row wins.
 
     Players: 0 is X and moves first, 1 is O. Moves are cell indices ``0 .. n*n - 1``,
@@ -99,6 +98,8 @@ class TicTacToe(Game):
     Raises:
         ValueError: if ``n`` or ``k`` is out of range.
     """
+
+    rollout_order = "pool"  # rollout() draws from the empty cells, the chosen one swapped with the last
 
     def __init__(self, n: int = 3, k: int | None = None) -> None:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 8:
@@ -123,15 +124,12 @@ class TicTacToe(Game):
             if self.cells <= 9
             else None
         )
+        self.board_bits = tuple(tuple(1 << (r * n + c) for c in range(n)) for r in range(n))
         self._initial = TicTacToeState(0, 0, ONGOING)
 
     def initial_state(self) -> TicTacToeState:
         """The empty board, X to move."""
         return self._initial
-
-    def to_move(self, state: TicTacToeState) -> int:
-        """0 (X) when both have placed the same number of stones, else 1 (O)."""
-        return 0 if state.x.bit_count() == state.o.bit_count() else 1
 
     def legal_moves(self, state: TicTacToeState) -> tuple[int, ...]:
         """The empty cells, ascending; ``()`` once the game is over."""
@@ -159,20 +157,6 @@ class TicTacToe(Game):
         else:
             result = DRAWN if x | o == self.full else ONGOING
         return TicTacToeState(x, o, result)
-
-    def is_terminal(self, state: TicTacToeState) -> bool:
-        """True once someone has k in a row or the board is full."""
-        return state.result != ONGOING
-
-    def winner(self, state: TicTacToeState) -> int | None:
-        """0 (X) or 1 (O) if that player has k in a row, else ``None``."""
-        return state.result if state.result in (X_WON, O_WON) else None
-
-    def returns(self, state: TicTacToeState) -> tuple[float, float]:
-        """Per-player returns of a finished game (1 win, 0.5 draw, 0 loss)."""
-        if state.result == ONGOING:
-            raise ValueError("returns() needs a finished game; this one is still in progress")
-        return RESULTS[self.winner(state)]
 
     def rollout(self, state: TicTacToeState, rng: random.Random, max_moves: int | None = None) -> tuple[float, float]:
         """A uniformly random playout on the bitboards (same distribution as :meth:`Game.rollout`).

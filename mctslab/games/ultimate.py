@@ -24,9 +24,9 @@ import random
 from math import floor
 from typing import NamedTuple
 
-from .base import DRAW, RESULTS, Game
+from .base import DRAW, RESULTS
+from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
 
-ONGOING, X_WON, O_WON, DRAWN = -1, 0, 1, 2
 ANYWHERE = -1
 """Value of :attr:`UltimateState.forced` when the player to move may pick any undecided board."""
 
@@ -49,6 +49,11 @@ BOARD_MOVES = tuple(tuple(tuple(9 * b + c for c in EMPTY_CELLS[m]) for m in rang
 # Heuristic weights for evaluate(): a won local board, a macro line per won board
 # (squared), a local line per stone (squared), and the squashing scale.
 W_BOARD, W_MACRO, W_LOCAL, SCALE = 6, 4, 1, 40
+
+
+def _move_at(row: int, col: int) -> int:
+    """The move ``9 * board + cell`` of row ``row`` and column ``col`` (0..8) of the 9 x 9 grid."""
+    return 9 * (3 * (row // 3) + col // 3) + 3 * (row % 3) + col % 3
 
 
 class UltimateState(NamedTuple):
@@ -78,7 +83,7 @@ class UltimateState(NamedTuple):
     result: int
 
 
-class UltimateTicTacToe(Game):
+class UltimateTicTacToe(StoneGame):
     """Ultimate tic-tac-toe: win three local boards in a row.
 
     Players: 0 is X and moves first (anywhere), 1 is O. A move is
@@ -89,6 +94,11 @@ class UltimateTicTacToe(Game):
     local_win_ends_game = False
     """True in Fractio: the first local board won wins the game."""
 
+    rollout_order = "ordered"  # rollout() picks among the legal moves in ascending order
+
+    board_bits = tuple(tuple(1 << _move_at(r, c) for c in range(9)) for r in range(9))
+    """The 9 x 9 grid of cells, top row first: local boards and their cells, both row-major."""
+
     def __init__(self) -> None:
         self.spec = "uttt"
         self._initial = UltimateState(0, 0, 0, 0, 0, ANYWHERE, ONGOING)
@@ -96,10 +106,6 @@ class UltimateTicTacToe(Game):
     def initial_state(self) -> UltimateState:
         """All 81 cells empty, X to move, anywhere."""
         return self._initial
-
-    def to_move(self, state: UltimateState) -> int:
-        """0 (X) when both have placed the same number of stones, else 1 (O)."""
-        return 0 if state.x.bit_count() == state.o.bit_count() else 1
 
     def legal_moves(self, state: UltimateState) -> tuple[int, ...]:
         """The empty cells of the target board (or of every undecided board), ascending."""
@@ -142,19 +148,12 @@ class UltimateTicTacToe(Game):
         forced = ANYWHERE if decided >> cell & 1 else cell
         return UltimateState(x, o, x_won, o_won, decided, forced, ONGOING)
 
-    def is_terminal(self, state: UltimateState) -> bool:
-        """True once the game is won or no legal move is left."""
-        return state.result != ONGOING
-
-    def winner(self, state: UltimateState) -> int | None:
-        """0 (X) or 1 (O) if that player has won, else ``None``."""
-        return state.result if state.result in (X_WON, O_WON) else None
-
-    def returns(self, state: UltimateState) -> tuple[float, float]:
-        """Per-player returns of a finished game (1 win, 0.5 draw, 0 loss)."""
-        if state.result == ONGOING:
-            raise ValueError("returns() needs a finished game; this one is still in progress")
-        return RESULTS[self.winner(state)]
+    def move_text(self, move: int, short: bool = False) -> str:
+        """``"40 (b4 c4)"``: the move, its local board and its cell; short: ``"40"``."""
+        if short:
+            return str(move)
+        board, cell = divmod(move, 9)
+        return f"{move} (b{board} c{cell})"
 
     def rollout(self, state: UltimateState, rng: random.Random, max_moves: int | None = None) -> tuple[float, float]:
         """A uniformly random playout (same distribution as :meth:`Game.rollout`).

@@ -1,7 +1,10 @@
 """Words and small pictures for the tree drawings: moves, players, statistics, tiny boards.
 
 One place decides how a move or a node is named, so the graphviz drawing, the text
-outline, the step descriptions and the play board all say the same thing.
+outline, the step descriptions and the play board all say the same thing. The words
+come from the game itself (:meth:`Game.mark <mctslab.games.base.Game.mark>`,
+:meth:`~mctslab.games.base.Game.move_text`, :meth:`~mctslab.games.base.Game.board_cells`...),
+so a new game is drawn without a change here.
 """
 
 from __future__ import annotations
@@ -11,10 +14,6 @@ from typing import Any
 
 from ..agents.uct import Node
 from ..games.base import Game
-from ..games.connect4 import ConnectFour
-from ..games.nim import Nim
-from ..games.tictactoe import TicTacToe
-from ..games.ultimate import UltimateTicTacToe
 from ..ucb import exploration
 
 __all__ = ["board_cells", "mark", "more_text", "move_text", "node_stats", "result_text", "small_board_html"]
@@ -25,30 +24,20 @@ SMALL_BOARD_CELLS = 16
 
 
 def mark(game: Game | None, player: int) -> str:
-    """``"X"`` or ``"O"`` in the games with stones, ``"P0"`` or ``"P1"`` otherwise."""
-    if isinstance(game, (TicTacToe, ConnectFour, UltimateTicTacToe)):
-        return "XO"[player]
-    return f"P{player}"
+    """The name of ``player`` (:meth:`Game.mark <mctslab.games.base.Game.mark>`): ``"X"``, ``"O"``, ``"P0"``..."""
+    return game.mark(player) if game is not None else f"P{player}"
 
 
 def move_text(game: Game | None, move: int | None, short: bool = False) -> str:
     """A move as people read it: ``"4"`` (a cell), ``"col 3"``, ``"40 (b4 c4)"``, ``"heap 1 take 2"``.
 
     With ``short`` (for lists of playout moves): the move number, or ``"1:2"`` in Nim.
+    ``"root"`` for ``move=None``. The game decides (:meth:`Game.move_text
+    <mctslab.games.base.Game.move_text>`).
     """
     if move is None:
         return "root"
-    if isinstance(game, Nim):
-        heap, take = game.decode(move)
-        return f"{heap}:{take}" if short else f"heap {heap} take {take}"
-    if short:
-        return str(move)
-    if isinstance(game, ConnectFour):
-        return f"col {move}"
-    if isinstance(game, UltimateTicTacToe):
-        board, cell = divmod(move, 9)
-        return f"{move} (b{board} c{cell})"
-    return str(move)
+    return game.move_text(move, short) if game is not None else str(move)
 
 
 def more_text(count: int, visits: int) -> str:
@@ -84,30 +73,12 @@ def node_stats(node: Node, c: float, *, mean: bool = False, ucb: bool = False) -
 
 
 def board_cells(game: Game | None, state) -> list[list[str]] | None:
-    """The board as rows of ``"X"``, ``"O"`` or ``""`` (top row first), for tic-tac-toe and Connect Four.
+    """The board as rows of ``"X"``, ``"O"`` or ``""`` (top row first), or ``None`` without a board.
 
-    Returns ``None`` for the other games (their nodes are labelled by move).
+    The game decides (:meth:`Game.board_cells <mctslab.games.base.Game.board_cells>`);
+    games without a board have their nodes labelled by move.
     """
-    if isinstance(game, TicTacToe):
-        n = game.n
-        return [
-            ["X" if state.x >> (r * n + c) & 1 else "O" if state.o >> (r * n + c) & 1 else "" for c in range(n)]
-            for r in range(n)
-        ]
-    if isinstance(game, ConnectFour):
-        rows = []
-        for r in reversed(range(game.rows)):
-            bits = [1 << (c * game.height + r) for c in range(game.cols)]
-            rows.append(["X" if state.x & b else "O" if state.o & b else "" for b in bits])
-        return rows
-    return None
-
-
-def board_cell_of_move(game: Game, move: int) -> tuple[int, int] | None:
-    """Row and column (top row 0) of a tic-tac-toe move; ``None`` for other games."""
-    if isinstance(game, TicTacToe):
-        return divmod(move, game.n)
-    return None
+    return game.board_cells(state) if game is not None else None
 
 
 def small_board_html(game: Game, state, last_move: int | None = None) -> str | None:
@@ -119,7 +90,7 @@ def small_board_html(game: Game, state, last_move: int | None = None) -> str | N
     cells = board_cells(game, state)
     if cells is None or len(cells) * len(cells[0]) > SMALL_BOARD_CELLS:
         return None
-    last = board_cell_of_move(game, last_move) if last_move is not None else None
+    last = game.played_cell(state, last_move) if last_move is not None else None
     rows = []
     for r, row in enumerate(cells):
         tds = []

@@ -4,48 +4,28 @@
 playout: the fast versions of the games play on bitboards and never build a list of
 moves. To draw seed 000's dashed simulation arrow we need those moves, and they must
 be the very moves UCT's playout played, or the picture would show a game that never
-happened. :func:`playout_moves` replays a rollout move by move, with a *copy* of the
-random number generator in the state the rollout started from, drawing random
-numbers exactly the way that game's rollout does.
+happened. Every game can report them: :meth:`Game.rollout_moves
+<mctslab.games.base.Game.rollout_moves>` draws its random numbers exactly as its
+``rollout`` does (how, each game knows: see :mod:`mctslab.games.rollouts`), and
+:func:`playout_moves` runs it with a *copy* of the generator in the state the rollout
+started from.
 
-Every rollout picks "a uniformly random legal move" in one of two ways, and the
-replay needs to know which, because the same random number picks a different move
-from a differently ordered list:
-
-* ``"ordered"``: ``legal_moves(state)[int(u * n)]``, the legal moves in ascending
-  order (:meth:`Game.rollout`, Nim, Ultimate Tic-Tac-Toe and Fractio);
-* ``"pool"``: a pool of candidate moves, built once in ascending order, with the
-  chosen move swapped with the last one and removed once it is no longer legal
-  (tic-tac-toe's empty cells, Connect Four's open columns).
-
-``tests/test_viz_steps.py`` checks, on many positions of every game, that the replay
-ends with the rollout's result *and* leaves the generator in the rollout's final
-state. For a game whose rollout this module does not know, the replay is compared
-with the real rollout each time, and :attr:`Playout.exact` says whether they agreed.
+:func:`mctslab.check_game` and ``tests/test_viz_steps.py`` check, on many positions of
+every game, that the replay ends with the rollout's result *and* leaves the generator
+in the rollout's final state. A game that overrides ``rollout`` without saying how it
+draws (:func:`move_order` is then ``None``) is replayed in ascending order and compared
+with the real rollout each time; :attr:`Playout.exact` says whether they agreed.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from math import floor
 
-from ..games.base import DRAW, Game, State
-from ..games.connect4 import ConnectFour
-from ..games.nim import Nim
-from ..games.tictactoe import TicTacToe
-from ..games.ultimate import UltimateTicTacToe
+from ..games.base import Game, State
+from ..games.rollouts import replay_rollout, reports_its_rollout
 
-__all__ = ["ORDERS", "Playout", "copy_rng", "move_order", "playout_moves"]
-
-ORDERS = {
-    Game.rollout: "ordered",
-    Nim.rollout: "ordered",
-    UltimateTicTacToe.rollout: "ordered",
-    TicTacToe.rollout: "pool",
-    ConnectFour.rollout: "pool",
-}
-"""How each known rollout picks its moves (keyed by the rollout function itself)."""
+__all__ = ["Playout", "copy_rng", "move_order", "playout_moves"]
 
 
 @dataclass(frozen=True)
@@ -70,8 +50,13 @@ class Playout:
 
 
 def move_order(game: Game) -> str | None:
-    """``"ordered"`` or ``"pool"`` for a rollout this module knows (see above), ``None`` otherwise."""
-    return ORDERS.get(type(game).rollout)
+    """``"ordered"`` or ``"pool"``: how ``game``'s rollout draws its moves, or ``None`` if unknown.
+
+    Unknown when the game overrides ``rollout`` without declaring its
+    :attr:`~mctslab.games.base.Game.rollout_order` or writing its own
+    :meth:`~mctslab.games.base.Game.rollout_moves` next to it.
+    """
+    return game.rollout_order if reports_its_rollout(game) else None
 
 
 def playout_moves(
@@ -85,8 +70,9 @@ def playout_moves(
         rng: the generator; it is advanced exactly as ``game.rollout(state, rng,
             max_moves)`` would advance it (pass a copy to leave yours untouched).
         max_moves: cut the playout after this many moves and score it as a draw.
-        order: ``"ordered"`` or ``"pool"``; by default the order of ``game``'s rollout
-            (``"ordered"`` for an unknown one).
+        order: ``"ordered"`` or ``"pool"`` to replay in that order instead; by default
+            the game's own :meth:`~mctslab.games.base.Game.rollout_moves` (``"ordered"``
+            when :func:`move_order` does not know the game's rollout).
 
     Returns:
         A :class:`Playout` (its ``exact`` flag is True; the caller that compares with a
@@ -95,26 +81,13 @@ def playout_moves(
     Raises:
         ValueError: for an unknown ``order``.
     """
-    order = order or move_order(game) or "ordered"
-    if order not in ("ordered", "pool"):
-        raise ValueError(f"order must be 'ordered' or 'pool', got {order!r}")
-    moves: list[int] = []
-    pool = list(game.legal_moves(state)) if order == "pool" else []
-    while not game.is_terminal(state):
-        if max_moves is not None and len(moves) >= max_moves:
-            return Playout(tuple(moves), DRAW, state, cut=True)
-        if order == "ordered":
-            legal = game.legal_moves(state)
-            move = legal[floor(rng.random() * len(legal))]
-        else:
-            i = floor(rng.random() * len(pool))
-            move = pool[i]
-        state = game.apply(state, move)
-        moves.append(move)
-        if order == "pool" and not game.is_terminal(state) and move not in game.legal_moves(state):
-            pool[i] = pool[-1]
-            pool.pop()
-    return Playout(tuple(moves), game.returns(state), state)
+    if order is None and move_order(game) is None:
+        order = "ordered"
+    if order is None:
+        played = game.rollout_moves(state, rng, max_moves)
+    else:
+        played = replay_rollout(game, state, rng, max_moves, order)
+    return Playout(tuple(played.moves), tuple(played.returns), played.final, played.cut)
 
 
 def copy_rng(rng: random.Random) -> random.Random:

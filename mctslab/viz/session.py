@@ -2,7 +2,10 @@
 
 :class:`PlaySession` is the game and everything it needs (your move, the agent's reply,
 the board as a grid of :class:`Cell`, the agent's visits per move as a heat map), with no
-widgets, so it is tested on its own. It shows itself as an HTML board
+widgets, so it is tested on its own. The game draws its own board and says which move a
+click plays (:meth:`Game.board_cells <mctslab.games.base.Game.board_cells>`,
+:meth:`~mctslab.games.base.Game.move_cell`, :meth:`~mctslab.games.base.Game.click_move`),
+so any game with a board can be played here. It shows itself as an HTML board
 (``_repr_html_``), which also reads well in a saved notebook. The widget is
 :func:`mctslab.viz.playboard.play_board`.
 """
@@ -15,10 +18,7 @@ from html import escape
 
 from ..agents.base import Agent, Analysis
 from ..games.base import Game, IllegalMoveError, State
-from ..games.connect4 import ConnectFour
-from ..games.tictactoe import TicTacToe
-from ..games.ultimate import UltimateTicTacToe
-from .labels import board_cells, mark
+from .labels import mark
 
 __all__ = ["Cell", "PlaySession", "heat_colour"]
 
@@ -41,16 +41,13 @@ class Cell:
     last: bool
 
 
-def _uttt_move(row: int, col: int) -> int:
-    board, cell = 3 * (row // 3) + col // 3, 3 * (row % 3) + col % 3
-    return 9 * board + cell
-
-
 class PlaySession:
     """A game between a person and an agent.
 
     Args:
-        game: tic-tac-toe, Connect Four or Ultimate Tic-Tac-Toe (or Fractio).
+        game: a game that draws its board (:meth:`~mctslab.games.base.Game.board_cells`
+            is not ``None``): tic-tac-toe, Connect Four, Ultimate Tic-Tac-Toe, Fractio,
+            or your own.
         agent: the opponent (any :class:`~mctslab.agents.base.Agent`).
         human: the seat of the person, 0 (moves first, X) or 1 (O). When it is the
             agent's turn (at the start, or after ``opening``), the agent moves at once.
@@ -64,13 +61,14 @@ class PlaySession:
         searched: the position the agent searched for that move, or ``None``.
 
     Raises:
-        ValueError: for another game, or a seat other than 0 and 1.
+        ValueError: for a game without a board, or a seat other than 0 and 1.
     """
 
     def __init__(self, game: Game, agent: Agent, human: int = 0, opening: Sequence[int] = ()) -> None:
-        if not isinstance(game, (TicTacToe, ConnectFour, UltimateTicTacToe)):
+        if game.board_cells(game.initial_state()) is None:
             raise ValueError(
-                f"the play board draws tic-tac-toe, Connect Four and Ultimate Tic-Tac-Toe boards, not {game!r}"
+                "the play board draws the games whose board_cells() gives a board (tic-tac-toe, Connect Four, "
+                f"Ultimate Tic-Tac-Toe, ...); {game!r} has none: override Game.board_cells and Game.move_cell"
             )
         self.game, self.agent = game, agent
         self.opening = list(opening)
@@ -139,28 +137,29 @@ class PlaySession:
     def grid(self) -> list[list[Cell]]:
         """The board as rows of :class:`Cell` (top row first), with the heat of the agent's last search.
 
-        In Connect Four, the cell where the next stone of a column lands plays that
-        column, and the heat of a column is drawn where its stone would have landed in
-        the position the agent searched.
+        A click on a cell plays :meth:`~mctslab.games.base.Game.click_move` (in Connect
+        Four, the cell where the next stone of a column lands plays that column). The
+        heat of a move, and the agent's last move, are drawn on the move's
+        :meth:`~mctslab.games.base.Game.move_cell` in the position the agent searched
+        (in Connect Four: where its stone would have landed).
         """
         game, state = self.game, self.state
         yours = not self.over and game.to_move(state) == self.human
-        legal = game.legal_moves(state) if yours else ()
-        texts = _texts(game, state)
-        last = self.analysis.move if self.analysis is not None else None
-        if isinstance(game, ConnectFour):
-            now = _landing(texts)
-            then = _landing(_texts(game, self.searched)) if self.searched is not None else {}
-            clickable = {(now[m], m): m for m in legal}
-            heat_at = {(then[m], m): share for m, share in self.heat().items() if m in then}
-            last_at = (then[last], last) if last in then else None
-        else:
-            where = _positions(game)
-            clickable = {where[m]: m for m in legal}
-            heat_at = {where[m]: share for m, share in self.heat().items()}
-            last_at = where.get(last)
+        texts = game.board_cells(state)
+        searched = self.searched
+        heat_at, last_at = {}, None
+        if searched is not None:
+            for move, share in self.heat().items():
+                cell = game.move_cell(searched, move)
+                if cell is not None:
+                    heat_at[cell] = share
+            if self.analysis is not None:
+                last_at = game.move_cell(searched, self.analysis.move)
         return [
-            [Cell(text, clickable.get((r, c)), heat_at.get((r, c)), last_at == (r, c)) for c, text in enumerate(row)]
+            [
+                Cell(text, game.click_move(state, r, c) if yours else None, heat_at.get((r, c)), last_at == (r, c))
+                for c, text in enumerate(row)
+            ]
             for r, row in enumerate(texts)
         ]
 
@@ -184,36 +183,6 @@ class PlaySession:
             f'<div style="display:flex;gap:24px;align-items:flex-start"><div>{table}'
             f"<p>{escape(self.status())}</p></div><pre>{escape(self.agent.spec)}\n{stats}</pre></div>"
         )
-
-
-def _positions(game: Game) -> dict[int, tuple[int, int]]:
-    """Move -> (row, column) of its cell, top row 0: tic-tac-toe and Ultimate Tic-Tac-Toe."""
-    if isinstance(game, UltimateTicTacToe):
-        return {_uttt_move(r, c): (r, c) for r in range(9) for c in range(9)}
-    return {r * game.n + c: (r, c) for r in range(game.n) for c in range(game.n)}
-
-
-def _texts(game: Game, state: State) -> list[list[str]]:
-    """The board as rows of "X", "O" or "" (top row first)."""
-    if isinstance(game, UltimateTicTacToe):
-        return [
-            [
-                "X" if state.x >> _uttt_move(r, c) & 1 else "O" if state.o >> _uttt_move(r, c) & 1 else ""
-                for c in range(9)
-            ]
-            for r in range(9)
-        ]
-    return board_cells(game, state)
-
-
-def _landing(texts: list[list[str]]) -> dict[int, int]:
-    """Connect Four: column -> row (top row 0) where the next stone in it lands (full columns left out)."""
-    out = {}
-    for c in range(len(texts[0])):
-        empty = [r for r in range(len(texts)) if not texts[r][c]]
-        if empty:
-            out[c] = max(empty)
-    return out
 
 
 def heat_colour(share: float) -> str:

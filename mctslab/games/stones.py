@@ -1,0 +1,85 @@
+"""What the stone games share: X and O place stones on bitboards and the result is kept.
+
+Tic-tac-toe, Connect Four and Ultimate Tic-Tac-Toe (with Fractio) all keep a state with
+(at least) the fields ``x`` and ``o``, the bitboards of each player's stones, and
+``result``, the outcome so far (:data:`ONGOING`, :data:`X_WON`, :data:`O_WON` or
+:data:`DRAWN`, a function of the stones kept so the search need not recompute it).
+X moves first, so the player to move is known from the stone counts alone.
+:class:`StoneGame` writes, once for all of them, whose turn it is, how the game ended,
+and how the board is drawn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import RESULTS, Game
+
+ONGOING, X_WON, O_WON, DRAWN = -1, 0, 1, 2
+"""Values of ``state.result``: still playing, X (player 0) won, O (player 1) won, drawn."""
+
+StoneState = Any
+"""A stone game's state: a named tuple with at least the int fields ``x``, ``o`` and ``result``."""
+
+
+class StoneGame(Game):
+    """A game of X and O placing stones on bitboards (see the module docstring).
+
+    Subclasses implement the rest of :class:`~mctslab.games.base.Game` and set
+    :attr:`board_bits` in their constructor; :meth:`move_bit` says where a move puts
+    its stone (``1 << move`` unless overridden, as in Connect Four).
+
+    Attributes:
+        board_bits: the board for drawing, as rows (top row first) of one-bit masks:
+            ``board_bits[r][c]`` is the bit of the cell in row ``r``, column ``c``.
+    """
+
+    board_bits: tuple[tuple[int, ...], ...] = ()
+
+    def to_move(self, state: StoneState) -> int:
+        """0 (X) when both have placed the same number of stones, else 1 (O)."""
+        return 0 if state.x.bit_count() == state.o.bit_count() else 1
+
+    def is_terminal(self, state: StoneState) -> bool:
+        """True once the game is won or drawn."""
+        return state.result != ONGOING
+
+    def winner(self, state: StoneState) -> int | None:
+        """0 (X) or 1 (O) if that player has won, else ``None``."""
+        return state.result if state.result in (X_WON, O_WON) else None
+
+    def returns(self, state: StoneState) -> tuple[float, float]:
+        """Per-player returns of a finished game (1 win, 0.5 draw, 0 loss).
+
+        Raises:
+            ValueError: if the game is not over.
+        """
+        if state.result == ONGOING:
+            raise ValueError("returns() needs a finished game; this one is still in progress")
+        return RESULTS[self.winner(state)]
+
+    # -- how the game describes itself ---------------------------------------------
+    def mark(self, player: int) -> str:
+        """``"X"`` for player 0 (moves first), ``"O"`` for player 1."""
+        return "XO"[player]
+
+    def move_bit(self, state: StoneState, move: int) -> int:
+        """The one-bit mask of the cell where ``move`` puts its stone in ``state`` (0 if nowhere)."""
+        return 1 << move
+
+    def board_cells(self, state: StoneState) -> list[list[str]] | None:
+        """The board as rows of ``"X"``, ``"O"`` or ``""``, top row first (see :attr:`board_bits`)."""
+        x, o = state.x, state.o
+        return [["X" if x & bit else "O" if o & bit else "" for bit in row] for row in self.board_bits]
+
+    def move_cell(self, state: StoneState, move: int) -> tuple[int, int] | None:
+        """``(row, column)`` of the cell where ``move``, played in ``state``, puts its stone."""
+        return self._cell_of_bit().get(self.move_bit(state, move))
+
+    def _cell_of_bit(self) -> dict[int, tuple[int, int]]:
+        """One-bit mask -> ``(row, column)`` on the drawn board, built once per game."""
+        cells = self.__dict__.get("_cells_by_bit")
+        if cells is None:
+            cells = {bit: (r, c) for r, row in enumerate(self.board_bits) for c, bit in enumerate(row)}
+            self.__dict__["_cells_by_bit"] = cells
+        return cells
