@@ -26,8 +26,9 @@ class StoneGame(Game):
     """A game of X and O placing stones on bitboards (see the module docstring).
 
     Subclasses implement the rest of :class:`~mctslab.games.base.Game` and set
-    :attr:`board_bits` in their constructor; :meth:`move_bit` says where a move puts
-    its stone (``1 << move`` unless overridden, as in Connect Four).
+    :attr:`board_bits` (in the constructor, or on the class for a fixed board);
+    :meth:`move_bit` says where a move puts its stone (``1 << move`` unless
+    overridden, as in Connect Four).
 
     Attributes:
         board_bits: the board for drawing, as rows (top row first) of one-bit masks:
