@@ -82,7 +82,7 @@ def position(cells: str) -> State:
     os_ = [i for i, c in enumerate(cells) if c == "O"]
     if len(xs) - len(os_) not in (0, 1):
         raise ValueError(f"{cells!r}: X moves first and the players alternate")
-    moves = [m for pair in zip(xs, os_ + [None]) for m in pair if m is not None]
+    moves = [m for pair in zip(xs, os_ + [None], strict=False) for m in pair if m is not None]
     return make_game("tictactoe").state_from_moves(moves)
 
 
@@ -340,7 +340,10 @@ class _Checker:
         c = getattr(agent, "c", SQRT2)
         root = self.search(agent, game, game.initial_state())
         if sorted(ch.move for ch in root.children) != list(range(len(ARMS))):
-            return False, f"on a one-move game with {len(ARMS)} moves the root has children {[ch.move for ch in root.children]}"
+            return (
+                False,
+                f"on a one-move game with {len(ARMS)} moves the root has children {[ch.move for ch in root.children]}",
+            )
         means = {ch.move: _mean(ch) for ch in root.children}
         n = root.visits
         got = sorted((means[ch.move], ch.visits) for ch in root.children)
