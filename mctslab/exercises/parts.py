@@ -303,10 +303,8 @@ def check_expand(expand_function: Callable[[Any, TreeNode, random.Random], TreeN
         moves = sorted(ch.move for ch in root.children)
         if moves == sorted(game.legal_moves(start)) and not root.untried:
             return True, f"{len(moves)} expansions: every legal move once"
-        return (
-            False,
-            f"after {len(game.legal_moves(start))} expansions the children's moves are {moves}: each legal move must be expanded once",
-        )
+        n = len(game.legal_moves(start))
+        return False, f"after {n} expansions the children's moves are {moves}: expand each legal move once"
 
     def terminal() -> Outcome:
         done = TreeNode(position("XXXOO...."), 0, untried=())
