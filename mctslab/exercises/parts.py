@@ -140,8 +140,8 @@ def _node(visits: int, wins: float, move: int | None = None, parent: TreeNode | 
 
 _ROOT_STATS = ((10, 7.0), (3, 2.0), (25, 14.0), (2, 0.0))
 """(visits, wins) of the root's children in the selection trees: UCB1 (c = sqrt(2))
-picks the second; the best mean is the first, the most visits the third, and the log
-of the child's count the third too."""
+picks the second; the best mean is the first, the most visits the third (the tests
+confirm it, and that UCB1 follows the path :func:`_selection_tree` returns)."""
 
 
 def _selection_tree(depth: int) -> tuple[TreeNode, list[TreeNode]]:
@@ -202,8 +202,8 @@ def check_select(select_function: Callable[[TreeNode, float], TreeNode]) -> Repo
                 return False, "selection followed the best mean: add UCB1's exploration term"
             if got is visit_pick:
                 return False, (
-                    "selection chose the child with the most visits (or the log of the child's own count): "
-                    "choose the highest UCB1 value, with N the parent's visits"
+                    "selection chose the child with the most visits: choose the highest UCB1 value, "
+                    "with N the parent's visits"
                 )
             return False, f"selection chose move {got.move}, not the child with the highest UCB1 value"
         return False, "selection returned a node that is not a child of the root"
@@ -225,6 +225,8 @@ def check_select(select_function: Callable[[TreeNode, float], TreeNode]) -> Repo
         got = select_function(root, c)
         if got is path[-1]:
             return True, "stops at a finished position (no untried moves, no children)"
+        if got is not root and got.parent is root:
+            return False, f"selection chose move {got.move}, not the child with the highest UCB1 value"
         return False, "at a node without untried moves or children (a finished game), selection must stop there"
 
     return _run("check_select", select_function, [

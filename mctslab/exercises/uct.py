@@ -33,6 +33,7 @@ from .tree import ArmsGame
 
 __all__ = [
     "BUDGETS",
+    "CHECKS",
     "DRAW_ESCAPES",
     "ONE_MOVE",
     "check_uct",
@@ -66,8 +67,25 @@ move loses against perfect play: O to move in the first four, X in the last two.
 ARMS = (1.0, 0.5, 0.0, 0.0)
 """The payouts of the selection check's :class:`ArmsGame`."""
 
+SMALL_C = 0.5
+"""The second exploration constant the selection check sets (when the agent has a ``c``)."""
+
 PERFECT_GAMES = 2
 """Games per seat against perfect play."""
+
+CHECKS: dict[str, tuple[str, tuple[str, ...] | str]] = {
+    "legal": ("legal moves only, in every game", ()),
+    "tree": ("the tree grows below the root", ()),
+    "statistics": ("the statistics add up", ()),
+    "budget": ("the budget is respected", ()),
+    "determinism": ("same seed, same search", ()),
+    "most_visited": ("the most visited child is played", ("legal", "determinism")),
+    "selection": ("selection follows UCB1", ()),
+    "one_move": ("wins and blocks in one, as X and as O", ("legal", "tree", "selection")),
+    "draws": ("a draw is worth half a win", ("one_move",)),
+    "perfect": ("never loses to perfect play", "all"),
+}
+"""The checks of :func:`check_uct`, in order: name -> (title, the checks it needs to have passed)."""
 
 
 def position(cells: str) -> State:
@@ -336,26 +354,32 @@ class _Checker:
 
     def selection(self) -> tuple[bool, str]:
         game = ArmsGame(ARMS)
-        agent = self.agent(3, BUDGETS["selection"])
-        c = getattr(agent, "c", SQRT2)
-        root = self.search(agent, game, game.initial_state())
-        if sorted(ch.move for ch in root.children) != list(range(len(ARMS))):
-            return (
-                False,
-                f"on a one-move game with {len(ARMS)} moves the root has children {[ch.move for ch in root.children]}",
-            )
-        means = {ch.move: _mean(ch) for ch in root.children}
-        n = root.visits
-        got = sorted((means[ch.move], ch.visits) for ch in root.children)
-        want = _fingerprint(means, n, c, _ucb1)
-        if got == want:
+        n = BUDGETS["selection"]
+        default = getattr(self.agent(3), "c", None)
+        cs = [SQRT2] if default is None else [default] + ([SMALL_C] if default != SMALL_C else [])
+        runs = []  # (c, recorded means, visits done, the student's fingerprint)
+        for c in cs:
+            agent = self.agent(3, n)
+            if default is not None:
+                agent.c = c
+            root = self.search(agent, game, game.initial_state())
+            moves = sorted(ch.move for ch in root.children)
+            if moves != list(range(len(ARMS))):
+                return False, f"on a one-move game with {len(ARMS)} moves the root has children for moves {moves}"
+            means = {ch.move: _mean(ch) for ch in root.children}
+            runs.append((c, means, root.visits, sorted((means[ch.move], ch.visits) for ch in root.children)))
+        wrong = [(c, got, _fingerprint(means, done, c, _ucb1)) for c, means, done, got in runs]
+        wrong = [(c, got, want) for c, got, want in wrong if got != want]
+        if not wrong:
+            shown = " and ".join(f"c = {c:.3g}" for c in cs)
             return True, (
-                f"a row of {len(ARMS)} arms paying {list(ARMS)}, {n} iterations: visits "
-                f"{[v for _, v in want]} by mean, exactly UCB1's with c = {c:.3g}"
+                f"a row of {len(ARMS)} arms paying {list(ARMS)}, {n} iterations with {shown}: "
+                "exactly UCB1's visits to each arm"
             )
-        shown = f"visits {[v for _, v in got]} (by mean) where UCB1 with c = {c:.3g} gives {[v for _, v in want]}"
+        c, got, want = wrong[0]
+        shown = f"with c = {c:.3g}, visits {[v for _, v in got]} (by mean) where UCB1 gives {[v for _, v in want]}"
         for rule, words in _SLIPS:
-            if got == _fingerprint(means, n, c, rule):
+            if all(got == _fingerprint(means, done, c, rule) for c, means, done, got in runs):
                 return False, f"on a row of arms with fixed payouts, {shown}. {words}"
         return False, (
             f"on a row of arms with fixed payouts, {shown}: selection does not follow UCB1, "
@@ -464,15 +488,16 @@ def _two_outside(mean: float, parent: int, child: int, c: float) -> float:
     return mean + 2 * math.sqrt(math.log(parent) / child)
 
 
-def _greedy(mean: float, parent: int, child: int, c: float) -> float:
-    return mean
+def _c_ignored(mean: float, parent: int, child: int, c: float) -> float:
+    return mean + SQRT2 * math.sqrt(math.log(parent) / child)
 
 
 _SLIPS: tuple[tuple[Callable[[float, int, int, float], float], str], ...] = (
     (
         _log_child,
-        "These are the visits of a rule that takes the logarithm of the child's own visits: UCB1's logarithm "
-        "is of the parent's visits N (how often the choice was made), divided by the child's visits n.",
+        "These are the visits of a rule that never comes back to a worse arm: its exploration term is missing, "
+        "or takes the logarithm of the child's own visits, while UCB1's logarithm is of the parent's visits N "
+        "(how often the choice was made), divided by the child's visits n.",
     ),
     (
         _two_inside,
@@ -482,9 +507,13 @@ _SLIPS: tuple[tuple[Callable[[float, int, int, float], float], str], ...] = (
     (
         _two_outside,
         "These are the visits of an exploration term 2 sqrt(ln N / n): a factor 2 outside the square root is "
-        "not UCB1's sqrt(2 ln N / n) = sqrt(2) sqrt(ln N / n); the constant c is the factor outside the root.",
+        "not UCB1's sqrt(2 ln N / n) = sqrt(2) sqrt(ln N / n); the factor outside the root is the constant c.",
     ),
-    (_greedy, "These are the visits of a rule with no exploration term: it only follows the best mean."),
+    (
+        _c_ignored,
+        "These are the visits of UCB1 with c = sqrt(2) whatever the agent's `c`: use the constant c in the "
+        "exploration term, c sqrt(ln N / n).",
+    ),
 )
 
 
@@ -550,8 +579,9 @@ def check_uct(make_agent: Callable[[int], Any]) -> Report:
     * ``determinism``: two agents with the same seed build the same trees, play the same moves;
     * ``most_visited``: the move played is the most visited child (needs ``legal``, ``determinism``);
     * ``selection``: on a row of arms with fixed payouts, the root's visits are exactly
-      UCB1's (the agent's ``c``, default sqrt(2)); names the log of the child's count and
-      the factor 2 inside or outside the root;
+      UCB1's, with the agent's ``c`` (sqrt(2) if it has none) and with ``c = 0.5``;
+      names the log of the child's count, the factor 2 inside or outside the root, a
+      ``c`` ignored;
     * ``one_move``: wins in one and blocks in one, as X and as O (needs ``legal``,
       ``tree``, ``selection``); names a point-of-view bug by the seat it fails;
     * ``draws``: in positions where only a draw avoids defeat, the draw (needs ``one_move``);
@@ -570,17 +600,9 @@ def check_uct(make_agent: Callable[[int], Any]) -> Report:
     """
     began = time.perf_counter()
     checker = _Checker(make_agent)
-    c = checker
-    c.run("legal", "legal moves only, in every game", c.legal)
-    c.run("tree", "the tree grows below the root", c.tree)
-    c.run("statistics", "the statistics add up", c.statistics)
-    c.run("budget", "the budget is respected", c.budget)
-    c.run("determinism", "same seed, same search", c.determinism)
-    c.run("most_visited", "the most visited child is played", c.most_visited, needs=("legal", "determinism"))
-    c.run("selection", "selection follows UCB1", c.selection)
-    c.run("one_move", "wins and blocks in one, as X and as O", c.one_move, needs=("legal", "tree", "selection"))
-    c.run("draws", "a draw is worth half a win", c.draws, needs=("one_move",))
-    others = tuple(check.name for check in c.report.checks)
-    c.run("perfect", "never loses to perfect play", c.perfect, needs=others)
-    c.report.seconds = time.perf_counter() - began
-    return c.report
+    for name, (title, needs) in CHECKS.items():
+        if needs == "all":
+            needs = tuple(other for other in CHECKS if other != name)
+        checker.run(name, title, getattr(checker, name), needs)
+    checker.report.seconds = time.perf_counter() - began
+    return checker.report
