@@ -16,6 +16,7 @@ confirms each one in ``tests/test_exercises_uct.py``); the selection check uses
 from __future__ import annotations
 
 import math
+import operator
 import random
 import time
 import traceback
@@ -176,8 +177,12 @@ class _Checker:
             return
         blocked = [n for n in needs if self.report.status(n) != PASSED]
         if blocked:
-            titles = ", ".join(f"'{self.report[n].title}'" for n in blocked)
-            self.report.checks.append(Check(name, title, SKIPPED, f"runs once {titles} passes: fix that first"))
+            titles = [f"'{self.report[n].title}'" for n in blocked]
+            if len(titles) == 1:
+                waits = f"runs once {titles[0]} passes: fix that first"
+            else:
+                waits = f"runs once {', '.join(titles[:-1])} and {titles[-1]} pass: fix those first"
+            self.report.checks.append(Check(name, title, SKIPPED, waits))
             return
         try:
             ok, detail = check()
@@ -211,10 +216,10 @@ class _Checker:
             game = make_game(spec)
             for state in _sample_positions(game):
                 agent = self.agent(tried, BUDGETS["legal"])
-                move = agent.select_move(game, state)
+                move = _as_int(agent.select_move(game, state))
                 tried += 1
                 legal = game.legal_moves(state)
-                if isinstance(move, bool) or not isinstance(move, int) or move not in legal:
+                if not isinstance(move, int) or move not in legal:
                     what = f"{type(move).__name__} {move!r}" if not isinstance(move, int) else f"move {move}"
                     hint = ""
                     if not isinstance(move, int):
@@ -450,6 +455,16 @@ class _Checker:
 
 class _Skip(Exception):
     """A check that cannot run for this agent (e.g. no search method)."""
+
+
+def _as_int(move: Any) -> Any:
+    """``move`` as an int when it is an integer of any kind (a NumPy integer too), else as it is."""
+    if isinstance(move, bool):
+        return move
+    try:
+        return operator.index(move)
+    except TypeError:
+        return move
 
 
 def _depth(root: Any) -> int:
