@@ -336,6 +336,8 @@ def check_simulate(simulate_function: Callable[[Any, TreeNode, random.Random], A
     ``(0.5, 0.5)``; from the empty board, over :data:`SIMULATE_PLAYOUTS` playouts, the
     rates of X wins, O wins and draws must lie in their 99.9% Wilson intervals around
     the exact rates of uniformly random play (:func:`mctslab.exact.random_play_odds`).
+    A right answer that draws its moves differently from the package fails this last
+    check by chance about 0.3% of the time at most (three 99.9% intervals).
 
     Returns:
         A :class:`Report` with the checks ``finished``, ``draw`` and ``random``.
