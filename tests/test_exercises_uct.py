@@ -571,3 +571,23 @@ def test_a_correct_uct_finds_every_answer_with_other_seeds_too():
     for cells, want in cases:
         for seed in range(500, 505):
             assert UCT(iterations=300, seed=seed).select_move(game, position(cells)) == want, (cells, seed)
+
+
+def test_the_statistics_check_catches_a_root_counted_twice():
+    from mctslab.exercises.uct import _Checker
+
+    class RootCountedTwice(Reference):
+        def search(self, game, state):
+            root = super().search(game, state)
+            root.visits += self.iterations  # counted in the loop as well as by backpropagation
+            return root
+
+    checker = _Checker(lambda seed: RootCountedTwice(seed=seed))
+    checker.agent(0)
+    ok, detail = checker.statistics()
+    assert not ok and "children" in detail
+
+
+def test_report_text_lines_stay_short():
+    report = check_uct(lambda seed: FixedPlayer(seed=seed))
+    assert max(len(line) for line in str(report).splitlines()) <= 100
