@@ -1,0 +1,133 @@
+"""What an exercise check returns: a table of checks, each passed, failed, skipped or not written yet.
+
+A :class:`Report` shows itself as an HTML table in a notebook (``_repr_html_``) and as
+plain text elsewhere (``str``). Its :attr:`Report.ok` is True only when every check
+passed, so a notebook cell can ``assert report.ok``; the checks themselves never raise
+for a student's mistake.
+"""
+
+from __future__ import annotations
+
+import html
+import textwrap
+from dataclasses import dataclass, field
+
+__all__ = ["PASSED", "FAILED", "SKIPPED", "NOT_WRITTEN", "Check", "Report"]
+
+PASSED = "passed"
+FAILED = "failed"
+SKIPPED = "skipped"
+NOT_WRITTEN = "not written yet"
+
+_COLOURS = {PASSED: "#1a7f37", FAILED: "#cf222e", SKIPPED: "#6e7781", NOT_WRITTEN: "#9a6700"}
+_SIGNS = {PASSED: "✓", FAILED: "✗", SKIPPED: "–", NOT_WRITTEN: "…"}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One graded check.
+
+    Attributes:
+        name: a short identifier (``"one_move"``), for tests and code.
+        title: what is checked, in words (``"wins and blocks in one, as X and as O"``).
+        status: :data:`PASSED`, :data:`FAILED`, :data:`SKIPPED` (it needs another
+            check to pass first) or :data:`NOT_WRITTEN` (a stub still raises
+            ``NotImplementedError``).
+        detail: what was found: the evidence when passed, a diagnosis in plain words
+            when failed, the reason when skipped.
+    """
+
+    name: str
+    title: str
+    status: str
+    detail: str = ""
+
+    @property
+    def passed(self) -> bool:
+        """True when the check passed."""
+        return self.status == PASSED
+
+
+@dataclass
+class Report:
+    """The checks of one exercise, in the order they ran.
+
+    Attributes:
+        title: what was checked (``"check_uct: your UCT agent"``).
+        checks: the :class:`Check` results.
+        seconds: wall-clock time the checks took.
+    """
+
+    title: str
+    checks: list[Check] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """True when there is at least one check and every check passed."""
+        return bool(self.checks) and all(c.passed for c in self.checks)
+
+    @property
+    def failed(self) -> list[str]:
+        """Names of the checks that failed (not those skipped or not written yet)."""
+        return [c.name for c in self.checks if c.status == FAILED]
+
+    @property
+    def not_written(self) -> bool:
+        """True when some check found a stub that is not written yet."""
+        return any(c.status == NOT_WRITTEN for c in self.checks)
+
+    def status(self, name: str) -> str:
+        """The status of the check called ``name``.
+
+        Raises:
+            KeyError: naming the checks, for an unknown name.
+        """
+        for c in self.checks:
+            if c.name == name:
+                return c.status
+        raise KeyError(f"no check called {name!r}; checks: {', '.join(c.name for c in self.checks)}")
+
+    def __getitem__(self, name: str) -> Check:
+        for c in self.checks:
+            if c.name == name:
+                return c
+        raise KeyError(f"no check called {name!r}; checks: {', '.join(c.name for c in self.checks)}")
+
+    def summary(self) -> str:
+        """One line: how many checks passed, and what to do next."""
+        done = sum(c.passed for c in self.checks)
+        if self.ok:
+            return f"all {done} checks passed"
+        if self.not_written:
+            return f"{done} of {len(self.checks)} checks passed: some code is not written yet"
+        return f"{done} of {len(self.checks)} checks passed"
+
+    def __str__(self) -> str:
+        lines = [f"{self.title}: {self.summary()}"]
+        for c in self.checks:
+            lines.append(f"{_SIGNS[c.status]} {c.title}: {c.status}")
+            if c.detail:
+                lines.extend(textwrap.wrap(c.detail, width=96, initial_indent="    ", subsequent_indent="    "))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for c in self.checks:
+            colour = _COLOURS[c.status]
+            rows.append(
+                "<tr>"
+                f"<td style='text-align:left'>{html.escape(c.title)}</td>"
+                f"<td style='text-align:left;color:{colour};font-weight:bold;white-space:nowrap'>"
+                f"{_SIGNS[c.status]} {html.escape(c.status)}</td>"
+                f"<td style='text-align:left'>{html.escape(c.detail)}</td>"
+                "</tr>"
+            )
+        return (
+            f"<p><b>{html.escape(self.title)}</b>: {html.escape(self.summary())}</p>"
+            "<table><thead><tr><th style='text-align:left'>check</th><th style='text-align:left'>result</th>"
+            "<th style='text-align:left'>what was found</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+        )
