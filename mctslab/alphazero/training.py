@@ -146,8 +146,14 @@ def _append(path: Path, record: dict) -> None:
 
 
 def read_log(out: str | Path) -> list[dict]:
-    """The records of ``OUT/log.jsonl`` (training rounds and evaluations), in order."""
-    path = Path(out) / "log.jsonl"
+    """The records of a training log (rounds and evaluations), in order.
+
+    Args:
+        out: a run's folder (its ``log.jsonl`` is read) or a ``.jsonl`` log file, such as
+            the shipped network's ``WEIGHTS_DIR / "tictactoe_n3_k3.log.jsonl"``.
+    """
+    path = Path(out)
+    path = path if path.suffix == ".jsonl" else path / "log.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
 
 
