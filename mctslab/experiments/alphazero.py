@@ -149,3 +149,64 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+@dataclass(frozen=True)
+class TrapRate:
+    """How often an agent avoids the flat Monte Carlo traps of notebook 02 at one budget.
+
+    Attributes:
+        agent: the agent's spec.
+        budget: its simulations per move.
+        safe: searches that chose a move that does not lose against perfect play.
+        searches: searches run (traps x seeds).
+    """
+
+    agent: str
+    budget: int
+    safe: int
+    searches: int
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The Wilson 95% interval of the rate ``safe / searches``."""
+        from ..tournament.stats import wilson
+
+        return wilson(self.safe, self.searches)
+
+
+def trap_rates(
+    kinds: Sequence[str] = ("uct", "puct"), budgets: Sequence[int] = (8, 32, 128), seeds: int = 5, seed: int = 0
+) -> list[TrapRate]:
+    """Search every trap position of :func:`mctslab.exact.flat_traps` (tic-tac-toe) at each budget.
+
+    Args:
+        kinds: ``"uct"`` (plain UCT) and/or ``"puct"`` (PUCT with the shipped network).
+        budgets: simulations per search.
+        seeds: UCT's searches per position and budget (each with its own seed). PUCT with
+            the network searches each position once: nothing in its search is random (no
+            playouts, no root noise), so more seeds would repeat the same search.
+        seed: the seed the searches' seeds come from.
+
+    Returns:
+        One :class:`TrapRate` per kind and budget, in that order.
+    """
+    from ..agents.registry import make_agent
+    from ..exact import flat_traps
+    from ..games import make_game
+    from ..seeding import child_seed
+
+    game = make_game("tictactoe")
+    traps = flat_traps(game)
+    rows = []
+    for k, kind in enumerate(kinds):
+        for n in budgets:
+            spec = f"uct:iterations={n}" if kind == "uct" else f"puct:iterations={n},evaluator=net"
+            safe = 0
+            repeats = seeds if kind == "uct" else 1
+            for t, trap in enumerate(traps):
+                for s in range(repeats):
+                    agent = make_agent(spec, seed=child_seed(seed, (k, n, t, s)))
+                    safe += agent.select_move(game, trap.state) in trap.safe
+            rows.append(TrapRate(spec, n, safe, len(traps) * repeats))
+    return rows
