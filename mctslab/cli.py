@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Sequence
 
 from .agents import AGENTS, canonical_spec, make_agent
+from .alphazero import cli as train_command
 from .bench import cli as bench_command
 from .games import GAMES, IllegalMoveError, make_game
 from .specs import SpecError
@@ -218,6 +219,7 @@ COMMANDS = {
     "move": ("the move an agent picks in a position, with its statistics", _configure_move, _run_move),
     "tournament": ("round robin with a score table and Elo ratings", _configure_tournament, _run_tournament),
     "bench": (bench_command.SUMMARY, bench_command.configure, bench_command.run),
+    "train": (train_command.SUMMARY, train_command.configure, train_command.run),
 }
 """The subcommands: name -> (one line for ``--help``, add the arguments, run and return the exit status)."""
 

@@ -7,6 +7,8 @@ import pytest
 from mctslab import make_agent, play_match
 from mctslab.agents import AGENTS, Agent, Param, describe_agents, register_agent
 from mctslab.agents.base import check_positive_int
+from mctslab.alphazero.evaluators import weights_path
+from mctslab.games import make_game
 from mctslab.specs import SpecError
 
 # A value other than the default for every declared parameter of every registered agent.
@@ -19,6 +21,16 @@ NON_DEFAULT = {
     "fixedbudget": {"kind": "halving", "budget": 123},
     "perfect": {},
     "racioppo": {"playouts": 12, "window": 3, "procedure": "paper", "defects": frozenset({"turn", "ties"})},
+    "puct": {
+        "iterations": 21,
+        "seconds": 0.25,
+        "c": 2.5,
+        "evaluator": "net",
+        "noise": 0.25,
+        "alpha": 0.6,
+        "final": "mean",
+        "weights": str(weights_path(make_game("tictactoe"))),
+    },  # fmt: skip
 }
 
 
@@ -52,11 +64,11 @@ def test_every_parameter_round_trips_through_the_spec(name):
 @pytest.mark.parametrize("name", sorted(NON_DEFAULT))
 def test_play_match_plays_and_reports_exactly_the_spec(name):
     values = {k: v for k, v in NON_DEFAULT[name].items() if k not in ("seconds", "reuse")}
-    if name == "uct":
+    if name in ("uct", "puct"):
         values["iterations"] = 20
     cls = AGENTS[name]
     spec = cls(**values, seed=0).spec
-    game = "tictactoe" if name in ("perfect", "racioppo") else "connect4:rows=4,cols=4,k=3"
+    game = "tictactoe" if name in ("perfect", "racioppo", "puct") else "connect4:rows=4,cols=4,k=3"
     if name == "minimax":
         values["depth"] = 2
         spec = cls(**values, seed=0).spec

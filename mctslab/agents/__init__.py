@@ -12,6 +12,7 @@ from .budget import SCHEDULES, FixedBudget
 from .minimax import Minimax
 from .montecarlo import FlatMonteCarlo, WindowedMonteCarlo
 from .perfect import PerfectPlayer
+from .puct import PUCT, PUCTNode  # noqa: I001  (after UCT, its parent)
 from .racioppo import RacioppoMonteCarlo
 
 # Importing a module registers its agents, in this order.
@@ -20,6 +21,8 @@ from .registry import AGENTS, agent_label, canonical_spec, describe_agents, make
 from .uct import UCT, Node
 
 __all__ = [
+    "PUCT",
+    "PUCTNode",
     "AGENTS",
     "UCT",
     "Agent",

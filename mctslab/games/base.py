@@ -179,6 +179,30 @@ class Game(ABC):
         """
         return 0.5
 
+    # -- what a learned evaluator sees (mctslab.alphazero) ---------------------------
+    policy_size: int | None = None
+    """Number of move ids for a policy network: every move is an int in ``range(policy_size)``
+    (``None``: the game has no network encoding, and ``puct:evaluator=net`` refuses it)."""
+
+    def features(self, state: State) -> np.ndarray:
+        """The position as a flat float vector for a network, from the point of view of the player to move.
+
+        Raises:
+            NotImplementedError: for a game without a network encoding (:attr:`policy_size` is ``None``).
+        """
+        raise NotImplementedError(f"{self.spec} has no network encoding (features); PUCT can use evaluator=rollout")
+
+    def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """The board's symmetries for a network's training data, identity included.
+
+        Each is ``(feature_perm, move_perm)``: the symmetric position's features are
+        ``features[feature_perm]`` and its move ``i`` is the original's ``move_perm[i]``
+        (index arrays, so a policy target ``pi`` becomes ``pi[move_perm]``). The default
+        is the identity alone.
+        """
+        n = len(self.features(self.initial_state()))
+        return ((tuple(range(n)), tuple(range(self.policy_size or 0))),)
+
     # -- how the game describes itself (tree drawings, play board) -----------------
     def mark(self, player: int) -> str:
         """The name of ``player`` (0 or 1) on boards and in text: ``"P0"`` or ``"P1"`` by default.

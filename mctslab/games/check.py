@@ -54,6 +54,9 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     plays legal moves to its final position and ends with the returns of
     :meth:`~Game.rollout` with the generator left in the same state (unless the game
     overrides ``rollout`` alone, whose replay the drawings flag as possibly different).
+    A game with a network encoding (:attr:`~Game.policy_size` set) must give
+    :meth:`~Game.features` of one length, moves in ``range(policy_size)`` and
+    :meth:`~Game.symmetries` that are permutations, the identity first.
 
     Args:
         game: the game to check.
@@ -106,6 +109,25 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
                 raise _fail(game, moves[:20], f"a random game did not end within {max_plies} plies")
     for number, (state, moves) in enumerate(replays):
         _check_rollout_moves(game, state, moves, seed + number)
+    if game.policy_size is not None:
+        _check_network_encoding(game, [s for s, _ in replays] or [initial])
+
+
+def _check_network_encoding(game: Game, states: list) -> None:
+    """``features`` has one length everywhere, moves fit ``policy_size``, ``symmetries`` are permutations."""
+    width = len(game.features(game.initial_state()))
+    for state in states:
+        x = np.asarray(game.features(state))
+        if x.shape != (width,):
+            raise _fail(game, [], f"features() must have one length ({width}) at every position, got {x.shape}")
+        if any(not 0 <= m < game.policy_size for m in game.legal_moves(state)):
+            raise _fail(game, [], f"every move must be an int in range(policy_size={game.policy_size})")
+    syms = game.symmetries()
+    for feature_perm, move_perm in syms:
+        if sorted(feature_perm) != list(range(width)) or sorted(move_perm) != list(range(game.policy_size)):
+            raise _fail(game, [], "symmetries() must give permutations of the features and of the moves")
+    if not syms or list(syms[0][0]) != list(range(width)):
+        raise _fail(game, [], "symmetries() must start with the identity")
 
 
 def _check_playout_counts(game: Game, state, moves: list[int], rng: np.random.Generator, playouts: int = 4) -> None:

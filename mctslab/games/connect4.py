@@ -91,6 +91,7 @@ class ConnectFour(StoneGame):
         self.spec = f"connect4:rows={rows},cols={cols},k={k}"
         self.height = height = rows + 1  # bits per column, sentinel included
         self.cells = rows * cols
+        self.policy_size = cols
         self.column = tuple(((1 << rows) - 1) << (c * height) for c in range(cols))
         self.bottom = tuple(1 << (c * height) for c in range(cols))
         self.top = tuple(1 << (c * height + rows - 1) for c in range(cols))
@@ -151,6 +152,14 @@ class ConnectFour(StoneGame):
             if m:
                 return True
         return False
+
+    def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """The identity and the left-right mirror, as index maps over the two feature planes and the columns."""
+        rows, cols = self.rows, self.cols
+        flip = [r * cols + (cols - 1 - c) for r in range(rows) for c in range(cols)]
+        ident = tuple(range(2 * rows * cols))
+        mirrored = tuple(flip) + tuple(p + rows * cols for p in flip)
+        return ((ident, tuple(range(cols))), (mirrored, tuple(reversed(range(cols)))))
 
     def initial_state(self) -> ConnectFourState:
         """The empty grid, X to move."""

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .base import RESULTS, Game
 
 ONGOING, X_WON, O_WON, DRAWN = -1, 0, 1, 2
@@ -72,6 +74,12 @@ class StoneGame(Game):
         """The board as rows of ``"X"``, ``"O"`` or ``""``, top row first (see :attr:`board_bits`)."""
         x, o = state.x, state.o
         return [["X" if x & bit else "O" if o & bit else "" for bit in row] for row in self.board_bits]
+
+    def features(self, state: StoneState) -> np.ndarray:
+        """Two planes over the board (:attr:`board_bits`, row by row): the mover's stones, then the opponent's."""
+        mine, theirs = (state.x, state.o) if self.to_move(state) == 0 else (state.o, state.x)
+        bits = [bit for row in self.board_bits for bit in row]
+        return np.array([1.0 if mine & b else 0.0 for b in bits] + [1.0 if theirs & b else 0.0 for b in bits])
 
     def move_cell(self, state: StoneState, move: int) -> tuple[int, int] | None:
         """``(row, column)`` of the cell where ``move``, played in ``state``, puts its stone."""

@@ -109,6 +109,7 @@ class TicTacToe(StoneGame):
             raise ValueError(f"k (stones in a row) must be an int from 1 to n={n}, got {k!r}")
         self.n, self.k = n, k
         self.cells = n * n
+        self.policy_size = n * n
         self.full = (1 << self.cells) - 1
         self.spec = f"tictactoe:n={n},k={k}"
         self.lines = winning_lines(n, k)
@@ -126,6 +127,22 @@ class TicTacToe(StoneGame):
         )
         self.board_bits = tuple(tuple(1 << (r * n + c) for c in range(n)) for r in range(n))
         self._initial = TicTacToeState(0, 0, ONGOING)
+
+    def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """The 8 symmetries of the square board (rotations and reflections), as index maps."""
+        n, out = self.n, []
+        for turns in range(4):
+            for mirror in (False, True):
+                perm = []
+                for cell in range(self.cells):
+                    r, c = divmod(cell, n)
+                    if mirror:
+                        c = n - 1 - c
+                    for _ in range(turns):
+                        r, c = c, n - 1 - r
+                    perm.append(r * n + c)
+                out.append((tuple(perm) + tuple(p + self.cells for p in perm), tuple(perm)))
+        return tuple(out)
 
     def initial_state(self) -> TicTacToeState:
         """The empty board, X to move."""
