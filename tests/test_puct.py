@@ -230,3 +230,18 @@ def test_the_shipped_network_is_what_its_training_run_produces():
     for mine, theirs in zip(again, shipped_log[:2], strict=True):
         assert mine["positions"] == theirs["positions"]
         assert mine["loss"] == pytest.approx(theirs["loss"], rel=1e-9)
+
+
+def test_recorder_and_explorer_work_with_puct():
+    from mctslab import SearchRecorder, draw_iteration, tree_explorer
+
+    rec = SearchRecorder(TTT, TTT.initial_state(), PUCT(iterations=50, evaluator="net", seed=0))
+    rec.run(10)
+    record = rec.step()
+    assert record.rule == "PUCT"
+    assert record.expanded is None  # PUCT evaluates the leaf it reached; its children come with it
+    assert not record.playout.exact  # the value came from the network, not from a playout
+    for phase in ("selection", "expansion", "simulation", "backpropagation"):
+        assert "digraph" in draw_iteration(record, phase).source
+    assert rec.root.visits == 11 and rec.analysis().move in range(9)
+    tree_explorer(TTT, agent=PUCT(iterations=50, evaluator="net", seed=0), max_iterations=40)
