@@ -15,6 +15,7 @@ NON_DEFAULT = {
     "flat": {"playouts": 7, "max_moves": 3, "batched": True},
     "windowed": {"playouts": 9, "window": 2, "keep": (3,), "reuse": True, "max_moves": 5, "batched": True},
     "uct": {"iterations": 77, "seconds": 0.25, "c": 0.3, "max_moves": 4, "final": "mean", "reuse": True},
+    "solver": {"iterations": 77, "seconds": 0.25, "c": 0.3, "max_moves": 4, "final": "mean", "reuse": True},
     "minimax": {"depth": 3},
     "fixedbudget": {"kind": "halving", "budget": 123},
     "perfect": {},
@@ -52,7 +53,7 @@ def test_every_parameter_round_trips_through_the_spec(name):
 @pytest.mark.parametrize("name", sorted(NON_DEFAULT))
 def test_play_match_plays_and_reports_exactly_the_spec(name):
     values = {k: v for k, v in NON_DEFAULT[name].items() if k not in ("seconds", "reuse")}
-    if name == "uct":
+    if "iterations" in values:  # uct and its variants
         values["iterations"] = 20
     cls = AGENTS[name]
     spec = cls(**values, seed=0).spec

@@ -18,6 +18,7 @@ from .racioppo import RacioppoMonteCarlo
 from .random_agent import RandomAgent  # noqa: I001
 from .registry import AGENTS, agent_label, canonical_spec, describe_agents, make_agent, register_agent
 from .uct import UCT, Node
+from .solver import Solver, SolverNode
 
 __all__ = [
     "AGENTS",
@@ -34,6 +35,8 @@ __all__ = [
     "RacioppoMonteCarlo",
     "RandomAgent",
     "SCHEDULES",
+    "Solver",
+    "SolverNode",
     "WindowedMonteCarlo",
     "agent_label",
     "canonical_spec",
