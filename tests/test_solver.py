@@ -13,7 +13,9 @@ VALUE = {1: 1.0, 0: 0.5, -1: 0.0}  # exact.solve's -1/0/1 as a return for the pl
 
 
 def depth_states(game, plies):
-    return [s for s in exact.reachable_states(game) if len(game.legal_moves(s)) == 9 - plies and not game.is_terminal(s)]
+    return [
+        s for s in exact.reachable_states(game) if len(game.legal_moves(s)) == 9 - plies and not game.is_terminal(s)
+    ]
 
 
 @pytest.mark.parametrize("plies", [4, 5])  # X to move after 4 plies, O after 5: both seats

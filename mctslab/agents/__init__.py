@@ -16,9 +16,10 @@ from .racioppo import RacioppoMonteCarlo
 
 # Importing a module registers its agents, in this order.
 from .random_agent import RandomAgent  # noqa: I001
+from .rave import Rave, RaveNode
 from .registry import AGENTS, agent_label, canonical_spec, describe_agents, make_agent, register_agent
-from .uct import UCT, Node
 from .solver import Solver, SolverNode
+from .uct import UCT, Node
 
 __all__ = [
     "AGENTS",
@@ -34,6 +35,8 @@ __all__ = [
     "PerfectPlayer",
     "RacioppoMonteCarlo",
     "RandomAgent",
+    "Rave",
+    "RaveNode",
     "SCHEDULES",
     "Solver",
     "SolverNode",

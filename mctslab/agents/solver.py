@@ -176,7 +176,7 @@ def root_value(root: SolverNode) -> float | None:
 
 
 def iterations_to_prove(agent: Solver, game: Game, state: State, limit: int) -> int | None:
-    """How many iterations ``agent`` needs from a fresh root until ``state`` is proven (``None``: not within ``limit``)."""
+    """Iterations ``agent`` needs from a fresh root until ``state`` is proven (``None``: not within ``limit``)."""
     root = agent.new_root(game, state)
     for i in range(1, limit + 1):
         agent.iterate(game, root)

@@ -15,15 +15,11 @@ Everything is seeded; heavier runs write results files that the notebook reads b
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..agents import UCT
 from ..games.base import Game, State
-from ..tournament import Outcomes, play_match
 
 CONNECT4_ENDGAMES: tuple[tuple[int, ...], ...] = (
     (6, 5, 4, 2, 4, 6, 1, 6, 1, 5, 4, 6, 3, 4, 2, 3, 3, 5, 5, 5, 6, 2, 0, 2, 4, 0, 3, 4),
@@ -89,7 +85,8 @@ class Race:
         return sum(c is not None for c in self.counts[agent])
 
     def sooner(self, a: int, b: int) -> tuple[int, int, int]:
-        """Runs where agent ``a`` needs fewer iterations than ``b`` (``None`` counts as more than the limit), ties, more."""
+        """Runs where ``a`` needs fewer iterations than ``b``, as many, more (``None``: more than the limit)."""
+
         def key(c: int | None) -> int:
             return self.limit + 1 if c is None else c
 
