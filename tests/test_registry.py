@@ -10,38 +10,16 @@ from mctslab.agents.base import check_positive_int
 from mctslab.specs import SpecError
 
 # A value other than the default for every declared parameter of every registered agent.
+UCT_VALUES = {"iterations": 77, "seconds": 0.25, "c": 0.3, "max_moves": 4, "final": "mean", "reuse": True}
+UCT_VALUES["playout"] = "decisive"
 NON_DEFAULT = {
     "random": {},
     "flat": {"playouts": 7, "max_moves": 3, "batched": True},
     "windowed": {"playouts": 9, "window": 2, "keep": (3,), "reuse": True, "max_moves": 5, "batched": True},
-    "uct": {
-        "iterations": 77,
-        "seconds": 0.25,
-        "c": 0.3,
-        "max_moves": 4,
-        "final": "mean",
-        "reuse": True,
-        "playout": "decisive",
-    },
-    "solver": {
-        "iterations": 77,
-        "seconds": 0.25,
-        "c": 0.3,
-        "max_moves": 4,
-        "final": "mean",
-        "reuse": True,
-        "playout": "decisive",
-    },
-    "rave": {
-        "iterations": 77,
-        "seconds": 0.25,
-        "c": 0.3,
-        "max_moves": 4,
-        "final": "mean",
-        "reuse": True,
-        "playout": "decisive",
-        "k": 40.0,
-    },
+    "uct": UCT_VALUES,
+    "solver": UCT_VALUES,
+    "rave": {**UCT_VALUES, "k": 40.0},
+    "transpositions": UCT_VALUES,
     "minimax": {"depth": 3},
     "fixedbudget": {"kind": "halving", "budget": 123},
     "perfect": {},

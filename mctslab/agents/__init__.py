@@ -19,6 +19,7 @@ from .random_agent import RandomAgent  # noqa: I001
 from .rave import Rave, RaveNode
 from .registry import AGENTS, agent_label, canonical_spec, describe_agents, make_agent, register_agent
 from .solver import Solver, SolverNode
+from .transpositions import TNode, TranspositionUCT
 from .uct import UCT, Node
 
 __all__ = [
@@ -40,6 +41,8 @@ __all__ = [
     "SCHEDULES",
     "Solver",
     "SolverNode",
+    "TNode",
+    "TranspositionUCT",
     "WindowedMonteCarlo",
     "agent_label",
     "canonical_spec",
