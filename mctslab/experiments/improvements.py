@@ -7,19 +7,27 @@
   by :func:`mctslab.exact.move_values` in the tests);
 * :func:`head_to_head`: a variant against plain UCT at equal iterations, seats
   alternating, through :func:`mctslab.tournament.play_match` (resumable with ``out=``);
-* :func:`node_counts`: tree nodes of UCT against positions stored with transpositions.
+* :func:`node_counts`: tree nodes of UCT against positions stored with transpositions;
+* :func:`playout_costs`: seconds per playout of each playout policy, interleaved.
 
-Everything is seeded; heavier runs write results files that the notebook reads back
-(``python -m mctslab.experiments.improvements OUT_DIR``).
+Everything is seeded; the matches write results files (one JSON line per game) that
+the notebook reads back: ``python -m mctslab.experiments.improvements`` plays what is
+missing (resumable), at the size of :data:`MATCHES`.
 """
 
 from __future__ import annotations
 
+import os
+import random
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..agents import UCT
+from ..agents.playouts import policy_rollout
 from ..games.base import Game, State
+from ..tournament import MatchResult, play_match
 
 CONNECT4_ENDGAMES: tuple[tuple[int, ...], ...] = (
     (6, 5, 4, 2, 4, 6, 1, 6, 1, 5, 4, 6, 3, 4, 2, 3, 3, 5, 5, 5, 6, 2, 0, 2, 4, 0, 3, 4),
@@ -123,3 +131,162 @@ def win_race(
             for column, make in zip(counts, agents, strict=True):
                 column.append(iterations_to_win(make(seed), game, state, winning, limit))
     return Race(tuple(specs), limit, tuple(tuple(c) for c in counts))
+
+
+# -- head to head against plain UCT ------------------------------------------------------
+@dataclass(frozen=True)
+class Pairing:
+    """One match of the notebook: a variant against plain UCT on one game.
+
+    Attributes:
+        game: the game's spec.
+        variant: the variant's spec.
+        baseline: plain UCT's spec, at the same budget.
+        games: games to play (seats alternate).
+        budget: ``"iterations"`` or ``"time"``: what is equal between the two.
+    """
+
+    game: str
+    variant: str
+    baseline: str
+    games: int
+    budget: str = "iterations"
+
+    @property
+    def filename(self) -> str:
+        """The results file's name: game, variant and budget, readable."""
+        text = f"{self.game.split(':')[0]}__{self.variant}__{self.budget}"
+        return text.replace(":", "_").replace(",", "_").replace("=", "-") + ".jsonl"
+
+
+ITERATIONS = 200
+"""Iterations per move of both sides in the equal-iterations matches."""
+
+SECONDS = 0.02
+"""Seconds per move of both sides in the equal-time matches (noisy on a loaded machine)."""
+
+VARIANTS = ("solver", "rave", "transpositions", "uct:playout=decisive")
+"""The variants measured (``uct:playout=decisive`` is UCT with decisive playouts)."""
+
+
+def _with(spec: str, budget: str) -> str:
+    sep = "," if ":" in spec else ":"
+    return spec + sep + budget
+
+
+def matches(scale: float = 1.0) -> list[Pairing]:
+    """The notebook's matches: every variant against UCT on Connect Four and Ultimate Tic-Tac-Toe.
+
+    At equal iterations (:data:`ITERATIONS`) on both games; at equal time
+    (:data:`SECONDS`) on Connect Four. ``scale`` multiplies the number of games.
+    """
+    out = []
+    for game, n in (("connect4", 60), ("uttt", 40)):
+        for v in VARIANTS:
+            out.append(
+                Pairing(
+                    game, _with(v, f"iterations={ITERATIONS}"), f"uct:iterations={ITERATIONS}", max(2, round(n * scale))
+                )
+            )
+    for v in VARIANTS:
+        out.append(
+            Pairing(
+                "connect4", _with(v, f"seconds={SECONDS}"), f"uct:seconds={SECONDS}", max(2, round(40 * scale)), "time"
+            )
+        )
+    return out
+
+
+MATCHES = matches()
+"""The matches at the size the notebook shows."""
+
+SEED = 2026
+"""The seed of every match (game ``i`` of a match: ``SeedSequence(SEED).spawn(...)[i]``)."""
+
+
+def head_to_head(
+    pairing: Pairing,
+    out_dir: str | os.PathLike | None = None,
+    *,
+    games: int | None = None,
+    workers: int | None = 1,
+    progress: bool = False,
+) -> MatchResult:
+    """Play (or read back) one pairing, the variant as A, seats alternating.
+
+    Args:
+        pairing: the match.
+        out_dir: the folder of the results files; games already there are read, not
+            played again (``None``: play everything, keep nothing).
+        games: play only the first ``games`` games (the same games: game ``i`` has the
+            same seed whatever the total).
+        workers: processes (1: in this process).
+        progress: show a progress bar.
+    """
+    out = None if out_dir is None else Path(out_dir) / pairing.filename
+    n = pairing.games if games is None else games
+    return play_match(
+        pairing.game, pairing.variant, pairing.baseline, games=n, seed=SEED, workers=workers, out=out, progress=progress
+    )
+
+
+# -- transpositions: nodes ----------------------------------------------------------------
+def node_counts(game: Game, budgets: Sequence[int], seed: int = 0) -> list[tuple[int, int, int]]:
+    """``(iterations, UCT's tree nodes, positions with transpositions)`` from the initial position, per budget."""
+    from ..agents.transpositions import TranspositionUCT
+
+    rows = []
+    for n in budgets:
+        tree = UCT(iterations=n, seed=seed).search(game, game.initial_state())
+        agent = TranspositionUCT(iterations=n, seed=seed)
+        agent.search(game, game.initial_state())
+        rows.append((n, tree.size(), len(agent.table)))
+    return rows
+
+
+# -- playouts: cost -----------------------------------------------------------------------
+def playout_costs(
+    game: Game,
+    policies: Sequence[str] = ("random", "decisive", "antidecisive"),
+    playouts: int = 20,
+    rounds: int = 3,
+    seed: int = 0,
+) -> dict[str, float]:
+    """Median seconds per playout from the initial position, per policy, the policies interleaved in rounds.
+
+    ``"random"`` is the game's own fast rollout (what UCT plays by default). Timings on a
+    loaded machine are noisy: compare the ratios, not the seconds.
+    """
+    times: dict[str, list[float]] = {p: [] for p in policies}
+    state = game.initial_state()
+    for r in range(rounds):
+        for policy in policies:
+            rng = random.Random(seed + r)
+            start = time.perf_counter()
+            for _ in range(playouts):
+                if policy == "random":
+                    game.rollout(state, rng)
+                else:
+                    policy_rollout(game, state, rng, None, policy)
+            times[policy].append((time.perf_counter() - start) / playouts)
+    return {p: sorted(t)[len(t) // 2] for p, t in times.items()}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Play every missing game of :data:`MATCHES` into ``OUT_DIR`` (default ``notebooks/data/09_improving_uct``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("out_dir", nargs="?", default="notebooks/data/09_improving_uct")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--only", default="", help="play only the matches whose file name contains this")
+    args = parser.parse_args(argv)
+    Path(args.out_dir).mkdir(parents=True, exist_ok=True)
+    for pairing in MATCHES:
+        if args.only in pairing.filename:
+            head_to_head(pairing, args.out_dir, workers=args.workers, progress=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
