@@ -27,7 +27,7 @@ from pathlib import Path
 from ..agents import UCT
 from ..agents.playouts import policy_rollout
 from ..games.base import Game, State
-from ..tournament import MatchResult, play_match
+from ..tournament import MatchResult, Outcomes, play_match
 
 CONNECT4_ENDGAMES: tuple[tuple[int, ...], ...] = (
     (6, 5, 4, 2, 4, 6, 1, 6, 1, 5, 4, 6, 3, 4, 2, 3, 3, 5, 5, 5, 6, 2, 0, 2, 4, 0, 3, 4),
@@ -230,6 +230,80 @@ def head_to_head(
     )
 
 
+@dataclass(frozen=True)
+class Row:
+    """One line of the measured table: a variant's score against plain UCT, with its Wilson interval.
+
+    Attributes:
+        game: the game's spec.
+        variant: the variant's spec.
+        budget: ``"iterations"`` or ``"time"``.
+        outcomes: the variant's wins, draws and losses.
+    """
+
+    game: str
+    variant: str
+    budget: str
+    outcomes: Outcomes
+
+    @property
+    def verdict(self) -> str:
+        """``"better"``/``"worse"`` than UCT when the 95% interval on the score excludes 1/2, else ``"not shown"``."""
+        low, high = self.outcomes.score_ci()
+        return "better" if low > 0.5 else "worse" if high < 0.5 else "not shown"
+
+
+@dataclass(frozen=True)
+class Table:
+    """The measured table (enhancement x game x budget -> score vs UCT [95% interval]); shows itself."""
+
+    rows: tuple[Row, ...]
+
+    def lines(self) -> list[str]:
+        """The table as text lines (under 100 characters)."""
+        out = [f"{'game':<10}{'variant (A) vs uct':<38}{'budget':<11}{'games':>6}  {'score [95% Wilson]':<22}verdict"]
+        for r in self.rows:
+            o = r.outcomes
+            low, high = o.score_ci()
+            cell = f"{o.score:.3f} [{low:.3f}, {high:.3f}]"
+            out.append(f"{r.game.split(':')[0]:<10}{r.variant:<38}{r.budget:<11}{o.games:>6}  {cell:<22}{r.verdict}")
+        return out
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return "<pre>" + html.escape(str(self)) + "</pre>"
+
+    def row(self, game: str, variant: str, budget: str = "iterations") -> Row:
+        """The row of ``variant`` (its name before ``:``, or the full spec) on ``game``."""
+        for r in self.rows:
+            if (
+                r.game.split(":")[0] == game
+                and r.budget == budget
+                and (r.variant == variant or _short(r.variant) == variant)
+            ):
+                return r
+        raise KeyError((game, variant, budget))
+
+
+def _short(spec: str) -> str:
+    name, _, rest = spec.partition(":")
+    extra = [p for p in rest.split(",") if not p.startswith(("iterations=", "seconds="))]
+    return ":".join([name, ",".join(extra)]) if extra else name
+
+
+def measured_table(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> Table:
+    """The table of :data:`MATCHES` read back from ``out_dir`` (missing games are played: run the command first)."""
+    rows = []
+    for p in MATCHES if pairings is None else pairings:
+        result = head_to_head(p, out_dir)
+        rows.append(Row(result.game, result.a, p.budget, result.outcomes))
+    return Table(tuple(rows))
+
+
 # -- transpositions: nodes ----------------------------------------------------------------
 def node_counts(game: Game, budgets: Sequence[int], seed: int = 0) -> list[tuple[int, int, int]]:
     """``(iterations, UCT's tree nodes, positions with transpositions)`` from the initial position, per budget."""
@@ -270,6 +344,26 @@ def playout_costs(
                     policy_rollout(game, state, rng, None, policy)
             times[policy].append((time.perf_counter() - start) / playouts)
     return {p: sorted(t)[len(t) // 2] for p, t in times.items()}
+
+
+def iteration_costs(game: Game, specs: Sequence[str], iterations: int = 300, rounds: int = 3) -> dict[str, float]:
+    """Median seconds per iteration of each agent (a search from the initial position), interleaved in rounds.
+
+    Divide by the ``"uct"`` entry for the cost relative to plain UCT; timings on a loaded
+    machine are noisy, the ratios less so.
+    """
+    from ..agents import make_agent
+
+    times: dict[str, list[float]] = {s: [] for s in specs}
+    state = game.initial_state()
+    for r in range(rounds):
+        for spec in specs:
+            agent = make_agent(spec, seed=r)
+            agent.iterations = iterations
+            start = time.perf_counter()
+            agent.search(game, state)
+            times[spec].append((time.perf_counter() - start) / iterations)
+    return {s: sorted(t)[len(t) // 2] for s, t in times.items()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
