@@ -28,7 +28,7 @@ class LoggingRave(Rave):
 @pytest.mark.parametrize("spec", ["tictactoe", "connect4", "uttt"])
 def test_amaf_counts_equal_a_recount_from_every_iterations_moves(spec):
     game = make_game(spec)
-    agent = LoggingRave(iterations=300, seed=2)
+    agent = LoggingRave(iterations=200, seed=2)
     root = agent.search(game, game.initial_state())
     for node in root.iter_nodes():
         for child in node.children:

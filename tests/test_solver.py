@@ -109,3 +109,12 @@ def test_recorder_and_explorer_work_on_the_solver(ttt):
     ex = TreeExplorer(ttt, iteration=20, agent=Solver(seed=4))
     ex.step()
     assert type(ex.root) is SolverNode and ex.html()
+
+
+def test_the_docstring_examples_run():
+    import doctest
+
+    from mctslab.agents import solver, transpositions
+
+    for module in (solver, transpositions):
+        assert doctest.testmod(module).failed == 0
