@@ -271,6 +271,9 @@ class Table:
     def __str__(self) -> str:
         return "\n".join(self.lines())
 
+    def __repr__(self) -> str:
+        return str(self)
+
     def _repr_html_(self) -> str:
         import html
 
