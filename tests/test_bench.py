@@ -18,6 +18,7 @@ def test_every_row_is_measured():
     assert {("uct", "tictactoe"), ("uct", "connect4"), ("uct", "uttt"), ("naive uct", "tictactoe")} <= names
     assert {("rollout", g) for g in ("tictactoe", "connect4", "uttt", "fractio", "nim")} <= names
     assert {("flat numpy", "tictactoe"), ("flat numpy", "tictactoe:n=4,k=3")} <= names
+    assert {(v, "connect4") for v in ("solver", "rave", "transpositions", "uct:playout=decisive")} <= names
     for row in report.rows:
         assert row.work >= 1 and row.wall > 0 and row.rate == pytest.approx(row.work / row.wall)
         assert row.openspiel_rate is None

@@ -12,11 +12,16 @@ from mctslab.games import make_game
 from mctslab.specs import SpecError
 
 # A value other than the default for every declared parameter of every registered agent.
+UCT_VALUES = {"iterations": 77, "seconds": 0.25, "c": 0.3, "max_moves": 4, "final": "mean", "reuse": True}
+UCT_VALUES["playout"] = "decisive"
 NON_DEFAULT = {
     "random": {},
     "flat": {"playouts": 7, "max_moves": 3, "batched": True},
     "windowed": {"playouts": 9, "window": 2, "keep": (3,), "reuse": True, "max_moves": 5, "batched": True},
-    "uct": {"iterations": 77, "seconds": 0.25, "c": 0.3, "max_moves": 4, "final": "mean", "reuse": True},
+    "uct": UCT_VALUES,
+    "solver": UCT_VALUES,
+    "rave": {**UCT_VALUES, "k": 40.0},
+    "transpositions": UCT_VALUES,
     "minimax": {"depth": 3},
     "fixedbudget": {"kind": "halving", "budget": 123},
     "perfect": {},
@@ -64,7 +69,7 @@ def test_every_parameter_round_trips_through_the_spec(name):
 @pytest.mark.parametrize("name", sorted(NON_DEFAULT))
 def test_play_match_plays_and_reports_exactly_the_spec(name):
     values = {k: v for k, v in NON_DEFAULT[name].items() if k not in ("seconds", "reuse")}
-    if name in ("uct", "puct"):
+    if "iterations" in values:  # uct and its variants
         values["iterations"] = 20
     cls = AGENTS[name]
     spec = cls(**values, seed=0).spec

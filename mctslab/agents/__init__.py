@@ -17,7 +17,10 @@ from .racioppo import RacioppoMonteCarlo
 
 # Importing a module registers its agents, in this order.
 from .random_agent import RandomAgent  # noqa: I001
+from .rave import Rave, RaveNode
 from .registry import AGENTS, agent_label, canonical_spec, describe_agents, make_agent, register_agent
+from .solver import Solver, SolverNode
+from .transpositions import TNode, TranspositionUCT
 from .uct import UCT, Node
 
 __all__ = [
@@ -36,7 +39,13 @@ __all__ = [
     "PerfectPlayer",
     "RacioppoMonteCarlo",
     "RandomAgent",
+    "Rave",
+    "RaveNode",
     "SCHEDULES",
+    "Solver",
+    "SolverNode",
+    "TNode",
+    "TranspositionUCT",
     "WindowedMonteCarlo",
     "agent_label",
     "canonical_spec",

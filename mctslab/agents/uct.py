@@ -30,6 +30,7 @@ from ..seeding import Seed
 from ..specs import to_bool
 from ..ucb import SQRT2, exploration, ucb1
 from .base import Agent, Analysis, MoveStat, Param, check_bool, check_optional_positive_int, legal_or_raise
+from .playouts import check_playout, policy_rollout
 from .registry import register_agent
 
 
@@ -160,6 +161,8 @@ class UCT(Agent):
             ``"mean"`` the child with the highest mean (ties: more visits).
         reuse: keep the subtree of the position reached between this agent's moves
             in one game, instead of starting each search from scratch.
+        playout: ``"random"`` (the game's rollout), ``"decisive"`` or ``"antidecisive"``
+            (:mod:`mctslab.agents.playouts`: play a win in one; also avoid a loss in one).
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
 
     Raises:
@@ -215,6 +218,7 @@ class UCT(Agent):
         Param("max_moves", int, None, check_optional_positive_int, "cap on playout length (cut short: a draw)"),
         Param("final", str, "visits", check_final, "the move played: most visits, or best mean"),
         Param("reuse", to_bool, False, check_bool, "keep the subtree between moves"),
+        Param("playout", str, "random", check_playout, "playout policy: random, decisive, antidecisive"),
     )
 
     node_class: type[Node] = Node
@@ -234,12 +238,15 @@ class UCT(Agent):
         max_moves: int | None = None,
         final: str = "visits",
         reuse: bool = False,
+        playout: str = "random",
         seed: Seed = None,
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = 1000
-        self.set_params(iterations=iterations, c=c, seconds=seconds, max_moves=max_moves, final=final, reuse=reuse)
+        self.set_params(
+            iterations=iterations, c=c, seconds=seconds, max_moves=max_moves, final=final, reuse=reuse, playout=playout
+        )
         self._previous: tuple[Game, Node] | None = None
 
     # -- the four steps ------------------------------------------------------------
@@ -335,7 +342,9 @@ class UCT(Agent):
         return child
 
     def simulate(self, game: Game, node: Node) -> tuple[float, float]:
-        """Step 3: a random playout from ``node``; returns per player."""
+        """Step 3: a random playout from ``node`` (or the ``playout`` policy's); returns per player."""
+        if self.playout != "random":
+            return policy_rollout(game, node.state, self.rng, self.max_moves, self.playout).returns
         return game.rollout(node.state, self.rng, self.max_moves)
 
     def backpropagate(self, node: Node, returns: tuple[float, float]) -> None:

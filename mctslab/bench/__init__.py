@@ -71,11 +71,12 @@ class Report:
     machine: dict = field(default_factory=dict)
 
 
-def _uct(game_spec: str, iterations: int) -> Callable[[], object]:
+def _uct(game_spec: str, iterations: int, agent: str = "uct") -> Callable[[], object]:
     game = make_game(game_spec)
+    spec = f"{agent}{',' if ':' in agent else ':'}iterations={iterations}"
 
     def run() -> object:
-        return make_agent(f"uct:iterations={iterations}", seed=0).search(game, game.initial_state())
+        return make_agent(spec, seed=0).search(game, game.initial_state())
 
     return run
 
@@ -105,6 +106,10 @@ def _flat(game_spec: str, per_move: int, batched: bool = False) -> tuple[Callabl
 UCT_BUDGETS = {"tictactoe": 20_000, "connect4": 5_000, "uttt": 2_000}
 ROLLOUTS = {"tictactoe": 50_000, "connect4": 10_000, "uttt": 2_000, "fractio": 5_000, "nim": 50_000}
 FLAT_PER_MOVE = {"tictactoe": 2_000, "tictactoe:n=4,k=3": 200, "connect4": 1_000, "uttt": 20}
+VARIANTS = ("solver", "rave", "transpositions", "uct:playout=decisive")
+"""UCT's variants (notebook 09), benchmarked on Connect Four at :data:`VARIANT_BUDGET` iterations
+beside plain UCT's row: their cost per iteration relative to UCT."""
+VARIANT_BUDGET = 1_000
 BATCHED_PER_MOVE = {"tictactoe": (100, 2_000), "tictactoe:n=4,k=3": (200,)}
 """Flat Monte Carlo with ``batched=true`` (NumPy playouts): seed 001's 100 per move, and more."""
 
@@ -119,6 +124,8 @@ def cases(scale: float = 1.0, compare: bool = True) -> list[Case]:
     for game, its in UCT_BUDGETS.items():
         reference = openspiel.uct_search(game, n(its)) if compare and openspiel.available() else None
         out.append(Case("uct", game, n(its), "iterations", _uct(game, n(its)), reference))
+    for agent in VARIANTS:
+        out.append(Case(agent, "connect4", n(VARIANT_BUDGET), "iterations", _uct("connect4", n(VARIANT_BUDGET), agent)))
     naive_budget = n(2_000)
     out.append(Case("naive uct", "tictactoe", naive_budget, "iterations", lambda: naive_uct(naive_budget)))
     for game, playouts in ROLLOUTS.items():

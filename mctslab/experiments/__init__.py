@@ -7,7 +7,9 @@ The notebooks import them and assert on their results; :mod:`mctslab.figures` dr
 * :mod:`.strength`: games against a fixed opponent over the budget and UCT's ``c``
   (notebooks 03 and 05);
 * :mod:`.curves`: :class:`Curve`, results against the budget, and :func:`budget_curve`
-  with seats fixed (notebook 08).
+  with seats fixed (notebook 08);
+* :mod:`.improvements`: MCTS-Solver, RAVE, transpositions and decisive playouts against
+  plain UCT (notebook 09).
 
 Seed 001's reproduction (its procedure, rows and table) is :mod:`mctslab.reproduction`.
 """

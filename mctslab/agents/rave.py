@@ -1,0 +1,127 @@
+"""RAVE: UCT with all-moves-as-first (AMAF) statistics (Gelly and Silver 2007).
+
+A playout that plays move ``m`` anywhere after a node says something about playing
+``m`` *at* that node: in games where moves transpose across orders (a stone on a cell
+is the same stone whenever it is played), the result of the whole game is weak but
+plentiful evidence about each of its moves. AMAF keeps, for every child of every node
+on the path, the playouts through the parent in which the child's move was later
+played by the same player; RAVE mixes that mean with the child's own:
+
+    value = (1 - beta) * mean + beta * amaf_mean + c * sqrt(ln N / n),
+    beta = sqrt(k / (3 n + k)),
+
+the "hand-selected" schedule of Gelly and Silver (2007), with their equivalence
+parameter ``k``: after ``n = k`` visits, ``beta = sqrt(1/4) = 1/2``. With few visits the AMAF mean dominates; as ``n``
+grows beta falls to 0 and plain UCT remains. Gelly and Silver searched with ``c = 0``;
+here ``c`` defaults to UCT's so that the two differ in one thing only.
+
+Point of view as in :class:`~mctslab.agents.uct.Node`: ``amaf_wins`` counts rewards for
+``player``, the player who made ``move``.
+"""
+
+from __future__ import annotations
+
+from math import sqrt
+
+from ..games.base import Game
+from ..seeding import Seed
+from ..ucb import SQRT2, ucb1
+from .base import Param
+from .playouts import policy_rollout
+from .registry import register_agent
+from .uct import UCT, Node
+
+
+def check_k(name: str, k: float) -> float:
+    """The equivalence parameter as a float > 0 (TypeError for a non-number, ValueError otherwise)."""
+    if isinstance(k, bool) or not isinstance(k, (int, float)):
+        raise TypeError(f"{name} must be a number > 0, got {k!r}")
+    if not k > 0:
+        raise ValueError(f"{name} must be > 0, got {k}")
+    return float(k)
+
+
+class RaveNode(Node):
+    """A UCT node with AMAF statistics for its move.
+
+    Attributes:
+        amaf_visits: playouts through the parent, since this node was added, in which
+            ``player`` played ``move`` at some point after the parent's position (in the
+            tree or in the playout).
+        amaf_wins: total reward of those playouts for ``player``.
+    """
+
+    __slots__ = ("amaf_visits", "amaf_wins")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.amaf_visits = 0
+        self.amaf_wins = 0.0
+
+    @property
+    def amaf_mean(self) -> float:
+        """``amaf_wins / amaf_visits`` (0.5 before any)."""
+        return self.amaf_wins / self.amaf_visits if self.amaf_visits else 0.5
+
+
+def beta(k: float, visits: int) -> float:
+    """Gelly and Silver's schedule ``sqrt(k / (3 n + k))``: the weight of the AMAF mean after ``n`` visits."""
+    return sqrt(k / (3 * visits + k))
+
+
+@register_agent
+class Rave(UCT):
+    """UCT with RAVE (Gelly and Silver 2007): AMAF means mixed in by the schedule ``beta = sqrt(k / (3n + k))``.
+
+    Args:
+        k: the equivalence parameter, > 0 (default 250): beta is 1/2 after ``k`` visits.
+        **kwargs: UCT's parameters (:class:`~mctslab.agents.uct.UCT`).
+
+    Moves are matched by ``(player, move)``; this assumes, as every game of mctslab does,
+    that the players alternate (the players of the playout's moves are inferred so).
+    """
+
+    name = "rave"
+    params = (*UCT.params, Param("k", float, 250.0, check_k, "RAVE equivalence parameter (beta = 1/2 at n = k)"))
+    node_class = RaveNode
+    rule_name = "RAVE"
+
+    def __init__(
+        self, iterations: int | None = None, c: float = SQRT2, *, k: float = 250.0, seed: Seed = None, **kwargs
+    ) -> None:
+        super().__init__(iterations, c, seed=seed, **kwargs)
+        self.set_params(k=k)
+        self._playout: tuple[int, ...] = ()
+        self._playout_first = 0
+
+    def child_value(self, parent: Node, child: RaveNode) -> float:
+        """``(1 - beta) * mean + beta * amaf_mean`` plus UCB1's exploration term (``inf`` unvisited)."""
+        b = beta(self.k, child.visits)
+        return ucb1((1 - b) * child.mean + b * child.amaf_mean, parent.visits, child.visits, self.c)
+
+    def simulate(self, game: Game, node: Node) -> tuple[float, float]:
+        """Step 3: the playout, keeping its moves for AMAF (the same random draws as UCT's)."""
+        played = policy_rollout(game, node.state, self.rng, self.max_moves, self.playout)
+        self._playout = played.moves
+        self._playout_first = game.to_move(node.state)
+        return played.returns
+
+    def backpropagate(self, node: Node, returns: tuple[float, float]) -> None:
+        """Step 4: UCT's statistics, then the AMAF statistics of every child of every node on the path."""
+        super().backpropagate(node, returns)
+        first = self._playout_first
+        played = amaf_pairs(first, self._playout)
+        self._playout = ()
+        while node is not None:
+            for child in node.children:
+                if (child.player, child.move) in played:
+                    child.amaf_visits += 1
+                    child.amaf_wins += returns[child.player]
+            if node.move is not None:
+                played.add((node.player, node.move))
+            node = node.parent
+
+
+def amaf_pairs(first: int, moves: tuple[int, ...]) -> set[tuple[int, int]]:
+    """The ``(player, move)`` pairs of a sequence of moves that starts with ``first`` to move (players alternate)."""
+    return {(first if i % 2 == 0 else 1 - first, m) for i, m in enumerate(moves)}

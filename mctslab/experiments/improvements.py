@@ -1,0 +1,388 @@
+"""The experiments of notebook 09, "Improving UCT": what each enhancement buys, measured.
+
+* :func:`iterations_to_win`: how many iterations a UCT agent (or a variant) needs on a
+  position with a forced win before the move it would play is a winning one, and stays
+  one up to a limit (MCTS-Solver against UCT on Connect Four endgames);
+* :data:`CONNECT4_ENDGAMES`: those endgames (found by seeded random play, checked exact
+  by :func:`mctslab.exact.move_values` in the tests);
+* :func:`head_to_head`: a variant against plain UCT at equal iterations, seats
+  alternating, through :func:`mctslab.tournament.play_match` (resumable with ``out=``);
+* :func:`node_counts`: tree nodes of UCT against positions stored with transpositions;
+* :func:`playout_costs`: seconds per playout of each playout policy, interleaved.
+
+Everything is seeded; the matches write results files (one JSON line per game) that
+the notebook reads back: ``python -m mctslab.experiments.improvements`` plays what is
+missing (resumable), at the size of :data:`MATCHES`.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..agents import UCT
+from ..agents.playouts import policy_rollout
+from ..games.base import Game, State
+from ..tournament import MatchResult, Outcomes, play_match
+
+CONNECT4_ENDGAMES: tuple[tuple[int, ...], ...] = (
+    (6, 5, 4, 2, 4, 6, 1, 6, 1, 5, 4, 6, 3, 4, 2, 3, 3, 5, 5, 5, 6, 2, 0, 2, 4, 0, 3, 4),
+    (6, 0, 0, 6, 1, 6, 5, 1, 0, 6, 4, 5, 4, 4, 5, 0, 0, 0, 6, 2, 5, 5, 1, 4, 1, 3, 1, 1),
+    (1, 1, 0, 4, 2, 1, 0, 3, 4, 3, 3, 0, 5, 5, 5, 5, 0, 6, 3, 4, 5, 4, 1, 1, 1, 2, 2, 2),
+    (6, 3, 0, 6, 5, 6, 1, 5, 5, 3, 5, 5, 2, 5, 6, 1, 0, 6, 3, 4, 6, 1, 3, 2, 4, 3, 1, 0),
+    (5, 0, 3, 5, 1, 2, 6, 4, 2, 6, 2, 1, 5, 3, 4, 3, 3, 2, 2, 0, 6, 6, 4, 6, 4, 4, 6, 2),
+    (2, 3, 5, 1, 5, 3, 3, 3, 3, 5, 1, 4, 0, 2, 4, 4, 5, 0, 5, 3, 5, 0, 4, 6, 6, 1, 0, 0),
+    (6, 5, 4, 2, 1, 1, 3, 6, 3, 6, 0, 2, 6, 6, 0, 0, 1, 6, 0, 0, 3, 3, 3, 1, 2, 3, 0, 2),
+    (3, 0, 5, 4, 0, 0, 1, 4, 2, 0, 1, 6, 4, 6, 4, 5, 6, 6, 3, 4, 0, 5, 4, 2, 2, 5, 6, 6),
+)
+"""Connect Four (6 x 7) positions, as moves from the start, where the player to move has a
+forced win that takes at least 5 plies and not every move wins. Found by seeded random
+play (28 moves) and solved exactly; the tests re-check each with :mod:`mctslab.exact`."""
+
+
+def iterations_to_win(agent: UCT, game: Game, state: State, winning: Iterable[int], limit: int) -> int | None:
+    """Iterations until the move ``agent`` would play is winning and stays winning up to ``limit``.
+
+    The search runs one iteration at a time from a fresh root; after each, the move
+    :meth:`~mctslab.agents.uct.UCT.best_child` would play is checked against ``winning``.
+
+    Args:
+        agent: a UCT agent or a variant (its ``best_child`` is its final choice).
+        game: the game.
+        state: a position with a forced win for the player to move.
+        winning: the moves that keep the forced win (from :func:`mctslab.exact.move_values`).
+        limit: iterations to run, >= 1.
+
+    Returns:
+        The first iteration count from which the choice is always winning (through
+        ``limit``), or ``None`` if it is not winning after iteration ``limit``.
+    """
+    winning = set(winning)
+    root = agent.new_root(game, state)
+    since = None
+    for i in range(1, limit + 1):
+        agent.iterate(game, root)
+        if agent.best_child(root).move in winning:
+            if since is None:
+                since = i
+        else:
+            since = None
+    return since
+
+
+@dataclass(frozen=True)
+class Race:
+    """How soon each agent plays a forced win, per position and seed (``None``: not within the limit).
+
+    Attributes:
+        specs: the agents' specs (without seed), in column order.
+        limit: iterations run per search.
+        counts: ``counts[agent][k]`` for run ``k`` (positions x seeds, in that order).
+    """
+
+    specs: tuple[str, ...]
+    limit: int
+    counts: tuple[tuple[int | None, ...], ...]
+
+    def solved(self, agent: int) -> int:
+        """How many runs of agent ``agent`` (its column) play a winning move within the limit."""
+        return sum(c is not None for c in self.counts[agent])
+
+    def sooner(self, a: int, b: int) -> tuple[int, int, int]:
+        """Runs where ``a`` needs fewer iterations than ``b``, as many, more (``None``: more than the limit)."""
+
+        def key(c: int | None) -> int:
+            return self.limit + 1 if c is None else c
+
+        pairs = [(key(x), key(y)) for x, y in zip(self.counts[a], self.counts[b], strict=True)]
+        return (sum(x < y for x, y in pairs), sum(x == y for x, y in pairs), sum(x > y for x, y in pairs))
+
+
+def win_race(
+    game: Game,
+    positions: Sequence[Sequence[int]],
+    agents: Sequence[Callable[[int], UCT]],
+    specs: Sequence[str],
+    seeds: Sequence[int],
+    limit: int,
+) -> Race:
+    """:func:`iterations_to_win` for each agent on each position with each seed (the winning moves exact).
+
+    Args:
+        game: the game (small enough near the end for :func:`mctslab.exact.move_values`).
+        positions: the positions, as moves from the start.
+        agents: factories ``seed -> agent``, one per agent.
+        specs: the agents' names for the table.
+        seeds: one run per seed and position.
+        limit: iterations per run.
+    """
+    from .. import exact
+
+    counts: list[list[int | None]] = [[] for _ in agents]
+    for moves in positions:
+        state = game.state_from_moves(moves)
+        values = exact.move_values(game, state)
+        winning = [m for m, v in values.items() if v == 1]
+        for seed in seeds:
+            for column, make in zip(counts, agents, strict=True):
+                column.append(iterations_to_win(make(seed), game, state, winning, limit))
+    return Race(tuple(specs), limit, tuple(tuple(c) for c in counts))
+
+
+# -- head to head against plain UCT ------------------------------------------------------
+@dataclass(frozen=True)
+class Pairing:
+    """One match of the notebook: a variant against plain UCT on one game.
+
+    Attributes:
+        game: the game's spec.
+        variant: the variant's spec.
+        baseline: plain UCT's spec, at the same budget.
+        games: games to play (seats alternate).
+        budget: ``"iterations"`` or ``"time"``: what is equal between the two.
+    """
+
+    game: str
+    variant: str
+    baseline: str
+    games: int
+    budget: str = "iterations"
+
+    @property
+    def filename(self) -> str:
+        """The results file's name: game, variant and budget, readable."""
+        text = f"{self.game.split(':')[0]}__{self.variant}__{self.budget}"
+        return text.replace(":", "_").replace(",", "_").replace("=", "-") + ".jsonl"
+
+
+ITERATIONS = 200
+"""Iterations per move of both sides in the equal-iterations matches."""
+
+SECONDS = 0.02
+"""Seconds per move of both sides in the equal-time matches (noisy on a loaded machine)."""
+
+VARIANTS = ("solver", "rave", "transpositions", "uct:playout=decisive")
+"""The variants measured (``uct:playout=decisive`` is UCT with decisive playouts)."""
+
+
+def _with(spec: str, budget: str) -> str:
+    sep = "," if ":" in spec else ":"
+    return spec + sep + budget
+
+
+def matches(scale: float = 1.0) -> list[Pairing]:
+    """The notebook's matches: every variant against UCT on Connect Four and Ultimate Tic-Tac-Toe.
+
+    At equal iterations (:data:`ITERATIONS`) on both games; at equal time
+    (:data:`SECONDS`) on Connect Four. ``scale`` multiplies the number of games.
+    """
+    out = []
+    for game, n in (("connect4", 60), ("uttt", 30)):
+        for v in VARIANTS:
+            # decisive playouts on Ultimate Tic-Tac-Toe cost about 100 times a random one: fewer games
+            games = n // 2 if (game, v) == ("uttt", "uct:playout=decisive") else n
+            variant = _with(v, f"iterations={ITERATIONS}")
+            out.append(Pairing(game, variant, f"uct:iterations={ITERATIONS}", max(2, round(games * scale))))
+    for v in VARIANTS:
+        out.append(
+            Pairing(
+                "connect4", _with(v, f"seconds={SECONDS}"), f"uct:seconds={SECONDS}", max(2, round(40 * scale)), "time"
+            )
+        )
+    return out
+
+
+MATCHES = matches()
+"""The matches at the size the notebook shows."""
+
+SEED = 2026
+"""The seed of every match (game ``i`` of a match: ``SeedSequence(SEED).spawn(...)[i]``)."""
+
+
+def head_to_head(
+    pairing: Pairing,
+    out_dir: str | os.PathLike | None = None,
+    *,
+    games: int | None = None,
+    workers: int | None = 1,
+    progress: bool = False,
+) -> MatchResult:
+    """Play (or read back) one pairing, the variant as A, seats alternating.
+
+    Args:
+        pairing: the match.
+        out_dir: the folder of the results files; games already there are read, not
+            played again (``None``: play everything, keep nothing).
+        games: play only the first ``games`` games (the same games: game ``i`` has the
+            same seed whatever the total).
+        workers: processes (1: in this process).
+        progress: show a progress bar.
+    """
+    out = None if out_dir is None else Path(out_dir) / pairing.filename
+    n = pairing.games if games is None else games
+    return play_match(
+        pairing.game, pairing.variant, pairing.baseline, games=n, seed=SEED, workers=workers, out=out, progress=progress
+    )
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the measured table: a variant's score against plain UCT, with its Wilson interval.
+
+    Attributes:
+        game: the game's spec.
+        variant: the variant's spec.
+        budget: ``"iterations"`` or ``"time"``.
+        outcomes: the variant's wins, draws and losses.
+    """
+
+    game: str
+    variant: str
+    budget: str
+    outcomes: Outcomes
+
+    @property
+    def verdict(self) -> str:
+        """``"better"``/``"worse"`` than UCT when the 95% interval on the score excludes 1/2, else ``"not shown"``."""
+        low, high = self.outcomes.score_ci()
+        return "better" if low > 0.5 else "worse" if high < 0.5 else "not shown"
+
+
+@dataclass(frozen=True)
+class Table:
+    """The measured table (enhancement x game x budget -> score vs UCT [95% interval]); shows itself."""
+
+    rows: tuple[Row, ...]
+
+    def lines(self) -> list[str]:
+        """The table as text lines (under 100 characters)."""
+        out = [f"{'game':<10}{'variant (A) vs uct':<38}{'budget':<11}{'games':>6}  {'score [95% Wilson]':<22}verdict"]
+        for r in self.rows:
+            o = r.outcomes
+            low, high = o.score_ci()
+            cell = f"{o.score:.3f} [{low:.3f}, {high:.3f}]"
+            out.append(f"{r.game.split(':')[0]:<10}{r.variant:<38}{r.budget:<11}{o.games:>6}  {cell:<22}{r.verdict}")
+        return out
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return "<pre>" + html.escape(str(self)) + "</pre>"
+
+    def row(self, game: str, variant: str, budget: str = "iterations") -> Row:
+        """The row of ``variant`` (its name before ``:``, or the full spec) on ``game``."""
+        for r in self.rows:
+            if (
+                r.game.split(":")[0] == game
+                and r.budget == budget
+                and (r.variant == variant or _short(r.variant) == variant)
+            ):
+                return r
+        raise KeyError((game, variant, budget))
+
+
+def _short(spec: str) -> str:
+    name, _, rest = spec.partition(":")
+    extra = [p for p in rest.split(",") if not p.startswith(("iterations=", "seconds="))]
+    return ":".join([name, ",".join(extra)]) if extra else name
+
+
+def measured_table(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> Table:
+    """The table of :data:`MATCHES` read back from ``out_dir`` (missing games are played: run the command first)."""
+    rows = []
+    for p in MATCHES if pairings is None else pairings:
+        result = head_to_head(p, out_dir)
+        rows.append(Row(result.game, result.a, p.budget, result.outcomes))
+    return Table(tuple(rows))
+
+
+# -- transpositions: nodes ----------------------------------------------------------------
+def node_counts(game: Game, budgets: Sequence[int], seed: int = 0) -> list[tuple[int, int, int]]:
+    """``(iterations, UCT's tree nodes, positions with transpositions)`` from the initial position, per budget."""
+    from ..agents.transpositions import TranspositionUCT
+
+    rows = []
+    for n in budgets:
+        tree = UCT(iterations=n, seed=seed).search(game, game.initial_state())
+        agent = TranspositionUCT(iterations=n, seed=seed)
+        agent.search(game, game.initial_state())
+        rows.append((n, tree.size(), len(agent.table)))
+    return rows
+
+
+# -- playouts: cost -----------------------------------------------------------------------
+def playout_costs(
+    game: Game,
+    policies: Sequence[str] = ("random", "decisive", "antidecisive"),
+    playouts: int = 20,
+    rounds: int = 3,
+    seed: int = 0,
+) -> dict[str, float]:
+    """Median seconds per playout from the initial position, per policy, the policies interleaved in rounds.
+
+    ``"random"`` is the game's own fast rollout (what UCT plays by default). Timings on a
+    loaded machine are noisy: compare the ratios, not the seconds.
+    """
+    times: dict[str, list[float]] = {p: [] for p in policies}
+    state = game.initial_state()
+    for r in range(rounds):
+        for policy in policies:
+            rng = random.Random(seed + r)
+            start = time.perf_counter()
+            for _ in range(playouts):
+                if policy == "random":
+                    game.rollout(state, rng)
+                else:
+                    policy_rollout(game, state, rng, None, policy)
+            times[policy].append((time.perf_counter() - start) / playouts)
+    return {p: sorted(t)[len(t) // 2] for p, t in times.items()}
+
+
+def iteration_costs(game: Game, specs: Sequence[str], iterations: int = 300, rounds: int = 3) -> dict[str, float]:
+    """Median seconds per iteration of each agent (a search from the initial position), interleaved in rounds.
+
+    Divide by the ``"uct"`` entry for the cost relative to plain UCT; timings on a loaded
+    machine are noisy, the ratios less so.
+    """
+    from ..agents import make_agent
+
+    times: dict[str, list[float]] = {s: [] for s in specs}
+    state = game.initial_state()
+    for r in range(rounds):
+        for spec in specs:
+            agent = make_agent(spec, seed=r)
+            agent.iterations = iterations
+            start = time.perf_counter()
+            agent.search(game, state)
+            times[spec].append((time.perf_counter() - start) / iterations)
+    return {s: sorted(t)[len(t) // 2] for s, t in times.items()}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Play every missing game of :data:`MATCHES` into ``OUT_DIR`` (default ``notebooks/data/09_improving_uct``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("out_dir", nargs="?", default="notebooks/data/09_improving_uct")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--only", default="", help="play only the matches whose file name contains this")
+    args = parser.parse_args(argv)
+    Path(args.out_dir).mkdir(parents=True, exist_ok=True)
+    for pairing in MATCHES:
+        if args.only in pairing.filename:
+            head_to_head(pairing, args.out_dir, workers=args.workers, progress=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
