@@ -267,11 +267,10 @@ def _nodes_out_of_view(box) -> list[str]:
     """The drawn nodes (graphviz titles n0, n1, ...) lying outside the visible part of the explorer's picture."""
     status = box.locator("code").first
     status.evaluate("el => el.scrollIntoView({block: 'start'})")  # the picture's top at the top of the page
-    out = []
-    for node in box.locator("svg g.node").all():
-        if not _inside(node.evaluate(VISIBLE_BOX)):
-            out.append(node.locator("title").first.text_content())
-    return out
+    rects = box.locator("svg g.node").evaluate_all(
+        f"nodes => nodes.map(n => [n.querySelector('title').textContent, ({VISIBLE_BOX})(n)])"
+    )
+    return [title for title, rect in rects if not _inside(rect)]
 
 
 def test_tree_explorer_picture_stays_in_view_and_its_controls_work(browser, lab):

@@ -19,7 +19,6 @@ selection rule): its own steps build the tree and its own rule scores the childr
 
 from __future__ import annotations
 
-import base64
 import copy
 import re
 from html import escape
@@ -29,7 +28,6 @@ from ..agents.uct import UCT, Node
 from ..games.base import Game, State
 from ..seeding import Seed
 from ..ucb import SQRT2
-from . import tree as tree_module
 from .outline import node_title
 from .phases import PHASES, draw_iteration
 from .steps import IterationRecord, SearchRecorder
@@ -353,12 +351,10 @@ class ExplorerWidget:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = self.box._repr_mimebundle_(**kwargs)
-        # What a saved notebook shows where there is no kernel to draw the widget: the summary
-        # (text) and the picture as a PNG (an untrusted notebook, GitHub), when dot can draw it.
+        # What a saved notebook shows where there is no kernel to draw the widget (an untrusted
+        # notebook, GitHub): the summary line. The notebooks follow each explorer with a picture
+        # of what it shows (a PNG would double the notebook's size for the same picture).
         bundle["text/plain"] = f"tree explorer (needs a running kernel): {self.model.summary()}"
-        png = _png(self.model.figure())
-        if png is not None:
-            bundle["image/png"] = png
         return bundle
 
 
@@ -371,18 +367,6 @@ def fitted(html: str, fit: bool = True) -> str:
     if fit:
         html = re.sub(r"<svg\b", '<svg style="max-width:100%;height:auto"', html, count=1)
     return f'<div style="overflow:auto;max-width:100%">{html}</div>'
-
-
-def _png(graph: Any) -> str | None:
-    """The drawing as a base64 PNG (for a notebook's stored output), or ``None`` without ``dot``."""
-    if not tree_module.dot_available():
-        return None
-    import graphviz
-
-    try:
-        return base64.b64encode(graph.pipe(format="png")).decode("ascii")
-    except graphviz.ExecutableNotFound:
-        return None
 
 
 def tree_explorer(

@@ -168,7 +168,7 @@ class PlaySession:
         """The agent's statistics for its last move, best first, with the moves named by the game.
 
         The same numbers as :meth:`Analysis.table <mctslab.agents.base.Analysis.table>`
-        (seed 000's printout); moves are written with
+        (Bradberry 2015's printout); moves are written with
         :meth:`~mctslab.games.base.Game.move_text` (``"col 3"``, ``"40 (b4 c4)"``: board 4, cell 4).
         """
         analysis = self.analysis
