@@ -256,6 +256,7 @@ def test_a_saved_notebook_shows_what_the_widgets_showed_as_text():
     text = bundle["text/plain"]
     assert "you (O) to move" in text and text.endswith(game.render(board.session.state))
     assert "needs a running kernel" in bundle["text/html"] and "<table" in bundle["text/html"]
+    assert repr(board.session) == f"random against you: you (O) to move\n{game.render(board.session.state)}"
 
 
 def test_the_explorer_picture_fits_the_width_and_the_controls_explain_themselves():

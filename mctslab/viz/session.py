@@ -225,6 +225,10 @@ class PlaySession:
             for r, row in enumerate(texts)
         ]
 
+    def __repr__(self) -> str:
+        # A saved notebook shown as text (untrusted, or on GitHub) reads the game, not an address.
+        return f"{self.agent.spec} against you: {self.status()}\n{self.game.render(self.state)}"
+
     def _repr_html_(self) -> str:
         rows = []
         labels = self.game.column_labels()
