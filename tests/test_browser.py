@@ -217,8 +217,9 @@ VISIBLE_BOX = """(el) => {
     let box = {left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight};
     for (let a = el.parentElement; a; a = a.parentElement) {
         const s = getComputedStyle(a);
-        if (s.overflowX !== 'visible' || s.overflowY !== 'visible') {
-            const b = a.getBoundingClientRect();
+        const b = a.getBoundingClientRect();
+        // A box of no area clips nothing on screen (what it holds is laid out elsewhere).
+        if ((s.overflowX !== 'visible' || s.overflowY !== 'visible') && b.width > 0 && b.height > 0) {
             box = {left: Math.max(box.left, b.left), top: Math.max(box.top, b.top),
                    right: Math.min(box.right, b.right), bottom: Math.min(box.bottom, b.bottom)};
         }
@@ -325,12 +326,19 @@ def test_tree_explorer_picture_stays_in_view_and_its_controls_work(browser, lab)
     assert status.inner_text().count(">") >= 2, "re-centre did not walk down the tree"
     assert not hidden, f"nodes {hidden} of the re-centred Connect Four tree are outside the visible box"
 
-    # The side-by-side trees of section 4: their labels are drawn big enough to read.
-    pair = page.locator(f"{PANEL} .jp-OutputArea-output", has_text="narrow and deep").first
-    pair.scroll_into_view_if_needed()
-    heights = pair.locator("svg text").evaluate_all("ts => ts.map(t => t.getBoundingClientRect().height)")
-    _shot(page, "06_side_by_side.png")
-    assert heights and min(heights) >= 9, f"labels of the side-by-side trees are {min(heights):.1f} px high"
+    # The two trees of section 4 (c = 0.2 and c = 3): their 10 pt labels are drawn at least 9 px high.
+    cell = page.locator(f"{PANEL} .jp-CodeCell", has=page.locator(".jp-InputArea", has_text="narrow and deep")).first
+    cell.scroll_into_view_if_needed()
+    pictures = cell.locator(".jp-OutputArea-output img, .jp-OutputArea-output svg")
+    pictures.first.wait_for()
+    # JupyterLab shows an SVG output as an image: its labels' size is 10 pt (13.3 px) times its scale.
+    label_px = pictures.evaluate_all(
+        """els => els.map(e => e.tagName === 'IMG'
+            ? 13.33 * e.getBoundingClientRect().width / e.naturalWidth
+            : Math.min(...[...e.querySelectorAll('text')].map(t => t.getBoundingClientRect().height)))"""
+    )
+    _shot(page, "06_c_trees.png")
+    assert len(label_px) == 2 and min(label_px) >= 9, f"labels of the two trees are {label_px} px high"
     page.close()
 
 
