@@ -201,16 +201,6 @@ def _shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{SHOT_PREFIX}{name}"), full_page=False)
 
 
-def _until_changed(read, before: str, seconds: float = 60.0) -> str:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        now = read()
-        if now != before:
-            return now
-        time.sleep(0.25)
-    return read()
-
-
 # JS: the part of an element's box that is not clipped by the scrolling or overflow-hidden boxes around it.
 VISIBLE_BOX = """(el) => {
     const r = el.getBoundingClientRect();
