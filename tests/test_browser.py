@@ -1,9 +1,13 @@
 """A real browser: JupyterLab runs notebooks 06 and 07, and their widgets answer the mouse.
 
-Starts JupyterLab on 127.0.0.1 (on copies of the notebooks, in a temporary folder), opens the
-tree explorer and the play board in Chromium driven by Playwright, runs all cells, drags the
-explorer's iteration slider and clicks a cell of the play board, and checks that the tree and the
-board shown in the page changed. Screenshots go to ``test-artifacts/browser/``.
+Starts JupyterLab on 127.0.0.1 (on copies of the notebooks, in a temporary folder; its kernels
+import this checkout's ``mctslab``), opens the notebooks in Chromium driven by Playwright, runs
+all cells, and uses the widgets as a student does: the tree explorer's picture must be in view
+(every node of it inside the visible part of the page) after moving its sliders and re-centring;
+the play board plays two games with "new game" between them (the board must be empty after it),
+switches seats, takes a click anywhere in a Connect Four column, and outlines Ultimate
+Tic-Tac-Toe's legal cells. Screenshots go to ``test-artifacts/browser/`` (their names start with
+``$MCTSLAB_SCREENSHOT_PREFIX``, e.g. ``before_`` or ``after_``): look at them.
 
 Needs Debian's ``chromium`` (``/usr/bin/chromium``, or ``MCTSLAB_CHROMIUM``) and the
 ``playwright`` Python package; it never downloads a browser. ``./run test`` installs both when it
@@ -42,7 +46,9 @@ CHROMIUM_ARGS = [
 ]
 NOTEBOOKS = ("06_tree_explorer.ipynb", "07_play_against_the_ai.ipynb")
 TIMEOUT_MS = 120_000
+STEP_TIMEOUT_MS = 15_000
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook on show
+SHOT_PREFIX = os.environ.get("MCTSLAB_SCREENSHOT_PREFIX", "")
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="the playwright package is not installed (pip install playwright; ./run test does)"
@@ -85,6 +91,8 @@ def lab(tmp_path_factory) -> Iterator[str]:
         for cell in notebook["cells"]:
             if cell["cell_type"] == "code":
                 cell["outputs"], cell["execution_count"] = [], None
+            # Collapsed check cells show no prompt, which the wait for "every cell has run" counts.
+            cell["metadata"].pop("jupyter", None)
         (work / name).write_text(json.dumps(notebook))
     _settings(work / "settings")
     port, token = _free_port(), secrets.token_hex(16)
@@ -94,6 +102,8 @@ def lab(tmp_path_factory) -> Iterator[str]:
         JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"),
         JUPYTER_RUNTIME_DIR=str(work / "runtime"),
         JUPYTER_CONFIG_DIR=str(work / "config"),
+        # The kernels import this checkout's mctslab, whatever is installed in the environment.
+        PYTHONPATH=os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
     )
     command = [
         sys.executable,
@@ -170,6 +180,7 @@ def _open_and_run_all(browser, lab: str, name: str):
     errors = page.locator(f"{PANEL} .jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     tracebacks = [t for t in errors.all_inner_texts() if "Traceback" in t or "Error" in t]
     assert not tracebacks, f"{name} raised in the browser:\n" + "\n".join(tracebacks)[:2000]
+    page.set_default_timeout(STEP_TIMEOUT_MS)  # from now on, each click answers in well under a second
     return page
 
 
@@ -187,65 +198,211 @@ def _wait_idle(page) -> None:
 
 def _shot(page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=False)
+    page.screenshot(path=str(ARTIFACTS / f"{SHOT_PREFIX}{name}"), full_page=False)
 
 
-def _until_changed(read, before: str, seconds: float = 60.0) -> str:
+# JS: the part of an element's box that is not clipped by the scrolling or overflow-hidden boxes around it.
+VISIBLE_BOX = """(el) => {
+    const r = el.getBoundingClientRect();
+    let box = {left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight};
+    for (let a = el.parentElement; a; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        const b = a.getBoundingClientRect();
+        // A box of no area clips nothing on screen (what it holds is laid out elsewhere).
+        if ((s.overflowX !== 'visible' || s.overflowY !== 'visible') && b.width > 0 && b.height > 0) {
+            box = {left: Math.max(box.left, b.left), top: Math.max(box.top, b.top),
+                   right: Math.min(box.right, b.right), bottom: Math.min(box.bottom, b.bottom)};
+        }
+    }
+    return {node: {left: r.left, top: r.top, right: r.right, bottom: r.bottom}, box: box};
+}"""
+
+
+def _inside(rects: dict, slack: float = 1.0) -> bool:
+    node, box = rects["node"], rects["box"]
+    return (
+        node["left"] >= box["left"] - slack
+        and node["right"] <= box["right"] + slack
+        and node["top"] >= box["top"] - slack
+        and node["bottom"] <= box["bottom"] + slack
+    )
+
+
+def _wait_for(check, seconds: float = 30.0):
+    """Poll ``check()`` until it gives something true (returned), or give its last value after ``seconds``."""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        now = read()
-        if now != before:
-            return now
-        time.sleep(0.25)
-    return read()
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.2)
 
 
-def test_tree_explorer_slider_redraws_the_tree(browser, lab):
-    page = _open_and_run_all(browser, lab, NOTEBOOKS[0])
-    slider = page.locator(f"{PANEL} .widget-slider", has=page.locator(".widget-label", has_text="iteration")).first
+def _explorer(page, index: int):
+    """The ``index``-th tree explorer of the page: its own box, status line and picture."""
+    slider = page.locator(f"{PANEL} .widget-slider", has=page.locator(".widget-label", has_text="iteration")).nth(index)
     slider.scroll_into_view_if_needed()
-    explorer = slider.locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")  # the explorer's own box
-    status = explorer.locator("code").first
-    picture = explorer.locator("svg").first
-    status.wait_for()
-    picture.wait_for()
-    before_status, before_tree = status.inner_text(), picture.inner_html()
-    _shot(page, "06_explorer_before.png")
-    handle = slider.locator(".noUi-handle").first
-    box = handle.bounding_box()
-    track = slider.locator(".noUi-target").first.bounding_box()
-    assert box and track, "the slider is not on screen"
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(track["x"] + track["width"] * 0.5, box["y"] + box["height"] / 2, steps=8)
-    page.mouse.up()
-    after_status = _until_changed(status.inner_text, before_status)
-    _shot(page, "06_explorer_after.png")
-    assert after_status != before_status, "moving the slider did not change the explorer's summary"
-    assert int(after_status.split()[1]) > int(before_status.split()[1])  # "iteration N ...": further on
-    assert picture.inner_html() != before_tree, "moving the slider did not redraw the tree"
+    box = slider.locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")
+    return box, box.locator("code").first
+
+
+def _set_slider(box, label: str, value: float) -> None:
+    """Type ``value`` into the readout of the slider called ``label`` (as a student can)."""
+    slider = box.locator(".widget-slider", has=box.page.locator(".widget-label", has_text=label)).first
+    readout = slider.locator(".widget-readout").first
+    readout.click()
+    readout.press("Control+a")
+    readout.type(str(value))
+    readout.press("Enter")
+
+
+def _nodes_out_of_view(box) -> list[str]:
+    """The drawn nodes (graphviz titles n0, n1, ...) not in view: the root anywhere outside the visible box,
+    the others off its left or right edge (a tall tree may go on below the window, as the page scrolls)."""
+    status = box.locator("code").first
+    status.evaluate("el => el.scrollIntoView({block: 'start', inline: 'nearest'})")  # the picture at the top
+    time.sleep(0.5)  # let the scroll settle
+    rects = box.locator("svg g.node").evaluate_all(
+        f"nodes => nodes.map(n => [n.querySelector('title').textContent, ({VISIBLE_BOX})(n)])"
+    )
+    out = []
+    for title, rect in rects:
+        sideways = {**rect, "node": {**rect["node"], "top": rect["box"]["top"], "bottom": rect["box"]["bottom"]}}
+        if not _inside(rect if title == "n0" else sideways):
+            out.append(f"{title} at {rect['node']} outside {rect['box']}" if title == "n0" else title)
+    return out
+
+
+def test_tree_explorer_picture_stays_in_view_and_its_controls_work(browser, lab):
+    page = _open_and_run_all(browser, lab, NOTEBOOKS[0])
+    box, status = _explorer(page, 0)  # tic-tac-toe
+    box.locator("svg g.node").first.wait_for()
+    # The notebook's "try it": c = 3 at 300 iterations, watch the red path.
+    before = status.inner_text()
+    _set_slider(box, "iteration", 300)
+    _wait_for(lambda: status.inner_text().startswith("iteration 300 "))
+    _set_slider(box, "c", 3)
+    _wait_for(lambda: "c = 3;" in status.inner_text())
+    hidden = _nodes_out_of_view(box)
+    _shot(page, "06_explorer_300_iterations.png")
+    assert status.inner_text() != before and status.inner_text().startswith("iteration 300 ")
+    assert not [h for h in hidden if h.startswith("n0 ")], f"the root is drawn outside the visible box: {hidden}"
+    assert not hidden, f"nodes {hidden} of the explorer's picture are outside the visible box"
+    caption = box.locator("svg").first.text_content()
+    shown = status.inner_text().split("; ")[2]  # "301 nodes"
+    assert f"of {shown.split()[0]} nodes" in caption, (shown, caption[-200:])
+    # Phase views: one step to the next iteration's selection; the depth slider says it does not apply.
+    box.get_by_role("button", name="phase >").click()
+    _wait_for(lambda: "phase 1, selection" in status.inner_text())
+    depth = box.locator(".widget-slider", has=page.locator(".widget-label", has_text="depth")).first
+    assert "phase 1, selection" in status.inner_text()
+    assert depth.locator(".noUi-target[disabled]").count() or "mod-disabled" in (depth.get_attribute("class") or ""), (
+        "the depth slider is active in a phase view, where it changes nothing"
+    )
+    shown = status.inner_text().split("; ")[2]
+    assert f"of {shown.split()[0]} nodes" in box.locator("svg").first.text_content()
+    assert not _nodes_out_of_view(box)
+    _shot(page, "06_explorer_phase.png")
+
+    # Connect Four, re-centred on its most visited child: still in view; the menu is not blank.
+    box, status = _explorer(page, 1)
+    box.locator("svg g.node").first.wait_for()
+    menu = box.locator("select").first
+    assert menu.evaluate("el => el.selectedIndex") >= 0 and menu.evaluate("el => el.value") != "", "blank child menu"
+    box.get_by_role("button", name="re-centre").click()
+    _wait_for(lambda: status.inner_text().count(">") >= 2)
+    hidden = _nodes_out_of_view(box)
+    _shot(page, "06_explorer_connect4_recentred.png")
+    assert status.inner_text().count(">") >= 2, "re-centre did not walk down the tree"
+    assert not hidden, f"nodes {hidden} of the re-centred Connect Four tree are outside the visible box"
+
+    # The two trees of section 4 (c = 0.2 and c = 3): their 10 pt labels are drawn at least 9 px high.
+    cell = page.locator(f"{PANEL} .jp-CodeCell", has=page.locator(".jp-InputArea", has_text="narrow and deep")).first
+    cell.scroll_into_view_if_needed()
+    pictures = cell.locator(".jp-OutputArea-output img, .jp-OutputArea-output svg")
+    pictures.first.wait_for()
+    # JupyterLab shows an SVG output as an image: its labels' size is 10 pt (13.3 px) times its scale.
+    label_px = pictures.evaluate_all(
+        """els => els.map(e => e.tagName === 'IMG'
+            ? 13.33 * e.getBoundingClientRect().width / e.naturalWidth
+            : Math.min(...[...e.querySelectorAll('text')].map(t => t.getBoundingClientRect().height)))"""
+    )
+    _shot(page, "06_c_trees.png")
+    assert len(label_px) == 2 and min(label_px) >= 9, f"labels of the two trees are {label_px} px high"
     page.close()
 
 
-def test_play_board_click_plays_a_move_and_the_agent_answers(browser, lab):
+def _board(page, cells: int):
+    """The first play board with ``cells`` cells: its buttons, its status line and its whole box."""
+    grid = next(g for g in page.locator(f"{PANEL} .widget-gridbox").all() if g.locator("button").count() == cells)
+    grid.scroll_into_view_if_needed()
+    box = grid.locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")
+    return grid.locator("button"), box.locator(".widget-html").last, box
+
+
+def _texts(buttons) -> list[str]:
+    return [t.strip() for t in buttons.all_inner_texts()]
+
+
+def test_play_board_plays_two_games_with_new_game_between_them(browser, lab):
     page = _open_and_run_all(browser, lab, NOTEBOOKS[1])
-    board = page.locator(f"{PANEL} .widget-gridbox").first
-    board.scroll_into_view_if_needed()
-    buttons = board.locator("button")
+    buttons, status, box = _board(page, 9)
     assert buttons.count() == 9
+    # Game 1: X (you) takes the first free cell until the game ends.
+    for _ in range(5):
+        if any(word in status.inner_text() for word in ("won", "draw")):
+            break
+        texts = _texts(buttons)
+        free = next(i for i, t in enumerate(texts) if t not in ("X", "O"))
+        buttons.nth(free).click()
+        _wait_for(
+            lambda free=free: (
+                _texts(buttons)[free] == "X"
+                and "to move" in status.inner_text()
+                or any(w in status.inner_text() for w in ("won", "draw"))
+            )
+        )
+    ended = status.inner_text()
+    assert any(word in ended for word in ("won", "draw")), ended
+    marks = _texts(buttons)
+    taken = next(i for i, t in enumerate(marks) if t in ("X", "O"))
+    buttons.nth(taken).click()  # a click after the end points at "new game"
+    _wait_for(lambda: "new game" in status.inner_text(), 5)
+    _shot(page, "07_game_over.png")
+    after_end = status.inner_text()
+    box.get_by_role("button", name="new game").click()
+    _wait_for(lambda: not any(_texts(buttons)), 5)
+    empty = _texts(buttons)
+    _shot(page, "07_after_new_game.png")
+    assert "new game" in after_end, f"a click after the end says {after_end!r}"
+    assert empty == [""] * 9, f"after new game the board shows {empty}"
+    # Game 2: the first click plays on the empty board, and the agent answers.
+    buttons.nth(0).click()
+    _wait_for(lambda: _texts(buttons).count("O") == 1)
+    second = _texts(buttons)
+    assert second[0] == "X" and second.count("X") == 1 and second.count("O") == 1, second
+    # Switching seats starts a game in the other seat at once: the agent (X) moves first.
+    box.get_by_role("button", name="you play O").click()
+    _wait_for(lambda: _texts(buttons).count("X") == 1 and not _texts(buttons).count("O"), 5)
+    seat = _texts(buttons)
+    _shot(page, "07_you_play_O.png")
+    assert seat.count("X") == 1 and seat.count("O") == 0 and "you (O) to move" in status.inner_text(), (seat,)
 
-    def texts() -> list[str]:
-        return [t.strip() for t in buttons.all_inner_texts()]
+    # Connect Four: a click on the top cell of column 0 drops a stone to its bottom; columns are numbered.
+    buttons, status, box = _board(page, 42)
+    before = _texts(buttons)
+    buttons.nth(0).click()
+    _wait_for(lambda: _texts(buttons).count("X") > before.count("X"), 10)
+    after = _texts(buttons)
+    _shot(page, "07_connect4.png")
+    assert after[35] == "X" and after.count("X") == before.count("X") + 1, "the top of column 0 is not clickable"
+    labels = [t.strip() for t in box.locator(".widget-gridbox .widget-html").all_inner_texts()]
+    assert [t for t in labels if t] == [str(c) for c in range(7)], labels
 
-    before = texts()
-    _shot(page, "07_board_before.png")
-    free = next(i for i, t in enumerate(before) if t not in ("X", "O"))
-    buttons.nth(free).click()
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and texts().count("O") <= before.count("O"):
-        time.sleep(0.25)
-    after = texts()
-    _shot(page, "07_board_after.png")
-    assert after[free] == "X", f"the clicked cell shows {after[free]!r}, not X"
-    assert after.count("X") == before.count("X") + 1 and after.count("O") == before.count("O") + 1, (before, after)
+    # Ultimate Tic-Tac-Toe: after the agent's reply, only the small board you are sent to is outlined.
+    buttons, status, box = _board(page, 81)
+    outlined = buttons.evaluate_all("bs => bs.filter(b => getComputedStyle(b).borderTopStyle === 'solid').length")
+    _shot(page, "07_ultimate.png")
+    assert 0 < outlined <= 9, f"{outlined} cells outlined as legal"
+    assert "click an outlined cell" in status.inner_text(), status.inner_text()
     page.close()

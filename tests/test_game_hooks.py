@@ -145,7 +145,9 @@ def test_boards_and_cells_of_the_stone_games():
     assert c4.board_cells(state) == [["", "", "", ""], ["", "O", "", ""], ["", "X", "", ""]]
     assert c4.move_cell(state, 1) == (0, 1) and c4.move_cell(state, 0) == (2, 0)
     assert c4.played_cell(state, 1) == (1, 1)  # the top stone of the column
-    assert c4.click_move(state, 0, 1) == 1 and c4.click_move(state, 2, 1) is None  # the landing cell plays
+    # A click anywhere in a column plays it (the stone falls); the columns are numbered by their moves.
+    assert [c4.click_move(state, r, 1) for r in range(3)] == [1, 1, 1] and c4.click_move(state, 0, 3) == 3
+    assert c4.column_labels() == ["0", "1", "2", "3"] and ttt.column_labels() is None
     full = c4.state_from_moves([1, 1, 1])
     assert c4.move_cell(full, 1) is None and c4.click_move(full, 0, 1) is None
     uttt = make_game("uttt")
@@ -229,6 +231,11 @@ class _ClickPlaysAnIllegalMove(Strip):
         return 0
 
 
+class _TooFewColumnLabels(Strip):
+    def column_labels(self):
+        return ["0"]
+
+
 class _CellWithoutBoard(Strip):
     def board_cells(self, state):
         return None
@@ -260,6 +267,7 @@ class _NeverCut(Strip):
         (_CellOffTheBoard(), r"move_cell\(\) of move"),
         (_PlayedCellOffTheBoard(), r"played_cell\(\) of move"),
         (_ClickPlaysAnIllegalMove(), r"click_move\(\) at"),
+        (_TooFewColumnLabels(), r"column_labels\(\) must be None or 5 strings"),
         (_CellWithoutBoard(), r"move_cell\(\) must be None"),
         (_WrongOrder(), r"rollout_moves\(state, rng, max_moves=.*set rollout_order \('ordered' now\)"),
         (_WrongFinal(), r"rollout_moves\(\) must give the position"),

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from mctslab import IllegalMoveError, make_agent, make_game
 from mctslab.viz import PHASES, PlaySession, TreeExplorer, play_board, tree_explorer
 from mctslab.viz import tree as tree_module
+from mctslab.viz.explorer import fitted
+from mctslab.viz.playboard import BLANK
 from mctslab.viz.steps import SearchRecorder
 
 pytest.importorskip("ipywidgets")
@@ -135,19 +139,21 @@ def test_play_session_ends_the_game_and_refuses_moves_after():
         session.play(0)
 
 
-def test_connect_four_cells_play_their_column_where_the_stone_lands():
+def test_connect_four_cells_play_their_column_anywhere_and_the_landing_cells_are_outlined():
     game = make_game("connect4")
     session = PlaySession(game, make_agent("uct:iterations=100", seed=1), human=0)
     reply = session.play(3)
     grid = session.grid()
     bottom = len(grid) - 1
     assert grid[bottom][3].text == "X"
-    clickable = {(r, c): cell.move for r, row in enumerate(grid) for c, cell in enumerate(row) if cell.move is not None}
-    assert sorted(clickable.values()) == list(range(7))
-    assert clickable[(bottom - 1, 3)] == 3  # column 3's next stone lands on the X
-    assert all(move == c for (_, c), move in clickable.items())
+    # Every cell of a column plays that column, the top one too; the stone falls.
+    assert all(cell.move == c for row in grid for c, cell in enumerate(row))
+    landing = {(r, c) for r, row in enumerate(grid) for c, cell in enumerate(row) if cell.target}
+    lowest_empty = {c: max(r for r in range(len(grid)) if grid[r][c].text == "") for c in range(7)}
+    assert landing == {(r, c) for c, r in lowest_empty.items()} and lowest_empty[3] < bottom
     row = bottom - 1 if reply == 3 else bottom
     assert grid[row][reply].last and grid[row][reply].text == "O" and grid[row][reply].heat is not None
+    assert "col " in session.stats_table() and session.hint() == "click an outlined cell"
 
 
 def test_ultimate_cells_map_to_board_and_cell():
@@ -158,6 +164,17 @@ def test_ultimate_cells_map_to_board_and_cell():
     assert grid[4][4].move == 40 and grid[0][3].move == 9 and grid[3][0].move == 27 and grid[8][8].move == 80
     reply = session.play(40)  # centre of the centre board: O must answer in the centre board
     assert 36 <= reply < 45
+    # You are sent to board reply % 9: its empty cells, and only they, are outlined.
+    sent = reply % 9
+    outlined = {(r, c) for r, row in enumerate(session.grid()) for c, cell in enumerate(row) if cell.target}
+    expected = {game.move_cell(session.state, m) for m in game.legal_moves(session.state)}
+    assert outlined == expected and all(m // 9 == sent for m in game.legal_moves(session.state))
+    assert len(outlined) == 9 - (sent == 4) * 2 - (sent != 4 and reply // 9 == sent)
+    # The agent's statistics name moves by board and cell.
+    assert f"{reply} (b4 c{reply - 36})" in session.stats_table()
+    # Tic-tac-toe: every empty cell is legal, so nothing is outlined.
+    ttt = PlaySession(make_game("tictactoe"), make_agent("random", seed=0))
+    assert not ttt.targets() and ttt.hint() == "click an empty cell"
 
 
 def test_the_play_board_rejects_other_games():
@@ -168,7 +185,7 @@ def test_the_play_board_rejects_other_games():
 def test_play_board_widget_click_plays_and_shows_the_heat_map():
     game = make_game("tictactoe")
     board = play_board(game, make_agent("uct:iterations=100", seed=0))
-    assert [b.description for row in board.buttons for b in row] == [""] * 9
+    assert [b.description for row in board.buttons for b in row] == [BLANK] * 9
     board.click(1, 1)
     session = board.session
     assert session.moves[0] == 4 and len(session.moves) == 2
@@ -179,10 +196,42 @@ def test_play_board_widget_click_plays_and_shows_the_heat_map():
     assert "uct:" in board.stats.value and "visits" in board.stats.value
     board.click(1, 1)  # occupied: a message, not an error
     assert "not a legal move" in board.status.value and len(session.moves) == 2
-    board.seat.value = 1
-    board.new.click()
-    assert len(session.moves) == 1 and "you (O) to move" in board.status.value
     assert "<table" in session._repr_html_()
+
+
+def test_new_game_empties_every_button_and_a_seat_change_starts_at_once():
+    game = make_game("tictactoe")
+    board = play_board(game, make_agent("uct:iterations=50", seed=0))
+    while not board.session.over:
+        row, col = next(
+            (r, c)
+            for r, line in enumerate(board.session.grid())
+            for c, cell in enumerate(line)
+            if cell.move is not None
+        )
+        board.click(row, col)
+    assert "click new game" in board.status.value
+    board.click(0, 0)  # after the end: points at new game, plays nothing
+    assert "the game is over: click new game" in board.status.value
+    board.new.click()
+    # An empty description would leave the old X and O on the buttons in the browser: a blank is set instead.
+    assert [b.description for row in board.buttons for b in row] == [BLANK] * 9
+    assert all(b.style.button_color is None and b.layout.border is None for row in board.buttons for b in row)
+    board.click(0, 0)
+    assert board.buttons[0][0].description == "X" and len(board.session.moves) == 2
+    board.seat.value = 1  # at once: a new game, the agent (X) has moved
+    assert board.session.human == 1 and len(board.session.moves) == 1
+    assert "you (O) to move" in board.status.value and "new game: you play O" in board.status.value
+    assert [b.description for row in board.buttons for b in row].count("X") == 1
+
+
+def test_connect_four_board_numbers_its_columns_and_takes_a_click_at_the_top():
+    board = play_board(make_game("connect4"), make_agent("uct:iterations=50", seed=0))
+    heads = [child for child in board.box.children[1].children[0].children[:7]]
+    assert [h.value for h in heads] == [f"<center>{c}</center>" for c in range(7)]
+    board.click(0, 0)  # the top cell of column 0
+    assert board.session.moves[0] == 0 and board.buttons[5][0].description == "X"
+    assert sum(b.layout.border is not None for row in board.buttons for b in row) == 7  # where each stone lands
 
 
 def test_a_session_can_start_from_an_opening_and_keeps_it_for_new_games():
@@ -199,7 +248,52 @@ def test_a_session_can_start_from_an_opening_and_keeps_it_for_new_games():
 def test_a_saved_notebook_shows_what_the_widgets_showed_as_text():
     game = make_game("tictactoe")
     explorer = tree_explorer(game, iteration=5)
-    assert explorer._repr_mimebundle_()["text/plain"].startswith("tree explorer (needs a running kernel): iteration 5")
+    bundle = explorer._repr_mimebundle_()
+    assert bundle["text/plain"].startswith("tree explorer (needs a running kernel): iteration 5")
+    assert "VBox" not in bundle["text/plain"]
     board = play_board(game, make_agent("random", seed=0), human=1)
-    text = board._repr_mimebundle_()["text/plain"]
+    bundle = board._repr_mimebundle_()
+    text = bundle["text/plain"]
     assert "you (O) to move" in text and text.endswith(game.render(board.session.state))
+    assert "needs a running kernel" in bundle["text/html"] and "<table" in bundle["text/html"]
+    assert repr(board.session) == f"random against you: you (O) to move\n{game.render(board.session.state)}"
+
+
+def test_the_explorer_picture_fits_the_width_and_the_controls_explain_themselves():
+    assert fitted('<svg width="1600pt" height="300pt" viewBox="0 0 1600 300">').startswith(
+        '<div style="overflow:auto;max-width:100%"><svg style="max-width:100%;height:auto" width="1600pt"'
+    )
+    assert "max-width:100%;height" not in fitted("<svg width='9pt'>", fit=False)
+    w = tree_explorer(make_game("tictactoe"), iteration=300, max_iterations=2000, seed=0)
+    assert "overflow:auto" in w.picture.value and w.iteration.layout.width == "560px"
+    # The child menu starts on the most visited child, and re-centre works at once.
+    assert w.children.index == 0 and w.children.value == w.model.children()[0][1]
+    w.enter.click()
+    assert len(w.model.focus) == 1 and "nodes below and with it" in w.status.value
+    w.home.click()
+    w.up.click()
+    assert "already at the root" in w.status.value
+    # Phase views: the depth slider is disabled and the status says why.
+    w.forward.click()
+    assert w.model.phase == "selection" and w.depth.disabled and "depth: for the whole tree" in w.status.value
+    w.home.click()
+    w.iteration.value = 300
+    assert not w.depth.disabled
+    # A leaf: nothing to re-centre on, and the status says so.
+    leafy = tree_explorer(make_game("tictactoe"), iteration=1, seed=0)
+    while leafy.model.children():
+        leafy.children.index = 0
+        leafy.enter.click()
+    leafy.enter.click()
+    assert "nothing to re-centre on" in leafy.status.value
+
+
+@pytest.mark.parametrize("phase", [None, *PHASES])
+def test_the_status_counts_the_nodes_the_caption_counts(phase, monkeypatch):
+    monkeypatch.setattr(tree_module, "dot_available", lambda: True)  # the caption is in the DOT source
+    ex = TreeExplorer(make_game("tictactoe"), iteration=300, seed=0)
+    ex.go_to(301 if phase else 300, phase)
+    for focus in ((), (ex.children()[0][1],)):
+        ex.focus = focus
+        total = re.search(r"of (\d+) nodes shown", ex.figure().source).group(1)
+        assert f"; {ex.size()} nodes," in ex.summary() and int(total) == ex.size(ex.top), (phase, focus)

@@ -13,7 +13,8 @@ Conventions (the same for every game):
 To add your own game, subclass :class:`Game`, implement the abstract methods and run
 :func:`mctslab.check_game` on it. Optional hooks describe the game to the drawings and
 the play board (:meth:`Game.mark`, :meth:`Game.move_text`, :meth:`Game.board_cells`,
-:meth:`Game.move_cell`, :meth:`Game.played_cell`, :meth:`Game.click_move`), so nothing
+:meth:`Game.move_cell`, :meth:`Game.played_cell`, :meth:`Game.click_move`,
+:meth:`Game.column_labels`), so nothing
 outside ``games/`` needs to know which game it is.
 """
 
@@ -256,6 +257,13 @@ class Game(ABC):
         for move in self.legal_moves(state):
             if self.move_cell(state, move) == (row, col):
                 return move
+        return None
+
+    def column_labels(self) -> list[str] | None:
+        """Labels written above the columns of :meth:`board_cells` on the play board, or ``None`` (the default).
+
+        Connect Four numbers its columns, the names of its moves.
+        """
         return None
 
     def rollout_moves(self, state: State, rng: random.Random, max_moves: int | None = None) -> PlayedRollout:

@@ -49,7 +49,8 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     is ``None`` at every position or rows of strings of the same size at every
     position; :meth:`~Game.move_cell`, :meth:`~Game.played_cell` and
     :meth:`~Game.click_move` point inside the board (and a click plays a legal move,
-    checked on the first :data:`REPLAYED_GAMES` games);
+    checked on the first :data:`REPLAYED_GAMES` games); :meth:`~Game.column_labels` is
+    ``None`` or one string per column;
     and, on the positions of the first :data:`REPLAYED_GAMES` games, :meth:`~Game.rollout_moves`
     plays legal moves to its final position and ends with the returns of
     :meth:`~Game.rollout` with the generator left in the same state (unless the game
@@ -243,6 +244,11 @@ def _check_board(game: Game, state, moves: list[int], size: tuple[int, int] | No
     ):
         rule = f"board_cells() must give {size[0]} rows of {size[1]} strings at every position (as at the start)"
         raise _fail(game, moves, f"{rule}, got {board!r}")
+    labels = game.column_labels()
+    if labels is not None and (
+        not isinstance(labels, list) or len(labels) != size[1] or not all(isinstance(t, str) for t in labels)
+    ):
+        raise _fail(game, moves, f"column_labels() must be None or {size[1]} strings (one per column), got {labels!r}")
     for move in legal:
         cell = game.move_cell(state, move)
         if not _inside(cell, size, True):

@@ -193,6 +193,14 @@ class ConnectFour(StoneGame):
         """``"col 3"``; short: ``"3"``."""
         return str(move) if short else f"col {move}"
 
+    def click_move(self, state: ConnectFourState, row: int, col: int) -> int | None:
+        """A click anywhere in a column plays that column (if it is not full)."""
+        return col if col in self.legal_moves(state) else None
+
+    def column_labels(self) -> list[str] | None:
+        """The column numbers, ``"0"`` to ``"6"``: the moves that drop a stone there."""
+        return [self.move_text(c, short=True) for c in range(self.cols)]
+
     def move_bit(self, state: ConnectFourState, move: int) -> int:
         """The bit of the cell where a stone dropped into column ``move`` lands (0 if the column is full)."""
         return ((state.x | state.o) + self.bottom[move]) & self.column[move]

@@ -20,6 +20,8 @@ selection rule): its own steps build the tree and its own rule scores the childr
 from __future__ import annotations
 
 import copy
+import re
+from html import escape
 from typing import Any
 
 from ..agents.uct import UCT, Node
@@ -31,7 +33,7 @@ from .phases import PHASES, draw_iteration
 from .steps import IterationRecord, SearchRecorder
 from .tree import draw_tree, graph_html
 
-__all__ = ["TreeExplorer", "tree_explorer"]
+__all__ = ["ExplorerWidget", "TreeExplorer", "fitted", "tree_explorer"]
 
 
 class TreeExplorer:
@@ -208,14 +210,31 @@ class TreeExplorer:
         limits["depth"] = min(self.depth, 1) if self.depth is not None else 1
         return draw_iteration(self.record, self.phase, self.game, top=self.top, **limits)
 
+    def size(self, node: Node | None = None) -> int:
+        """Nodes in the tree shown (or in ``node``'s subtree), as the picture's caption counts them.
+
+        In the selection phase the node that expansion is about to add is not there yet.
+        """
+        node = self.root if node is None else node
+        size = node.size()
+        new = self.record.expanded
+        if self.phase == PHASES[0] and new is not None:
+            above = new.parent
+            while above is not None and above is not node:
+                above = above.parent
+            size -= above is node  # the new node is in this subtree
+        return size
+
     def summary(self) -> str:
         """One line about the view: iteration, phase, tree size, maximum depth, the node at the top."""
         rec = self._recorder
         assert rec is not None
         what = "the tree after it" if self.phase is None else f"phase {PHASES.index(self.phase) + 1}, {self.phase}"
         where = " > ".join(node_title(self.game, n) for n in self._focus_nodes())
+        if self.focus:
+            where += f" ({self.size(self.top)} nodes below and with it)"
         return (
-            f"iteration {self.iteration} ({what}); c = {self.c:g}; {self.root.size()} nodes, "
+            f"iteration {self.iteration} ({what}); c = {self.c:g}; {self.size()} nodes, "
             f"maximum depth {rec.max_depth}; top: {where}"
         )
 
@@ -233,10 +252,14 @@ class TreeExplorer:
 class ExplorerWidget:
     """The widget of :func:`tree_explorer`; its controls are attributes, so code (and tests) can drive it.
 
+    The picture is scaled down to the width of the notebook (``fit``, on by default), so
+    the root and the red path of the last iteration are always in view; unticked, it is
+    drawn at full size in a box that scrolls.
+
     Attributes:
         model: the :class:`TreeExplorer` behind it.
         box: the ``ipywidgets.VBox`` displayed.
-        iteration, back, forward, depth, top_k, c, children, enter, up, home: the controls.
+        iteration, back, forward, depth, top_k, c, fit, children, enter, up, home: the controls.
         picture, status: the ``HTML`` widgets showing the drawing and the summary line.
     """
 
@@ -245,65 +268,105 @@ class ExplorerWidget:
 
         self.model = model
         self.iteration = w.IntSlider(
-            value=model.iteration, min=1, max=max_iterations, description="iteration", continuous_update=False
+            value=model.iteration,
+            min=1,
+            max=max_iterations,
+            description="iteration",
+            continuous_update=False,
+            layout=w.Layout(width="560px"),  # about 4 iterations per pixel at 2,000
         )
         self.back = w.Button(description="< phase", tooltip="previous phase")
         self.forward = w.Button(description="phase >", tooltip="next phase")
         self.depth = w.IntSlider(value=model.depth or 3, min=1, max=8, description="depth")
         self.top_k = w.IntSlider(value=model.top_k or 4, min=1, max=12, description="top k")
         self.c = w.FloatSlider(value=model.c, min=0.0, max=4.0, step=0.1, description="c", continuous_update=False)
+        self.fit = w.Checkbox(value=True, description="fit to width", indent=False, layout=w.Layout(width="110px"))
         self.children = w.Dropdown(description="child")
-        self.enter = w.Button(description="re-centre")
+        self.enter = w.Button(description="re-centre", tooltip="draw the subtree of the child chosen in the menu")
         self.up = w.Button(description="up")
         self.home = w.Button(description="root")
         self.status = w.HTML()
-        self.picture = w.HTML()
+        self.picture = w.HTML(layout=w.Layout(width="100%"))
         self._syncing = False
         self.iteration.observe(lambda _: self._do(model.go_to, self.iteration.value), names="value")
         self.depth.observe(lambda _: self._do(setattr, model, "depth", self.depth.value), names="value")
         self.top_k.observe(lambda _: self._do(setattr, model, "top_k", self.top_k.value), names="value")
         self.c.observe(lambda _: self._do(model.set_c, self.c.value), names="value")
+        self.fit.observe(lambda _: self._do(lambda: None), names="value")
         self.back.on_click(lambda _: self._do(model.step, False))
         self.forward.on_click(lambda _: self._do(model.step, True))
-        self.enter.on_click(lambda _: self._do(model.enter, self.children.value))
-        self.up.on_click(lambda _: self._do(model.up))
+        self.enter.on_click(lambda _: self._enter())
+        self.up.on_click(lambda _: self._do(model.up) if model.focus else self.refresh("already at the root"))
         self.home.on_click(lambda _: self._do(model.home))
         self.box = w.VBox(
             [
                 w.HBox([self.iteration, self.back, self.forward]),
                 w.HBox([self.depth, self.top_k, self.c]),
-                w.HBox([self.children, self.enter, self.up, self.home]),
+                w.HBox([self.children, self.enter, self.up, self.home, self.fit]),
                 self.status,
                 self.picture,
-            ]
+            ],
+            layout=w.Layout(width="100%"),
         )
         self.refresh()
 
     def _do(self, action: Any, *args: Any) -> None:
         if self._syncing:  # a control being set by refresh(), not by the user
             return
-        if action == self.model.enter and args[0] is None:  # no child to enter yet
-            return
         action(*args)
         self.refresh()
 
-    def refresh(self) -> None:
-        """Redraw from the model; the controls follow it (the slider after a phase step, the child menu)."""
+    def _enter(self) -> None:
+        if not self.children.options:
+            self.refresh("nothing to re-centre on: this node has no children in the tree yet")
+        elif self.children.value is None:
+            self.refresh("choose a child in the menu first, then re-centre")
+        else:
+            self._do(self.model.enter, self.children.value)
+
+    def refresh(self, note: str = "") -> None:
+        """Redraw from the model; the controls follow it (the slider after a phase step, the child menu).
+
+        Args:
+            note: a message shown after the summary line (what a click could not do, and why).
+        """
         model = self.model
         self._syncing = True
         try:
             self.iteration.value = model.iteration
-            self.children.options = model.children()
+            options = model.children()
+            self.children.options = options
+            if options:  # the most visited child, chosen: re-centre works at once
+                self.children.index = 0
+            # A phase picture draws the path and one level around it: the depth applies to the whole tree only.
+            self.depth.disabled = model.phase is not None
         finally:
             self._syncing = False
-        self.status.value = f"<code>{model.summary()}</code>"
-        self.picture.value = model.html()
+        notes = [note] if note else []
+        if model.phase is not None:
+            notes.append("depth: for the whole tree; a phase shows the path and one level around it")
+        extra = "".join(f"<br><i>{escape(n)}</i>" for n in notes)
+        self.status.value = f"<code>{escape(model.summary())}</code>{extra}"
+        self.picture.value = fitted(model.html(), self.fit.value)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = self.box._repr_mimebundle_(**kwargs)
-        # What a saved notebook shows where there is no kernel to draw the widget.
+        # What a saved notebook shows where there is no kernel to draw the widget (an untrusted
+        # notebook, GitHub): the summary line. The notebooks follow each explorer with a picture
+        # of what it shows (a PNG would double the notebook's size for the same picture).
         bundle["text/plain"] = f"tree explorer (needs a running kernel): {self.model.summary()}"
         return bundle
+
+
+def fitted(html: str, fit: bool = True) -> str:
+    """A drawing's HTML (from :func:`~mctslab.viz.tree.graph_html`) in a box that never overflows the page.
+
+    With ``fit``, an SVG is scaled down to the width of the box (never up): the whole tree
+    is in view. Without, it keeps its size and the box scrolls.
+    """
+    if fit:
+        html = re.sub(r"<svg\b", '<svg style="max-width:100%;height:auto"', html, count=1)
+    return f'<div style="overflow:auto;max-width:100%">{html}</div>'
 
 
 def tree_explorer(

@@ -4,7 +4,7 @@
 ipywidgets: one button per cell, a new-game button, the seat you play, and the agent's
 statistics beside the board; the cells show its visits per move as a heat map.
 
-Seed 004's observation is the point: with a small budget the agent makes mistakes
+Schneider 2017's observation is the point: with a small budget the agent makes mistakes
 you can see (a missed block, a missed win); with a large one it does not.
 """
 
@@ -18,7 +18,14 @@ from ..agents.base import Agent
 from ..games.base import Game
 from .session import PlaySession, heat_colour
 
-__all__ = ["PlayBoardWidget", "play_board"]
+__all__ = ["BLANK", "PlayBoardWidget", "play_board"]
+
+BLANK = "\u00a0"
+"""The text of an empty cell's button: a no-break space, because the browser keeps a
+button's old text when its description is set to ``""`` (the last game's X and O would stay)."""
+
+TARGET_BORDER = "2px solid #2e7d32"
+"""The outline of the cells where your legal moves land (see :meth:`PlaySession.targets`)."""
 
 
 class PlayBoardWidget:
@@ -27,7 +34,7 @@ class PlayBoardWidget:
     Attributes:
         session: the :class:`PlaySession` behind it.
         buttons: one ``Button`` per cell, as rows (top row first).
-        seat, new: choose your seat, start a new game.
+        seat, new: choose your seat (a new game starts at once in it), start a new game.
         status, stats: ``HTML`` widgets: whose turn / the result, and the agent's statistics.
         box: the ``ipywidgets.VBox`` displayed.
     """
@@ -46,16 +53,20 @@ class PlayBoardWidget:
                 gap_left = "6px" if len(row) == 9 and c in (3, 6) else "0"
                 gap_top = "6px" if len(grid) == 9 and r in (3, 6) else "0"
                 button = w.Button(
-                    layout=w.Layout(width=size, height=size, padding="0", margin=f"{gap_top} 0 0 {gap_left}")
+                    description=BLANK,
+                    layout=w.Layout(width=size, height=size, padding="0", margin=f"{gap_top} 0 0 {gap_left}"),
                 )
                 button.on_click(lambda _, r=r, c=c: self.click(r, c))
                 line.append(button)
             self.buttons.append(line)
+        labels = session.game.column_labels()
+        heads = [w.HTML(f"<center>{escape(t)}</center>", layout=w.Layout(width=size, margin="0")) for t in labels or []]
         board = w.GridBox(
-            [b for line in self.buttons for b in line],
+            heads + [b for line in self.buttons for b in line],
             layout=w.Layout(grid_template_columns=f"repeat({len(grid[0])}, auto)", grid_gap="2px"),
         )
         self.seat = w.ToggleButtons(options=[("you play X", 0), ("you play O", 1)], value=session.human)
+        self.seat.observe(lambda _: self.restart(), names="value")
         self.new = w.Button(description="new game")
         self.new.on_click(lambda _: self.restart())
         self.status = w.HTML()
@@ -65,39 +76,49 @@ class PlayBoardWidget:
 
     def click(self, row: int, col: int) -> None:
         """What clicking the cell at ``(row, col)`` does: your move there, then the agent's reply."""
-        move = self.session.grid()[row][col].move
-        if move is None:
-            self.refresh(note="not a legal move for you there")
+        session = self.session
+        if session.over:
+            self.refresh(note="the game is over: click new game to play again")
             return
-        self.session.play(move)
+        move = session.grid()[row][col].move
+        if move is None:
+            where = "an outlined cell" if session.targets() else "an empty cell"
+            self.refresh(note=f"not a legal move for you there: click {where}")
+            return
+        session.play(move)
         self.refresh()
 
     def restart(self) -> None:
-        """A new game, in the seat chosen."""
+        """A new game, in the seat chosen (the agent moves first when you play O)."""
         self.session.new_game(self.seat.value)
-        self.refresh()
+        self.refresh(note=f"new game: you play {self.session.game.mark(self.session.human)}")
 
     def refresh(self, note: str = "") -> None:
-        """Show the session: stones, heat, the agent's last move, whose turn, the statistics."""
-        for line, cells in zip(self.buttons, self.session.grid(), strict=True):
+        """Show the session: stones, heat, the agent's last move, your legal cells, whose turn, the statistics."""
+        session = self.session
+        for line, cells in zip(self.buttons, session.grid(), strict=True):
             for button, cell in zip(line, cells, strict=True):
-                button.description = cell.text or (f"{cell.heat:.0%}" if cell.heat and len(line) < 9 else "")
+                heat = f"{cell.heat:.0%}" if cell.heat and len(line) < 9 else ""
+                button.description = cell.text or heat or BLANK
                 button.style.button_color = heat_colour(cell.heat) if cell.heat else None
                 button.style.font_weight = "bold" if cell.last else ""
-                button.tooltip = f"move {cell.move}" if cell.move is not None else ""
-        extra = f" ({escape(note)})" if note else ""
-        self.status.value = f"<b>{escape(self.session.status())}</b>{extra}"
-        analysis = self.session.analysis
-        table = escape(analysis.table()) if analysis is not None else "(the agent has not moved yet)"
-        self.stats.value = f"<pre>{escape(self.session.agent.spec)}\n{table}</pre>"
+                button.layout.border = TARGET_BORDER if cell.target else None
+                button.tooltip = f"move {session.game.move_text(cell.move)}" if cell.move is not None else ""
+        hint = note or session.hint()
+        extra = f" ({escape(hint)})" if hint else ""
+        self.status.value = f"<b>{escape(session.status())}</b>{extra}"
+        self.stats.value = f"<pre>{escape(session.agent.spec)}\n{escape(session.stats_table())}</pre>"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = self.box._repr_mimebundle_(**kwargs)
-        # What a saved notebook shows where there is no kernel to draw the widget.
+        # What a saved notebook shows where there is no kernel to draw the widget: the position in
+        # words and as text (an untrusted notebook, GitHub), or as an HTML board (nbviewer, a
+        # trusted notebook whose widget state was not saved).
         session = self.session
-        bundle["text/plain"] = f"play board (needs a running kernel): {session.status()}\n" + session.game.render(
-            session.state
+        bundle["text/plain"] = (
+            f"play board (needs a running kernel): {session.status()}\n{session.game.render(session.state)}"
         )
+        bundle["text/html"] = f"<p><i>play board (needs a running kernel)</i></p>{session._repr_html_()}"
         return bundle
 
 
@@ -105,7 +126,8 @@ def play_board(game: Game, agent: Agent, human: int = 0, opening: Sequence[int] 
     """A board to play ``agent`` on, in a notebook (needs ipywidgets); see :class:`PlaySession`.
 
     Args:
-        game: tic-tac-toe, Connect Four or Ultimate Tic-Tac-Toe.
+        game: tic-tac-toe, Connect Four, Ultimate Tic-Tac-Toe, or any game whose
+            :meth:`~mctslab.games.base.Game.board_cells` gives a board.
         agent: the opponent, e.g. ``make_agent("uct:iterations=200", seed=0)``.
         human: your seat: 0 (X, first) or 1 (O).
         opening: moves played before the game starts (see :class:`PlaySession`).

@@ -33,12 +33,16 @@ class Cell:
         heat: the share of the agent's last search spent on the move that lands here,
             in [0, 1] (``None`` where it searched nothing).
         last: True on the agent's last move.
+        target: True where one of your legal moves lands, marked only when you have fewer
+            moves than there are empty cells (the small board you are sent to in Ultimate
+            Tic-Tac-Toe, the cell where each column's stone lands in Connect Four).
     """
 
     text: str
     move: int | None
     heat: float | None
     last: bool
+    target: bool = False
 
 
 class PlaySession:
@@ -134,6 +138,57 @@ class PlaySession:
             return "draw" if winner is None else f"{you if winner == self.human else it} won"
         return f"{you if self.game.to_move(self.state) == self.human else it} to move"
 
+    def your_turn(self) -> bool:
+        """True when the game goes on and it is your move."""
+        return not self.over and self.game.to_move(self.state) == self.human
+
+    def targets(self) -> set[tuple[int, int]]:
+        """The cells where your legal moves land, when they are fewer than the empty cells (else none).
+
+        In tic-tac-toe every empty cell is a legal move, so nothing needs pointing out;
+        in Ultimate Tic-Tac-Toe these are the empty cells of the small board you are sent
+        to, and in Connect Four the cell where each column's stone would land.
+        """
+        if not self.your_turn():
+            return set()
+        game, state = self.game, self.state
+        cells = {game.move_cell(state, m) for m in game.legal_moves(state)} - {None}
+        empty = sum(text == "" for row in game.board_cells(state) for text in row)
+        return cells if len(cells) < empty else set()
+
+    def hint(self) -> str:
+        """What to do now, in words: where to click, or that the game is over."""
+        if self.over:
+            return "the game is over: click new game to play again"
+        if not self.your_turn():
+            return ""
+        return "click an outlined cell" if self.targets() else "click an empty cell"
+
+    def stats_table(self) -> str:
+        """The agent's statistics for its last move, best first, with the moves named by the game.
+
+        The same numbers as :meth:`Analysis.table <mctslab.agents.base.Analysis.table>`
+        (Bradberry 2015's printout); moves are written with
+        :meth:`~mctslab.games.base.Game.move_text` (``"col 3"``, ``"40 (b4 c4)"``: board 4, cell 4).
+        """
+        analysis = self.analysis
+        if analysis is None:
+            return "(the agent has not moved yet)"
+        rows = sorted(analysis.stats, key=lambda s: (-s.visits, -s.mean, s.move))
+        names = [self.game.move_text(s.move) for s in rows]
+        width = max([len("move"), *map(len, names)])
+        lines = [f"{'move':>{width}} {'visits':>8} {'mean':>7}"]
+        for name, s in zip(names, rows, strict=True):
+            line = f"{name:>{width}} {s.visits:>8} {s.mean:>7.3f}"
+            if s.score is not None:
+                line += f" score {s.score:+g}"
+            if s.exploration is not None:
+                line += f" ucb {s.ucb:.3f}"
+            lines.append(line)
+        if analysis.max_depth is not None:
+            lines.append(f"maximum depth searched: {analysis.max_depth}")
+        return "\n".join(lines)
+
     def grid(self) -> list[list[Cell]]:
         """The board as rows of :class:`Cell` (top row first), with the heat of the agent's last search.
 
@@ -144,7 +199,8 @@ class PlaySession:
         (in Connect Four: where its stone would have landed).
         """
         game, state = self.game, self.state
-        yours = not self.over and game.to_move(state) == self.human
+        yours = self.your_turn()
+        targets = self.targets()
         texts = game.board_cells(state)
         searched = self.searched
         heat_at, last_at = {}, None
@@ -157,14 +213,28 @@ class PlaySession:
                 last_at = game.move_cell(searched, self.analysis.move)
         return [
             [
-                Cell(text, game.click_move(state, r, c) if yours else None, heat_at.get((r, c)), last_at == (r, c))
+                Cell(
+                    text,
+                    game.click_move(state, r, c) if yours else None,
+                    heat_at.get((r, c)),
+                    last_at == (r, c),
+                    (r, c) in targets,
+                )
                 for c, text in enumerate(row)
             ]
             for r, row in enumerate(texts)
         ]
 
+    def __repr__(self) -> str:
+        # A saved notebook shown as text (untrusted, or on GitHub) reads the game, not an address.
+        return f"{self.agent.spec} against you: {self.status()}\n{self.game.render(self.state)}"
+
     def _repr_html_(self) -> str:
         rows = []
+        labels = self.game.column_labels()
+        if labels is not None:
+            heads = "".join(f'<th style="font-weight:normal;color:#555">{escape(t)}</th>' for t in labels)
+            rows.append(f"<tr>{heads}</tr>")
         for row in self.grid():
             tds = []
             for cell in row:
@@ -172,16 +242,18 @@ class PlaySession:
                 if cell.heat:
                     style += f";background:{heat_colour(cell.heat)}"
                 text = escape(cell.text) if cell.text else (f"{cell.heat:.0%}" if cell.heat else "")
+                if cell.target:
+                    style += ";border:2px solid #2e7d32"
                 if cell.last:
                     text = f"<b>{text}</b>"
                     style += ";outline:2px solid #c62828"
                 tds.append(f'<td style="{style}">{text}</td>')
             rows.append("<tr>" + "".join(tds) + "</tr>")
         table = f'<table style="border-collapse:collapse">{"".join(rows)}</table>'
-        stats = escape(self.analysis.table()) if self.analysis is not None else "(the agent has not moved yet)"
+        status = escape(self.status())
         return (
             f'<div style="display:flex;gap:24px;align-items:flex-start"><div>{table}'
-            f"<p>{escape(self.status())}</p></div><pre>{escape(self.agent.spec)}\n{stats}</pre></div>"
+            f"<p>{status}</p></div><pre>{escape(self.agent.spec)}\n{escape(self.stats_table())}</pre></div>"
         )
 
 
