@@ -53,6 +53,17 @@ def check_seconds(name: str, seconds: float | None) -> float | None:
     return seconds
 
 
+def check_engine(name: str, engine: str) -> str:
+    """``"python"`` or ``"compiled"`` (ValueError otherwise; ImportError naming the extra without Numba)."""
+    if engine not in ("python", "compiled"):
+        raise ValueError(f"{name} must be 'python' or 'compiled', got {engine!r}")
+    if engine == "compiled":
+        from ..engine import require
+
+        require()
+    return engine
+
+
 def check_final(name: str, final: str) -> str:
     """``"visits"`` or ``"mean"`` (ValueError otherwise)."""
     if final not in ("visits", "mean"):
@@ -160,6 +171,9 @@ class UCT(Agent):
             ``"mean"`` the child with the highest mean (ties: more visits).
         reuse: keep the subtree of the position reached between this agent's moves
             in one game, instead of starting each search from scratch.
+        engine: ``"python"`` (this module) or ``"compiled"``: the same algorithm on
+            :mod:`mctslab.engine` (Numba, ``pip install "mctslab[fast]"``), many times
+            faster; then :meth:`search` returns a :class:`~mctslab.engine.CompiledTree`.
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
 
     Raises:
@@ -215,6 +229,7 @@ class UCT(Agent):
         Param("max_moves", int, None, check_optional_positive_int, "cap on playout length (cut short: a draw)"),
         Param("final", str, "visits", check_final, "the move played: most visits, or best mean"),
         Param("reuse", to_bool, False, check_bool, "keep the subtree between moves"),
+        Param("engine", str, "python", check_engine, "python, or compiled (Numba: pip install mctslab[fast])"),
     )
 
     node_class: type[Node] = Node
@@ -235,11 +250,13 @@ class UCT(Agent):
         final: str = "visits",
         reuse: bool = False,
         seed: Seed = None,
+        engine: str = "python",
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = 1000
         self.set_params(iterations=iterations, c=c, seconds=seconds, max_moves=max_moves, final=final, reuse=reuse)
+        self.set_params(UCT, engine=engine)
         self._previous: tuple[Game, Node] | None = None
 
     # -- the four steps ------------------------------------------------------------
@@ -363,6 +380,8 @@ class UCT(Agent):
 
     def search(self, game: Game, state: State) -> Node:
         """Run the search from ``state`` within the budget and return the root of the tree."""
+        if self.engine == "compiled":
+            return self.analyse(game, state).root
         return self._run(game, state)[0]
 
     def _reusable(self, game: Game, state: State) -> Node | None:
@@ -406,6 +425,10 @@ class UCT(Agent):
 
     def analyse(self, game: Game, state: State) -> Analysis:
         """Search, then return the final move with per-move statistics, depth and the tree."""
+        if self.engine == "compiled":
+            from ..engine.agent import analyse
+
+            return analyse(self, game, state)
         root, max_depth, done = self._run(game, state)
         best = self.best_child(root)
         return Analysis(best.move, self.move_stats(root), iterations=done, max_depth=max_depth, root=root)
@@ -423,3 +446,4 @@ class UCT(Agent):
     def reset(self) -> None:
         """Forget the kept tree (call between games when ``reuse`` is on)."""
         self._previous = None
+        self._compiled_previous = None
