@@ -30,7 +30,6 @@ parallel arrays (36 bytes per slot; see :mod:`mctslab.engine.kernels`).
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,7 +50,11 @@ SLOT_BYTES = 4 + 4 + 2 + 2 + 4 + 4 + 8 + 8
 
 def available() -> bool:
     """True when Numba can be imported (``pip install "mctslab[fast]"``)."""
-    return importlib.util.find_spec("numba") is not None
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def require() -> None:
