@@ -16,7 +16,7 @@ import math
 import random
 import sys
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -150,10 +150,13 @@ def test_compiled_rules_equal_the_python_rules(spec):
             assert tuple(st) == game.compiled_state(state), (spec, move)
 
 
-@lru_cache(maxsize=None)
+TTT = make_game("tictactoe")
+
+
+@cache
 def exact_playout(state) -> tuple[Fraction, Fraction, Fraction]:
     """Exact probabilities that a uniformly random playout of 3 x 3 tic-tac-toe ends X, O, draw."""
-    game = make_game("tictactoe")
+    game = TTT
     if game.is_terminal(state):
         w = game.winner(state)
         return tuple(Fraction(int(w == i if i < 2 else w is None)) for i in range(3))
@@ -166,7 +169,7 @@ def exact_playout(state) -> tuple[Fraction, Fraction, Fraction]:
 def test_compiled_playouts_end_as_the_exact_probabilities():
     from mctslab.engine import random_results
 
-    game = make_game("tictactoe")
+    game = TTT
     for moves in ([], [4], [0, 4, 8]):
         state = game.state_from_moves(moves)
         counts = random_results(game, state, 20_000, seed=len(moves))

@@ -7,6 +7,7 @@ import pytest
 from mctslab import make_agent, play_match
 from mctslab.agents import AGENTS, Agent, Param, describe_agents, register_agent
 from mctslab.agents.base import check_positive_int
+from mctslab.engine import available as engine_available
 from mctslab.specs import SpecError
 
 # A value other than the default for every declared parameter of every registered agent.
@@ -14,12 +15,26 @@ NON_DEFAULT = {
     "random": {},
     "flat": {"playouts": 7, "max_moves": 3, "batched": True},
     "windowed": {"playouts": 9, "window": 2, "keep": (3,), "reuse": True, "max_moves": 5, "batched": True},
-    "uct": {"iterations": 77, "seconds": 0.25, "c": 0.3, "max_moves": 4, "final": "mean", "reuse": True},
+    "uct": {
+        "iterations": 77,
+        "seconds": 0.25,
+        "c": 0.3,
+        "max_moves": 4,
+        "final": "mean",
+        "reuse": True,
+        "engine": "compiled",
+    },
     "minimax": {"depth": 3},
     "fixedbudget": {"kind": "halving", "budget": 123},
     "perfect": {},
     "racioppo": {"playouts": 12, "window": 3, "procedure": "paper", "defects": frozenset({"turn", "ties"})},
 }
+
+
+def skip_without_numba(name: str) -> None:
+    """UCT's non-default values include ``engine="compiled"``, which needs Numba (mctslab[fast])."""
+    if name == "uct" and not engine_available():
+        pytest.skip("Numba is not installed (pip install 'mctslab[fast]'): uct with engine=compiled not tested")
 
 
 def test_every_registered_agent_has_non_default_values_here():
@@ -33,6 +48,7 @@ def test_every_registered_agent_has_non_default_values_here():
 
 @pytest.mark.parametrize("name", sorted(NON_DEFAULT))
 def test_every_parameter_round_trips_through_the_spec(name):
+    skip_without_numba(name)
     cls = AGENTS[name]
     values = NON_DEFAULT[name]
     agent = cls(**values, seed=0)
@@ -51,6 +67,7 @@ def test_every_parameter_round_trips_through_the_spec(name):
 
 @pytest.mark.parametrize("name", sorted(NON_DEFAULT))
 def test_play_match_plays_and_reports_exactly_the_spec(name):
+    skip_without_numba(name)
     values = {k: v for k, v in NON_DEFAULT[name].items() if k not in ("seconds", "reuse")}
     if name == "uct":
         values["iterations"] = 20

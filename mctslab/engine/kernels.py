@@ -22,6 +22,9 @@ untried move is swapped to the front of the untried part and becomes the next ch
 so, as in :meth:`mctslab.agents.uct.UCT.expand`, each untried move is equally likely.
 """
 
+# Inside @njit, Numba supports NumPy's legacy np.random functions (its own per-thread
+# generator), not np.random.Generator: hence the legacy calls.
+# ruff: noqa: NPY002
 from __future__ import annotations
 
 import numpy as np
