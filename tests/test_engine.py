@@ -325,3 +325,12 @@ def test_memory_per_node_is_small():
     tree = make_agent("uct:iterations=5000,engine=compiled", seed=0).analyse(game, game.initial_state()).root
     assert tree.nodes() == 5001
     assert tree.bytes_per_node() < 300
+
+
+@needs_numba
+def test_experiments_take_the_compiled_engine():
+    from mctslab.experiments.strength import budget_agent, uct_grid
+
+    assert budget_agent("uct-compiled", 50) == "uct:iterations=50,engine=compiled"
+    grid = uct_grid("tictactoe", [1.0], [50], games=4, engine="compiled")
+    assert grid.outcomes[0][0].games == 4
