@@ -102,7 +102,12 @@ def tables(kind: str, params: tuple[int, ...]) -> tuple[int, np.ndarray, np.ndar
     elif kind == "uttt":
         from ..games.ultimate import WINS
 
-        tab = np.array([WINS], dtype=np.int64)
+        cells = [[c for c in range(9) if m >> c & 1] for m in range(512)]
+        tab = np.full((11, 512), -1, dtype=np.int64)
+        tab[0] = WINS
+        tab[1] = [len(c) for c in cells]
+        for m, c in enumerate(cells):
+            tab[2 : 2 + len(c), m] = c
         prm = np.array([params[0]], dtype=np.int64)
     else:
         raise ValueError(f"the compiled engine has no game kind {kind!r}; known: {', '.join(KINDS)}")

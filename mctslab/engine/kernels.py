@@ -158,7 +158,8 @@ def _c4_rollout(prm, tab, st, buf, limit):
 # -- Ultimate tic-tac-toe (and Fractio): st[2 + b] X's stones on local board b (9 bits),
 #    st[11 + b] O's, st[20] boards X won, st[21] boards O won, st[22] decided boards,
 #    st[23] the board the mover is sent to (-1: anywhere); prm = (local win ends game,);
-#    tab[0, m] = 1 when the 9-bit set m holds a line.
+#    tab[0, m] = 1 when the 9-bit set m holds a line, tab[1, m] its number of cells,
+#    tab[2 + i, m] its i-th cell (ascending).
 
 
 @njit(cache=True)
@@ -204,12 +205,32 @@ def _ut_legal(st, out):
 
 @njit(cache=True)
 def _ut_rollout(prm, tab, st, buf, limit):
+    # The move is drawn without listing the legal moves: tab[1, m] counts the cells of the
+    # 9-bit set m, tab[2 + i, m] is its i-th cell; "anywhere" walks the open boards in order,
+    # so the i-th legal move in ascending order is drawn, each with probability 1 / n.
     steps = 0
     while st[0] == ONGOING:
         if steps >= limit:
             return DRAWN
-        n = _ut_legal(st, buf)
-        _ut_apply(prm, tab, st, buf[int(np.random.random() * n)])
+        board = st[23]
+        if board >= 0:
+            free = 511 & ~(st[2 + board] | st[11 + board])
+            i = int(np.random.random() * tab[1, free])
+        else:
+            total = 0
+            for b in range(9):
+                if not (st[22] >> b) & 1:
+                    total += tab[1, 511 & ~(st[2 + b] | st[11 + b])]
+            i = int(np.random.random() * total)
+            free = 0
+            for b in range(9):
+                if not (st[22] >> b) & 1:
+                    free = 511 & ~(st[2 + b] | st[11 + b])
+                    if i < tab[1, free]:
+                        board = b
+                        break
+                    i -= tab[1, free]
+        _ut_apply(prm, tab, st, 9 * board + tab[2 + i, free])
         steps += 1
     return st[0]
 
