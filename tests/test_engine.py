@@ -334,3 +334,15 @@ def test_experiments_take_the_compiled_engine():
     assert budget_agent("uct-compiled", 50) == "uct:iterations=50,engine=compiled"
     grid = uct_grid("tictactoe", [1.0], [50], games=4, engine="compiled")
     assert grid.outcomes[0][0].games == 4
+
+
+@needs_numba
+def test_bench_rows_for_the_compiled_engine():
+    from mctslab.bench import compiled_node_bytes, format_report, run_benchmark
+
+    report = run_benchmark(rounds=1, scale=0.002, compare=False, progress=False)
+    rows = {r.game: r for r in report.rows if r.name == "uct compiled"}
+    assert set(rows) == {"tictactoe", "connect4", "uttt"}
+    assert all(r.speedup and r.speedup > 0 and r.openspiel_rate is None for r in rows.values())
+    assert report.compile_seconds is not None and "uct (nb)" in format_report(report)
+    assert 0 < compiled_node_bytes(iterations=2_000) < 300
