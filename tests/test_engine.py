@@ -346,3 +346,18 @@ def test_bench_rows_for_the_compiled_engine():
     assert all(r.speedup and r.speedup > 0 and r.openspiel_rate is None for r in rows.values())
     assert report.compile_seconds is not None and "uct (nb)" in format_report(report)
     assert 0 < compiled_node_bytes(iterations=2_000) < 300
+
+
+@needs_numba
+@pytest.mark.parametrize("spec", ["flat:playouts=30", "windowed:playouts=20"])
+def test_monte_carlo_with_compiled_playouts_is_the_same_player(spec):
+    """Flat and windowed Monte Carlo: the same choice frequencies with compiled playouts."""
+    game = make_game("tictactoe")
+    state = game.state_from_moves([0, 4, 8])
+    python, _ = sample(spec, game, state, 200, seed=0)
+    compiled, _ = sample(spec + ",engine=compiled", game, state, 200, seed=10_000)
+    stat, df, p = homogeneity(python, compiled)
+    assert df >= 2 and p > 0.001, (python, compiled)
+    fast, slow = (make_agent(s, seed=0).analyse(game, state) for s in (spec + ",engine=compiled", spec))
+    assert fast.iterations == slow.iterations  # the same playouts spent
+    assert [s.visits for s in fast.stats] == [s.visits for s in slow.stats]

@@ -13,8 +13,16 @@ from mctslab.specs import SpecError
 # A value other than the default for every declared parameter of every registered agent.
 NON_DEFAULT = {
     "random": {},
-    "flat": {"playouts": 7, "max_moves": 3, "batched": True},
-    "windowed": {"playouts": 9, "window": 2, "keep": (3,), "reuse": True, "max_moves": 5, "batched": True},
+    "flat": {"playouts": 7, "max_moves": 3, "batched": True, "engine": "compiled"},
+    "windowed": {
+        "playouts": 9,
+        "window": 2,
+        "keep": (3,),
+        "reuse": True,
+        "max_moves": 5,
+        "batched": True,
+        "engine": "compiled",
+    },
     "uct": {
         "iterations": 77,
         "seconds": 0.25,
@@ -32,9 +40,9 @@ NON_DEFAULT = {
 
 
 def skip_without_numba(name: str) -> None:
-    """UCT's non-default values include ``engine="compiled"``, which needs Numba (mctslab[fast])."""
-    if name == "uct" and not engine_available():
-        pytest.skip("Numba is not installed (pip install 'mctslab[fast]'): uct with engine=compiled not tested")
+    """UCT's and Monte Carlo's non-default values include ``engine="compiled"``, which needs Numba (mctslab[fast])."""
+    if name in ("uct", "flat", "windowed") and not engine_available():
+        pytest.skip("Numba is not installed (pip install 'mctslab[fast]'): engine=compiled not tested")
 
 
 def test_every_registered_agent_has_non_default_values_here():

@@ -25,6 +25,7 @@ import time
 from collections.abc import Iterator
 from math import floor, inf, log, sqrt
 
+from ..engine import check_engine
 from ..games.base import Game, State
 from ..seeding import Seed
 from ..specs import to_bool
@@ -51,17 +52,6 @@ def check_seconds(name: str, seconds: float | None) -> float | None:
     if not seconds > 0:
         raise ValueError(f"{name} must be > 0, got {seconds}")
     return seconds
-
-
-def check_engine(name: str, engine: str) -> str:
-    """``"python"`` or ``"compiled"`` (ValueError otherwise; ImportError naming the extra without Numba)."""
-    if engine not in ("python", "compiled"):
-        raise ValueError(f"{name} must be 'python' or 'compiled', got {engine!r}")
-    if engine == "compiled":
-        from ..engine import require
-
-        require()
-    return engine
 
 
 def check_final(name: str, final: str) -> str:

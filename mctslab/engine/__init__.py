@@ -39,7 +39,16 @@ import numpy as np
 
 from ..games.base import Game, State
 
-__all__ = ["CompiledTree", "available", "compile_seconds", "random_results", "require", "search", "supports"]
+__all__ = [
+    "CompiledTree",
+    "available",
+    "check_engine",
+    "compile_seconds",
+    "random_results",
+    "require",
+    "search",
+    "supports",
+]
 
 EXTRA_HINT = "the compiled engine needs Numba: pip install 'mctslab[fast]'"
 KINDS = {"tictactoe": 0, "connect4": 1, "uttt": 2}
@@ -61,6 +70,20 @@ def require() -> None:
     """Raise a one-line :class:`ImportError` naming the extra when Numba is missing."""
     if not available():
         raise ImportError(EXTRA_HINT)
+
+
+def check_engine(name: str, engine: str) -> str:
+    """An agent's ``engine`` parameter: ``"python"`` or ``"compiled"``.
+
+    Raises:
+        ValueError: for any other value.
+        ImportError: (one line, naming the extra) for ``"compiled"`` without Numba.
+    """
+    if engine not in ("python", "compiled"):
+        raise ValueError(f"{name} must be 'python' or 'compiled', got {engine!r}")
+    if engine == "compiled":
+        require()
+    return engine
 
 
 def _kernels():
