@@ -6,7 +6,7 @@ probabilities say, both engines choose moves from fixed positions with the same
 frequencies (chi-square homogeneity test, which is shown to reject a different player),
 both pass the point-of-view oracle from both seats, and they score 0.5 against each other
 within a Wilson interval. Without Numba only the error test runs (the others skip, saying
-why). Run time: about 10 s on a quiet machine once the kernels are in Numba's cache; the
+why). Run time: about 15 s of CPU once the kernels are in Numba's cache; the
 first run in a fresh checkout compiles them (about a minute).
 """
 
