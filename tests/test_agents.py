@@ -175,10 +175,10 @@ def test_agents_refuse_finished_games(ttt):
     [
         (
             "alphazero",
-            r"unknown agent 'alphazero'; known agents: flat, minimax, random, uct, windowed; "
+            r"unknown agent 'alphazero'; known agents: flat, minimax, puct, random, rave, solver, transpositions, uct, windowed; "
             r"experiments' agents: fixedbudget, perfect, racioppo",
         ),
-        ("uct:iters=10", r"unknown parameter 'iters' for agent 'uct'; known parameters: c, final, iterations"),
+        ("uct:iters=10", r"unknown parameter 'iters' for agent 'uct'; known parameters: c, engine, final, iterations"),
         ("uct:iterations", r"malformed parameter 'iterations'"),
         ("uct:iterations=0", r"iterations must be >= 1, got 0"),
         ("uct:iterations=-5", r"iterations must be >= 1, got -5"),

@@ -8,17 +8,28 @@ from mctslab import make_agent, play_match
 from mctslab.agents import AGENTS, Agent, Param, describe_agents, register_agent
 from mctslab.agents.base import check_positive_int
 from mctslab.alphazero.evaluators import weights_path
+from mctslab.engine import available as engine_available
 from mctslab.games import make_game
 from mctslab.specs import SpecError
 
-# A value other than the default for every declared parameter of every registered agent.
+# A value other than the default for every declared parameter of every registered agent: one
+# set of values, or several (a tuple) where two non-default values cannot go together.
 UCT_VALUES = {"iterations": 77, "seconds": 0.25, "c": 0.3, "max_moves": 4, "final": "mean", "reuse": True}
 UCT_VALUES["playout"] = "decisive"
 NON_DEFAULT = {
     "random": {},
-    "flat": {"playouts": 7, "max_moves": 3, "batched": True},
-    "windowed": {"playouts": 9, "window": 2, "keep": (3,), "reuse": True, "max_moves": 5, "batched": True},
-    "uct": UCT_VALUES,
+    "flat": {"playouts": 7, "max_moves": 3, "batched": True, "engine": "compiled"},
+    "windowed": {
+        "playouts": 9,
+        "window": 2,
+        "keep": (3,),
+        "reuse": True,
+        "max_moves": 5,
+        "batched": True,
+        "engine": "compiled",
+    },
+    # The compiled engine plays random playouts only: playout and engine are changed in two sets.
+    "uct": (UCT_VALUES, {**UCT_VALUES, "playout": "random", "engine": "compiled"}),
     "solver": UCT_VALUES,
     "rave": {**UCT_VALUES, "k": 40.0},
     "transpositions": UCT_VALUES,
@@ -39,19 +50,38 @@ NON_DEFAULT = {
 }
 
 
+def skip_without_numba(name: str, values: dict) -> None:
+    """Non-default values with ``engine="compiled"`` need Numba (mctslab[fast])."""
+    if values.get("engine") == "compiled" and not engine_available():
+        pytest.skip("Numba is not installed (pip install 'mctslab[fast]'): engine=compiled not tested")
+
+
+def value_sets(name: str) -> tuple[dict, ...]:
+    """The sets of non-default values given for agent ``name``."""
+    values = NON_DEFAULT[name]
+    return values if isinstance(values, tuple) else (values,)
+
+
+CASES = [(name, i) for name in sorted(NON_DEFAULT) for i in range(len(value_sets(name)))]
+
+
 def test_every_registered_agent_has_non_default_values_here():
     assert set(NON_DEFAULT) == set(AGENTS)
-    for name, values in NON_DEFAULT.items():
+    for name in NON_DEFAULT:
         declared = {p.name: p for p in AGENTS[name].params}
-        assert set(values) == set(declared), name
-        # racioppo's procedure only names all defects or none; with a subset, the defects say it all
-        assert all(v != declared[k].default for k, v in values.items() if (name, k) != ("racioppo", "procedure"))
+        sets = value_sets(name)
+        assert set().union(*sets) == set(declared), name
+        for key, param in declared.items():
+            # racioppo's procedure only names all defects or none; with a subset, the defects say it all
+            if (name, key) != ("racioppo", "procedure"):
+                assert any(key in values and values[key] != param.default for values in sets), (name, key)
 
 
-@pytest.mark.parametrize("name", sorted(NON_DEFAULT))
-def test_every_parameter_round_trips_through_the_spec(name):
+@pytest.mark.parametrize(("name", "index"), CASES)
+def test_every_parameter_round_trips_through_the_spec(name, index):
+    values = value_sets(name)[index]
+    skip_without_numba(name, values)
     cls = AGENTS[name]
-    values = NON_DEFAULT[name]
     agent = cls(**values, seed=0)
     rebuilt = make_agent(agent.spec, seed=0)
     assert type(rebuilt) is cls
@@ -66,9 +96,10 @@ def test_every_parameter_round_trips_through_the_spec(name):
     assert make_agent(default.spec, seed=0).parameters() == default.parameters()
 
 
-@pytest.mark.parametrize("name", sorted(NON_DEFAULT))
-def test_play_match_plays_and_reports_exactly_the_spec(name):
-    values = {k: v for k, v in NON_DEFAULT[name].items() if k not in ("seconds", "reuse")}
+@pytest.mark.parametrize(("name", "index"), CASES)
+def test_play_match_plays_and_reports_exactly_the_spec(name, index):
+    values = {k: v for k, v in value_sets(name)[index].items() if k not in ("seconds", "reuse")}
+    skip_without_numba(name, values)
     if "iterations" in values:  # uct and its variants
         values["iterations"] = 20
     cls = AGENTS[name]

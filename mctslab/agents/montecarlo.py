@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..engine import check_engine
 from ..games.base import Game, State
 from ..seeding import Seed
 from ..specs import to_bool, to_int_list
@@ -56,6 +57,7 @@ def check_keep(name: str, keep: Sequence[int] | str) -> tuple[int, ...] | str:
 PLAYOUTS = Param("playouts", int, 100, check_positive_int, "random games per move (per round)", show="always")
 MAX_MOVES = Param("max_moves", int, None, check_optional_positive_int, "cap on playout length (cut short: a draw)")
 BATCHED = Param("batched", to_bool, False, check_bool, "play each round's playouts at once (NumPy)")
+ENGINE = Param("engine", str, "python", check_engine, "python, or compiled playouts (Numba: pip install mctslab[fast])")
 
 
 class _Tally:
@@ -97,6 +99,21 @@ def sample_moves(
                 tally.losses += 1
             else:
                 tally.draws += 1
+
+
+def sample_moves_compiled(
+    game: Game, state: State, tallies: Sequence[_Tally], playouts: int, rng, max_moves: int | None
+) -> None:
+    """:func:`sample_moves` with compiled playouts (:func:`mctslab.engine.random_results`), seeded from ``rng``."""
+    from ..engine import random_results
+
+    me = game.to_move(state)
+    for tally in tallies:
+        child = game.apply(state, tally.move)
+        won0, won1, drawn = random_results(game, child, playouts, rng.getrandbits(32), max_moves)
+        tally.wins += int(won0 if me == 0 else won1)
+        tally.losses += int(won1 if me == 0 else won0)
+        tally.draws += int(drawn)
 
 
 def sample_moves_batched(
@@ -141,6 +158,9 @@ class WindowedMonteCarlo(Agent):
         batched: play each round's playouts all at once with
             :meth:`mctslab.games.base.Game.playout_counts` (same distribution, other
             random numbers; much faster on tic-tac-toe).
+        engine: ``"python"``, or ``"compiled"``: the playouts run on :mod:`mctslab.engine`
+            (Numba, ``pip install "mctslab[fast]"``; same distribution, other random numbers,
+            seeded from the agent's generator; ``batched`` is then not used).
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
 
     Raises:
@@ -155,6 +175,7 @@ class WindowedMonteCarlo(Agent):
         Param("reuse", to_bool, False, check_bool, "keep earlier rounds' counts", show="always"),
         MAX_MOVES,
         BATCHED,
+        ENGINE,
     )
 
     def __init__(
@@ -166,6 +187,7 @@ class WindowedMonteCarlo(Agent):
         max_moves: int | None = None,
         batched: bool = False,
         seed: Seed = None,
+        engine: str = "python",
     ) -> None:
         super().__init__(seed)
         self.set_params(
@@ -176,6 +198,7 @@ class WindowedMonteCarlo(Agent):
             reuse=reuse,
             max_moves=max_moves,
             batched=batched,
+            engine=engine,
         )
 
     def _kept(self, round_index: int, n: int) -> int:
@@ -217,7 +240,9 @@ class WindowedMonteCarlo(Agent):
                 if not self.reuse:
                     candidates = [_Tally(t.move) for t in candidates]
                     last_seen.update((t.move, t) for t in candidates)
-            if batch_rng is not None:
+            if self.engine == "compiled":
+                sample_moves_compiled(game, state, candidates, self.playouts, self.rng, self.max_moves)
+            elif batch_rng is not None:
                 sample_moves_batched(game, state, candidates, self.playouts, batch_rng, self.max_moves)
             else:
                 sample_moves(game, state, candidates, self.playouts, self.rng, self.max_moves)
@@ -242,9 +267,14 @@ class FlatMonteCarlo(WindowedMonteCarlo):
     """
 
     name = "flat"
-    params = (PLAYOUTS, MAX_MOVES, BATCHED)
+    params = (PLAYOUTS, MAX_MOVES, BATCHED, ENGINE)
 
     def __init__(
-        self, playouts: int = 100, max_moves: int | None = None, batched: bool = False, seed: Seed = None
+        self,
+        playouts: int = 100,
+        max_moves: int | None = None,
+        batched: bool = False,
+        seed: Seed = None,
+        engine: str = "python",
     ) -> None:
-        super().__init__(playouts=playouts, window=1, max_moves=max_moves, batched=batched, seed=seed)
+        super().__init__(playouts=playouts, window=1, max_moves=max_moves, batched=batched, seed=seed, engine=engine)

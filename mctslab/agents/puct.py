@@ -129,7 +129,9 @@ class PUCT(UCT):
         )  # fmt: skip
         if network is not None and evaluator != "net":
             raise ValueError("a network is only used with evaluator='net'")
-        self.max_moves, self.reuse, self._previous = None, False, None
+        # What UCT's inherited methods read (PUCT declares none of them: no playout policy,
+        # no tree reuse, no compiled engine).
+        self.max_moves, self.reuse, self.playout, self.engine, self._previous = None, False, "random", "python", None
         self._network = network
         self._evaluators: dict[Game, Any] = {}
         self._leaf_value = 0.5

@@ -29,7 +29,7 @@ from ..ucb import SQRT2, ucb1
 from .base import Param
 from .playouts import policy_rollout
 from .registry import register_agent
-from .uct import UCT, Node
+from .uct import UCT, VARIANT_PARAMS, Node
 
 
 def check_k(name: str, k: float) -> float:
@@ -82,7 +82,7 @@ class Rave(UCT):
     """
 
     name = "rave"
-    params = (*UCT.params, Param("k", float, 250.0, check_k, "RAVE equivalence parameter (beta = 1/2 at n = k)"))
+    params = (*VARIANT_PARAMS, Param("k", float, 250.0, check_k, "RAVE equivalence parameter (beta = 1/2 at n = k)"))
     node_class = RaveNode
     rule_name = "RAVE"
 

@@ -38,7 +38,7 @@ from math import inf
 from ..games.base import Game, State
 from .base import Analysis
 from .registry import register_agent
-from .uct import UCT, Node
+from .uct import UCT, VARIANT_PARAMS, Node
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
@@ -108,6 +108,7 @@ class Solver(UCT):
     """
 
     name = "solver"
+    params = VARIANT_PARAMS
     node_class = SolverNode
     rule_name = "UCB1 (proven: +-inf)"
 

@@ -38,7 +38,7 @@ from ..seeding import Seed
 from ..ucb import SQRT2, exploration
 from .base import Analysis, MoveStat
 from .registry import register_agent
-from .uct import UCT, Node
+from .uct import UCT, VARIANT_PARAMS, Node
 
 
 class TNode(Node):
@@ -75,6 +75,7 @@ class TranspositionUCT(UCT):
     """
 
     name = "transpositions"
+    params = VARIANT_PARAMS
     node_class = TNode
     rule_name = "UCB1 (edge counts)"
 

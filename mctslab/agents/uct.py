@@ -25,6 +25,7 @@ import time
 from collections.abc import Iterator
 from math import floor, inf, log, sqrt
 
+from ..engine import check_engine
 from ..games.base import Game, State
 from ..seeding import Seed
 from ..specs import to_bool
@@ -163,6 +164,9 @@ class UCT(Agent):
             in one game, instead of starting each search from scratch.
         playout: ``"random"`` (the game's rollout), ``"decisive"`` or ``"antidecisive"``
             (:mod:`mctslab.agents.playouts`: play a win in one; also avoid a loss in one).
+        engine: ``"python"`` (this module) or ``"compiled"``: the same algorithm on
+            :mod:`mctslab.engine` (Numba, ``pip install "mctslab[fast]"``), many times
+            faster; then :meth:`search` returns a :class:`~mctslab.engine.CompiledTree`.
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
 
     Raises:
@@ -219,6 +223,7 @@ class UCT(Agent):
         Param("final", str, "visits", check_final, "the move played: most visits, or best mean"),
         Param("reuse", to_bool, False, check_bool, "keep the subtree between moves"),
         Param("playout", str, "random", check_playout, "playout policy: random, decisive, antidecisive"),
+        Param("engine", str, "python", check_engine, "python, or compiled (Numba: pip install mctslab[fast])"),
     )
 
     node_class: type[Node] = Node
@@ -240,6 +245,7 @@ class UCT(Agent):
         reuse: bool = False,
         playout: str = "random",
         seed: Seed = None,
+        engine: str = "python",
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -247,6 +253,11 @@ class UCT(Agent):
         self.set_params(
             iterations=iterations, c=c, seconds=seconds, max_moves=max_moves, final=final, reuse=reuse, playout=playout
         )
+        self.set_params(UCT, engine=engine)
+        if engine == "compiled" and self.playout != "random":
+            raise ValueError(
+                f"playout={self.playout}: the compiled engine plays random playouts only; use engine=python"
+            )
         self._previous: tuple[Game, Node] | None = None
 
     # -- the four steps ------------------------------------------------------------
@@ -372,6 +383,8 @@ class UCT(Agent):
 
     def search(self, game: Game, state: State) -> Node:
         """Run the search from ``state`` within the budget and return the root of the tree."""
+        if self.engine == "compiled":
+            return self.analyse(game, state).root
         return self._run(game, state)[0]
 
     def _reusable(self, game: Game, state: State) -> Node | None:
@@ -415,6 +428,10 @@ class UCT(Agent):
 
     def analyse(self, game: Game, state: State) -> Analysis:
         """Search, then return the final move with per-move statistics, depth and the tree."""
+        if self.engine == "compiled":
+            from ..engine.agent import analyse
+
+            return analyse(self, game, state)
         root, max_depth, done = self._run(game, state)
         best = self.best_child(root)
         return Analysis(best.move, self.move_stats(root), iterations=done, max_depth=max_depth, root=root)
@@ -432,3 +449,9 @@ class UCT(Agent):
     def reset(self) -> None:
         """Forget the kept tree (call between games when ``reuse`` is on)."""
         self._previous = None
+        self._compiled_previous = None
+
+
+VARIANT_PARAMS = tuple(p for p in UCT.params if p.name != "engine")
+"""The parameters a variant of UCT inherits (``params = VARIANT_PARAMS`` or an extension of it):
+all of UCT's but ``engine``, since the compiled engine runs plain UCT only."""

@@ -6,6 +6,12 @@ the median round is reported, so ratios between rows hold on a noisy machine. Wh
 ``open_spiel`` is installed, UCT rows get OpenSpiel's Python MCTS on the same game as a
 reference and the ratio mctslab / OpenSpiel; a deliberately naive tutorial UCT
 (:mod:`mctslab.bench.naive`) is the "before" row.
+
+When Numba is installed (``pip install "mctslab[fast]"``), ``uct compiled`` rows run the
+same searches on the compiled engine (:mod:`mctslab.engine`), with OpenSpiel's C++
+``MCTSBot`` as their reference and their speed-up over the Python ``uct`` row; the time
+to compile (or load from Numba's cache) the kernels is measured once, before the rounds,
+and reported apart.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
+from .. import engine
 from ..agents import make_agent
 from ..games import make_game
 from . import openspiel
@@ -37,6 +44,8 @@ class Case:
         unit: what ``work`` counts.
         run: does the work once.
         reference: OpenSpiel's equivalent, or ``None``.
+        reference_name: what the reference is (``"OpenSpiel Python"``, ``"OpenSpiel C++"``).
+        baseline: the row (name) of the same game this one is compared with, or ``None``.
     """
 
     name: str
@@ -45,6 +54,8 @@ class Case:
     unit: str
     run: Callable[[], object]
     reference: Callable[[], object] | None = None
+    reference_name: str = "OpenSpiel Python"
+    baseline: str | None = None
 
 
 @dataclass
@@ -60,15 +71,23 @@ class Row:
     rate: float
     openspiel_rate: float | None = None
     ratio: float | None = None
+    reference: str | None = None
+    speedup: float | None = None
 
 
 @dataclass
 class Report:
-    """All rows plus where they were measured."""
+    """All rows plus where they were measured.
+
+    Attributes:
+        compile_seconds: seconds to compile (or load from Numba's cache) the compiled
+            engine's kernels, paid once per process; ``None`` without Numba.
+    """
 
     rows: list[Row]
     rounds: int
     machine: dict = field(default_factory=dict)
+    compile_seconds: float | None = None
 
 
 def _uct(game_spec: str, iterations: int, agent: str = "uct") -> Callable[[], object]:
@@ -77,6 +96,16 @@ def _uct(game_spec: str, iterations: int, agent: str = "uct") -> Callable[[], ob
 
     def run() -> object:
         return make_agent(spec, seed=0).search(game, game.initial_state())
+
+    return run
+
+
+def _compiled_uct(game_spec: str, iterations: int) -> Callable[[], object]:
+    game = make_game(game_spec)
+    agent = make_agent(f"uct:iterations={iterations},engine=compiled", seed=0)
+
+    def run() -> object:
+        return agent.search(game, game.initial_state())
 
     return run
 
@@ -124,6 +153,11 @@ def cases(scale: float = 1.0, compare: bool = True) -> list[Case]:
     for game, its in UCT_BUDGETS.items():
         reference = openspiel.uct_search(game, n(its)) if compare and openspiel.available() else None
         out.append(Case("uct", game, n(its), "iterations", _uct(game, n(its)), reference))
+    if engine.available():
+        for game, its in UCT_BUDGETS.items():
+            reference = openspiel.cpp_uct_search(game, n(its)) if compare and openspiel.available() else None
+            run = _compiled_uct(game, n(its))
+            out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct"))
     for agent in VARIANTS:
         out.append(Case(agent, "connect4", n(VARIANT_BUDGET), "iterations", _uct("connect4", n(VARIANT_BUDGET), agent)))
     naive_budget = n(2_000)
@@ -177,6 +211,7 @@ def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, pro
         raise ValueError(f"scale must be > 0, got {scale}")
     from tqdm.auto import tqdm
 
+    compile_seconds = engine.compile_seconds() if engine.available() else None
     todo = cases(scale, compare)
     walls: dict[int, list[float]] = {i: [] for i in range(len(todo))}
     cpus: dict[int, list[float]] = {i: [] for i in range(len(todo))}
@@ -199,19 +234,26 @@ def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, pro
         if refs[i]:
             row.openspiel_rate = case.work / statistics.median(refs[i])
             row.ratio = row.rate / row.openspiel_rate
+            row.reference = case.reference_name
         rows.append(row)
-    return Report(rows, rounds, machine())
+    for row, case in zip(rows, todo, strict=True):
+        base = [r for r in rows if case.baseline and (r.name, r.game) == (case.baseline, case.game)]
+        if base:
+            row.speedup = row.rate / base[0].rate
+    return Report(rows, rounds, machine(), compile_seconds)
 
 
 def format_report(report: Report) -> str:
     """The report as a text table."""
     head = f"{'what':<10} {'game':<17} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
-    head += f" {'OpenSpiel/s':>11} {'ratio':>6}"
+    head += f" {'OpenSpiel/s':>11} {'ratio':>6} {'x python':>8}"
     lines = [head, "-" * len(head)]
     for r in report.rows:
         ref = f"{r.openspiel_rate:>11,.0f} {r.ratio:>6.1f}" if r.openspiel_rate else f"{'':>11} {'':>6}"
+        ref += f" {r.speedup:>8.1f}" if r.speedup else ""
+        name = r.name if len(r.name) <= 10 else r.name.replace("uct compiled", "uct (nb)")
         lines.append(
-            f"{r.name:<10} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
+            f"{name:<10} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
         )
     m = report.machine
     spiel = "installed" if m["openspiel"] else "not installed (pip install -e .[compare])"
@@ -219,12 +261,28 @@ def format_report(report: Report) -> str:
         f"median of {report.rounds} interleaved rounds; Python {m['python']} ({m['implementation']}), "
         f"{m['system']} {m['machine']}, {m['cpus']} CPUs; OpenSpiel {spiel}"
     )
+    if report.compile_seconds is not None:
+        lines.append(
+            "uct (nb): the compiled engine (mctslab.engine, Numba); its OpenSpiel column is the C++ MCTSBot, "
+            "the others' OpenSpiel's Python MCTS;"
+        )
+        lines.append(
+            f"  x python: its speed over the uct row of the same game; kernels compiled or loaded from Numba's "
+            f"cache in {report.compile_seconds:.1f} s, once per process, not in the rows"
+        )
+    else:
+        lines.append("compiled engine: not measured (Numba not installed: pip install -e .[fast])")
     return "\n".join(lines)
 
 
 def report_dict(report: Report) -> dict:
     """The report as plain data for ``--json``."""
-    return {"rounds": report.rounds, "machine": report.machine, "rows": [asdict(r) for r in report.rows]}
+    return {
+        "rounds": report.rounds,
+        "machine": report.machine,
+        "compile_seconds": report.compile_seconds,
+        "rows": [asdict(r) for r in report.rows],
+    }
 
 
 def node_bytes(game: str = "connect4", iterations: int = 20_000) -> float:
@@ -238,6 +296,19 @@ def node_bytes(game: str = "connect4", iterations: int = 20_000) -> float:
     current, _ = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return current / root.size()
+
+
+def compiled_node_bytes(game: str = "connect4", iterations: int = 20_000) -> float | None:
+    """Bytes per node of the compiled engine's tree arrays in use (``None`` without Numba).
+
+    The arrays hold one slot per legal move of every expanded node (see
+    :mod:`mctslab.engine.kernels`), so this counts the untried moves' slots too.
+    """
+    if not engine.available():
+        return None
+    g = make_game(game)
+    tree = make_agent(f"uct:iterations={iterations},engine=compiled", seed=0).search(g, g.initial_state())
+    return tree.bytes_per_node()
 
 
 def peak_memory(game: str = "connect4", iterations: int = 1_000_000) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from . import format_report, node_bytes, peak_memory, report_dict, run_benchmark
+from . import compiled_node_bytes, format_report, node_bytes, peak_memory, report_dict, run_benchmark
 
 SUMMARY = "measure search speed (UCT, playouts, flat Monte Carlo; OpenSpiel when installed)"
 
@@ -35,13 +35,16 @@ def run(args: argparse.Namespace) -> int:
     if args.memory:
         per_node = node_bytes()
         peak = peak_memory(iterations=max(1, int(1_000_000 * args.scale)))
-        result["memory"] = {"tracemalloc_bytes_per_node": per_node, **peak}
+        compiled = compiled_node_bytes()
+        result["memory"] = {"tracemalloc_bytes_per_node": per_node, **peak, "compiled_bytes_per_node": compiled}
         text.append(
             f"memory: {per_node:.0f} bytes per Connect Four tree node (tracemalloc); "
             f"UCT {peak['iterations']:,} iterations on {peak['game']}: {peak['nodes']:,} nodes, "
             f"peak RSS {peak['peak_rss_mb']:.0f} MB ({peak['search_mb']:.0f} MB for the search, "
             f"{peak['bytes_per_node']:.0f} bytes per node), {peak['seconds']:.1f} s"
         )
+        if compiled is not None:
+            text.append(f"compiled engine: {compiled:.0f} bytes per Connect Four tree node (arrays in use)")
     if args.bandits:
         from ..bandits.bench import bench_bandits
         from ..bandits.bench import format_table as bandit_table

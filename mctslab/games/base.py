@@ -204,6 +204,23 @@ class Game(ABC):
         n = len(self.features(self.initial_state()))
         return ((tuple(range(n)), tuple(range(self.policy_size or 0))),)
 
+    # -- the compiled engine (mctslab.engine) ---------------------------------------
+    def compiled_encoding(self) -> tuple[str, tuple[int, ...]] | None:
+        """How :mod:`mctslab.engine` plays this game: its kind and integer parameters.
+
+        ``None`` (the default) when the compiled engine cannot play it; the games it
+        knows return e.g. ``("tictactoe", (n, k))`` and implement :meth:`compiled_state`.
+        """
+        return None
+
+    def compiled_state(self, state: State) -> tuple[int, ...]:
+        """``state`` as the compiled engine's integer vector: result, player to move, then the game's fields.
+
+        Raises:
+            NotImplementedError: for a game without :meth:`compiled_encoding`.
+        """
+        raise NotImplementedError(f"{self.spec} has no compiled encoding")
+
     # -- how the game describes itself (tree drawings, play board) -----------------
     def mark(self, player: int) -> str:
         """The name of ``player`` (0 or 1) on boards and in text: ``"P0"`` or ``"P1"`` by default.

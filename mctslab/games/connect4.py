@@ -296,6 +296,14 @@ class ConnectFour(StoneGame):
                 return RESULTS[player ^ (step & 1)]
         return DRAW
 
+    def compiled_encoding(self) -> tuple[str, tuple[int, ...]] | None:
+        """``("connect4", (rows, cols, k))`` for :mod:`mctslab.engine` (boards of up to 63 bits; ``None`` beyond)."""
+        return ("connect4", (self.rows, self.cols, self.k)) if self.cols * self.height <= 63 else None
+
+    def compiled_state(self, state: ConnectFourState) -> tuple[int, ...]:
+        """``(result, player to move, x, o)``, the bitboards as they are."""
+        return (state.result, self.to_move(state), state.x, state.o)
+
     def evaluate(self, state: ConnectFourState, player: int) -> float:
         """Open-windows heuristic in (0.05, 0.95).
 

@@ -247,6 +247,14 @@ class TicTacToe(StoneGame):
         index = np.repeat(np.arange(len(states)), playouts) * 3 + outcome
         return np.bincount(index, minlength=3 * len(states)).reshape(len(states), 3)
 
+    def compiled_encoding(self) -> tuple[str, tuple[int, ...]] | None:
+        """``("tictactoe", (n, k))`` for :mod:`mctslab.engine` (boards of up to 49 cells; ``None`` beyond)."""
+        return ("tictactoe", (self.n, self.k)) if self.cells <= 49 else None
+
+    def compiled_state(self, state: TicTacToeState) -> tuple[int, ...]:
+        """``(result, player to move, x, o)``."""
+        return (state.result, self.to_move(state), state.x, state.o)
+
     def _completes_line(self, stones: int, cell: int) -> bool:
         """Whether ``stones`` hold a winning line through ``cell`` (for boards too big for ``has_line``)."""
         return any(stones & m == m for m in self.lines_through[cell])

@@ -215,6 +215,20 @@ class UltimateTicTacToe(StoneGame):
             player ^= 1
         return DRAW
 
+    def compiled_encoding(self) -> tuple[str, tuple[int, ...]] | None:
+        """``("uttt", (local_win_ends_game,))`` for :mod:`mctslab.engine` (Fractio: ``(1,)``)."""
+        return ("uttt", (int(self.local_win_ends_game),))
+
+    def compiled_state(self, state: UltimateState) -> tuple[int, ...]:
+        """``(result, player to move)``, X's nine 9-bit boards, O's, boards won by X, by O, decided, forced."""
+        x, o, x_won, o_won, decided, forced, result = state
+        return (
+            (result, self.to_move(state))
+            + tuple(x >> shift & FULL for shift in SHIFTS)
+            + tuple(o >> shift & FULL for shift in SHIFTS)
+            + (x_won, o_won, decided, forced)
+        )
+
     def evaluate(self, state: UltimateState, player: int) -> float:
         """Heuristic in (0.05, 0.95): won local boards, open macro lines, open local lines.
 

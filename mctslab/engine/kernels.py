@@ -1,0 +1,376 @@
+"""The compiled parts of the engine: game rules on int64 vectors and the UCT loop (Numba).
+
+Imported only when Numba is installed (see :mod:`mctslab.engine`). Every function is
+``@njit(cache=True)``: compiled on first use, then loaded from Numba's cache (``__pycache__``
+next to this file) by later processes.
+
+A position is an int64 vector ``st`` (the game's :meth:`~mctslab.games.base.Game.compiled_state`):
+
+* ``st[0]``: the result, -1 while playing, 0 if X (player 0) won, 1 if O won, 2 drawn;
+* ``st[1]``: the player to move;
+* ``st[2:]``: the game's own fields (see each game's ``compiled_state``).
+
+Games are told apart by ``kind`` (:data:`TICTACTOE`, :data:`CONNECT4`, :data:`ULTIMATE`);
+their constants are an int64 vector ``prm`` and an int64 table ``tab`` built once per
+game by :func:`mctslab.engine.tables`.
+
+The tree is a set of parallel arrays of *slots*. When a node is first expanded, it gets
+a block of consecutive slots, one per legal move (``first[node]`` is the first slot,
+``nlegal[node]`` their number); its children are created one per iteration, in the
+order of the block, and the slots not yet created hold the untried moves. A random
+untried move is swapped to the front of the untried part and becomes the next child,
+so, as in :meth:`mctslab.agents.uct.UCT.expand`, each untried move is equally likely.
+"""
+
+# Inside @njit, Numba supports NumPy's legacy np.random functions (its own per-thread
+# generator), not np.random.Generator: hence the legacy calls.
+# ruff: noqa: NPY002
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+TICTACTOE, CONNECT4, ULTIMATE = 0, 1, 2
+ONGOING, DRAWN = -1, 2
+
+# -- tic-tac-toe: st[2] X's stones, st[3] O's (bit = cell); prm = (n, k, cells, full);
+#    tab[cell, 0] = number of winning lines through cell, tab[cell, 1 + j] = their masks.
+
+
+@njit(cache=True)
+def _ttt_completes(tab, stones, cell):
+    for j in range(tab[cell, 0]):
+        m = tab[cell, 1 + j]
+        if stones & m == m:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _ttt_apply(prm, tab, st, move):
+    p = st[1]
+    st[2 + p] |= 1 << move
+    if _ttt_completes(tab, st[2 + p], move):
+        st[0] = p
+    elif st[2] | st[3] == prm[3]:
+        st[0] = DRAWN
+    st[1] = 1 - p
+
+
+@njit(cache=True)
+def _ttt_legal(prm, st, out):
+    occupied = st[2] | st[3]
+    n = 0
+    for cell in range(prm[2]):
+        if not (occupied >> cell) & 1:
+            out[n] = cell
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _ttt_rollout(prm, tab, st, buf, limit):
+    n = _ttt_legal(prm, st, buf)  # the pool of empty cells
+    p = st[1]
+    mine = st[2 + p]
+    theirs = st[3 - p]
+    for _ in range(min(n, limit)):
+        i = int(np.random.random() * n)
+        cell = buf[i]
+        n -= 1
+        buf[i] = buf[n]
+        mine |= 1 << cell
+        if _ttt_completes(tab, mine, cell):
+            return p
+        mine, theirs = theirs, mine
+        p = 1 - p
+    return DRAWN
+
+
+# -- Connect Four: st[2], st[3] the bitboards of mctslab.games.connect4 (column c owns
+#    bits c * (rows + 1) ..., bottom up); prm = (rows, cols, k, rows + 1, full, plan length);
+#    tab[d, j]: the j-th shift of direction d's run test (vertical, horizontal, diagonals).
+
+
+@njit(cache=True)
+def _c4_won(prm, tab, bits):
+    for d in range(4):
+        m = bits
+        for j in range(prm[5]):
+            m &= m >> tab[d, j]
+        if m:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _c4_apply(prm, tab, st, move):
+    p = st[1]
+    occupied = st[2] | st[3]
+    height = prm[3]
+    column = ((1 << prm[0]) - 1) << (move * height)
+    bit = (occupied + (1 << (move * height))) & column
+    st[2 + p] |= bit
+    if _c4_won(prm, tab, st[2 + p]):
+        st[0] = p
+    elif occupied | bit == prm[4]:
+        st[0] = DRAWN
+    st[1] = 1 - p
+
+
+@njit(cache=True)
+def _c4_legal(prm, st, out):
+    occupied = st[2] | st[3]
+    n = 0
+    for c in range(prm[1]):
+        if not (occupied >> (c * prm[3] + prm[0] - 1)) & 1:
+            out[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _c4_rollout(prm, tab, st, buf, limit):
+    n = _c4_legal(prm, st, buf)  # the pool of open columns
+    p = st[1]
+    mine = st[2 + p]
+    theirs = st[3 - p]
+    rows, height = prm[0], prm[3]
+    occupied = mine | theirs
+    steps = 0
+    while n > 0 and steps < limit:
+        i = int(np.random.random() * n)
+        c = buf[i]
+        bit = (occupied + (1 << (c * height))) & (((1 << rows) - 1) << (c * height))
+        occupied |= bit
+        mine |= bit
+        if (occupied >> (c * height + rows - 1)) & 1:  # the column is full now
+            n -= 1
+            buf[i] = buf[n]
+        if _c4_won(prm, tab, mine):
+            return p
+        mine, theirs = theirs, mine
+        p = 1 - p
+        steps += 1
+    return DRAWN
+
+
+# -- Ultimate tic-tac-toe (and Fractio): st[2 + b] X's stones on local board b (9 bits),
+#    st[11 + b] O's, st[20] boards X won, st[21] boards O won, st[22] decided boards,
+#    st[23] the board the mover is sent to (-1: anywhere); prm = (local win ends game,);
+#    tab[0, m] = 1 when the 9-bit set m holds a line, tab[1, m] its number of cells,
+#    tab[2 + i, m] its i-th cell (ascending).
+
+
+@njit(cache=True)
+def _ut_apply(prm, tab, st, move):
+    p = st[1]
+    board = move // 9
+    cell = move - 9 * board
+    k = 2 + 9 * p + board
+    st[k] |= 1 << cell
+    if tab[0, st[k]]:
+        st[20 + p] |= 1 << board
+        st[22] |= 1 << board
+        if prm[0] or tab[0, st[20 + p]]:
+            st[0] = p
+    if st[2 + board] | st[11 + board] == 511:
+        st[22] |= 1 << board
+    st[1] = 1 - p
+    if st[0] != ONGOING:
+        st[23] = -1
+    elif st[22] == 511:
+        st[0] = DRAWN
+        st[23] = -1
+    elif (st[22] >> cell) & 1:
+        st[23] = -1
+    else:
+        st[23] = cell
+
+
+@njit(cache=True)
+def _ut_legal(st, out):
+    n = 0
+    forced = st[23]
+    for board in range(9):
+        if (forced >= 0 and board != forced) or (st[22] >> board) & 1:
+            continue
+        occupied = st[2 + board] | st[11 + board]
+        for cell in range(9):
+            if not (occupied >> cell) & 1:
+                out[n] = 9 * board + cell
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _ut_rollout(prm, tab, st, buf, limit):
+    # The move is drawn without listing the legal moves: tab[1, m] counts the cells of the
+    # 9-bit set m, tab[2 + i, m] is its i-th cell; "anywhere" walks the open boards in order,
+    # so the i-th legal move in ascending order is drawn, each with probability 1 / n.
+    steps = 0
+    while st[0] == ONGOING:
+        if steps >= limit:
+            return DRAWN
+        board = st[23]
+        if board >= 0:
+            free = 511 & ~(st[2 + board] | st[11 + board])
+            i = int(np.random.random() * tab[1, free])
+        else:
+            total = 0
+            for b in range(9):
+                if not (st[22] >> b) & 1:
+                    total += tab[1, 511 & ~(st[2 + b] | st[11 + b])]
+            i = int(np.random.random() * total)
+            free = 0
+            for b in range(9):
+                if not (st[22] >> b) & 1:
+                    free = 511 & ~(st[2 + b] | st[11 + b])
+                    if i < tab[1, free]:
+                        board = b
+                        break
+                    i -= tab[1, free]
+        _ut_apply(prm, tab, st, 9 * board + tab[2 + i, free])
+        steps += 1
+    return st[0]
+
+
+# -- dispatch ---------------------------------------------------------------------
+
+
+@njit(cache=True)
+def apply_move(kind, prm, tab, st, move):
+    """Play ``move`` in ``st`` (in place)."""
+    if kind == TICTACTOE:
+        _ttt_apply(prm, tab, st, move)
+    elif kind == CONNECT4:
+        _c4_apply(prm, tab, st, move)
+    else:
+        _ut_apply(prm, tab, st, move)
+
+
+@njit(cache=True)
+def legal_moves(kind, prm, st, out):
+    """Write the legal moves of ``st`` into ``out``, ascending; return their number (0 when over)."""
+    if st[0] != ONGOING:
+        return 0
+    if kind == TICTACTOE:
+        return _ttt_legal(prm, st, out)
+    if kind == CONNECT4:
+        return _c4_legal(prm, st, out)
+    return _ut_legal(st, out)
+
+
+@njit(cache=True)
+def rollout(kind, prm, tab, st, buf, limit):
+    """A uniformly random playout from ``st`` (changed); the result, a cut after ``limit`` moves a draw."""
+    if st[0] != ONGOING:
+        return st[0]
+    if kind == TICTACTOE:
+        return _ttt_rollout(prm, tab, st, buf, limit)
+    if kind == CONNECT4:
+        return _c4_rollout(prm, tab, st, buf, limit)
+    return _ut_rollout(prm, tab, st, buf, limit)
+
+
+@njit(cache=True)
+def seed(value):
+    """Seed Numba's random generator (one per thread, apart from NumPy's global one)."""
+    np.random.seed(value)
+
+
+@njit(cache=True)
+def random_results(kind, prm, tab, root_st, playouts, limit):
+    """Counts of ``playouts`` random playouts from ``root_st``: [X wins, O wins, draws]."""
+    counts = np.zeros(3, dtype=np.int64)
+    st = np.empty_like(root_st)
+    buf = np.empty(128, dtype=np.int64)
+    for _ in range(playouts):
+        st[:] = root_st
+        counts[rollout(kind, prm, tab, st, buf, limit)] += 1
+    return counts
+
+
+@njit(cache=True)
+def uct(kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info):
+    """Run up to ``budget`` UCT iterations from slot ``root`` (position ``root_st``).
+
+    Stops early when fewer than ``info[3]`` free slots are left (the caller grows the
+    arrays and calls again). ``info`` = [slots used, deepest node, iterations done (total),
+    slots needed for one block]. ``wins2`` counts rewards in half points (win 2, draw 1)
+    for the player who made the slot's move; ``mean`` and ``isq`` (``1 / sqrt(visits)``)
+    are kept for selection. Returns the iterations done by this call.
+    """
+    st = np.empty_like(root_st)
+    buf = np.empty(128, dtype=np.int64)
+    path = np.empty(256, dtype=np.int64)
+    capacity = move.shape[0]
+    mover0 = root_st[1]
+    done = 0
+    while done < budget and info[0] + info[3] <= capacity:
+        st[:] = root_st
+        node = root
+        depth = 0
+        path[0] = root
+        while True:
+            f = first[node]
+            if f < 0:
+                if st[0] != ONGOING:
+                    break  # a terminal leaf: simulated as it is
+                f = info[0]
+                n = legal_moves(kind, prm, st, buf)
+                for j in range(n):
+                    move[f + j] = buf[j]
+                first[node] = f
+                nlegal[node] = n
+                nexp[node] = 0
+                info[0] = f + n
+            ne = nexp[node]
+            nl = nlegal[node]
+            if ne < nl:  # expand: a random untried move becomes the next child
+                i = ne + int(np.random.random() * (nl - ne))
+                child = f + ne
+                m = move[f + i]
+                move[f + i] = move[child]
+                move[child] = m
+                nexp[node] = ne + 1
+                first[child] = -1
+                visits[child] = 0
+                wins2[child] = 0
+                mean[child] = 0.5
+                isq[child] = np.inf
+                apply_move(kind, prm, tab, st, m)
+                depth += 1
+                path[depth] = child
+                break
+            if nl == 0:
+                break
+            # select: the child with the highest UCB1 value, the first one on a tie
+            scale = c * np.sqrt(np.log(visits[node]))
+            best = f
+            best_value = -np.inf
+            for j in range(f, f + nl):
+                value = mean[j] + scale * isq[j]
+                if value > best_value:
+                    best = j
+                    best_value = value
+            node = best
+            apply_move(kind, prm, tab, st, move[node])
+            depth += 1
+            path[depth] = node
+        result = rollout(kind, prm, tab, st, buf, limit)
+        for d in range(depth + 1):
+            slot = path[d]
+            player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
+            visits[slot] += 1
+            if result == player:
+                wins2[slot] += 2
+            elif result == DRAWN:
+                wins2[slot] += 1
+            mean[slot] = wins2[slot] / (2.0 * visits[slot])
+            isq[slot] = 1.0 / np.sqrt(visits[slot])
+        if depth > info[1]:
+            info[1] = depth
+        done += 1
+    info[2] += done
+    return done
