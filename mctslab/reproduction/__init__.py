@@ -14,7 +14,7 @@
 
 Win rate against the playout budget: :func:`mctslab.experiments.curves.budget_curve`.
 
-Notebook: ``notebooks/08_reproducing_seed_001.ipynb``.
+Notebook: ``notebooks/08_reproducing_racioppo_2020.ipynb``.
 """
 
 from .experiments import measure, reproduce, without_each_defect
