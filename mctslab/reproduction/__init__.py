@@ -1,4 +1,4 @@
-"""Reproducing seed 001 (Racioppo 2020): its procedure, its defects, its tables, corrected.
+"""Reproducing Racioppo 2020: its procedure, its defects, its tables, corrected.
 
 * :mod:`.paper_code`: the paper's notebook code, transcribed, defects marked (slow; the oracle);
 * :mod:`.outcomes`: exact outcome probabilities of random playouts on 3 x 3 tic-tac-toe,
