@@ -288,9 +288,9 @@ def test_exact_match_values_agree_with_simulation():
 
 # -- the stored ablation of window 3 as O ---------------------------------------------------
 def test_stored_ablation_rederives_a_sample_and_supports_its_conclusions():
-    from mctslab.reproduction.ablation import DATA_FILE, ablation_chunk, ablation_variants, load_ablation
-
     import json
+
+    from mctslab.reproduction.ablation import DATA_FILE, ablation_chunk, ablation_variants, load_ablation
 
     data = json.loads(DATA_FILE.read_text())
     row = next(r for r in PAPER_ROWS if r.key == data["row"])
