@@ -300,3 +300,15 @@ def test_stored_ablation_rederives_a_sample_and_supports_its_conclusions():
     ablation = load_ablation()
     assert list(ablation) == list(ablation_variants())
     assert len({m.games for m in ablation.values()}) == 1 and ablation["paper"].games >= 5000
+
+
+def test_tables_stay_narrow_and_show_html():
+    from mctslab.experiments.tables import Table
+
+    wide = Table(["budget", *(f"column number {i}" for i in range(12))], [[i, *range(12)] for i in range(3)], title="t")
+    lines = wide.text().splitlines()
+    assert max(len(line) for line in lines) <= 100 and lines[0] == "t"
+    assert sum(line.startswith("budget") for line in lines) == 3  # cut into panels, each with the first column
+    assert "<th>column number 11</th>" in wide._repr_html_()
+    with pytest.raises(ValueError, match="cells"):
+        Table(["a", "b"], [[1]])
