@@ -10,6 +10,7 @@ characters: wider tables are cut into column panels, each repeating the first co
 from __future__ import annotations
 
 import html
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -51,7 +52,7 @@ class Table:
             current.append(i)
             used += 2 + widths[i]
         panels.append(current)
-        out = [self.title] if self.title else []
+        out = textwrap.wrap(self.title, self.width) if self.title else []
         for n, panel in enumerate(panels):
             if n:
                 out.append("")
@@ -62,7 +63,7 @@ class Table:
                 if r == 0:
                     out.append("-" * len(line.rstrip()))
         if self.note:
-            out.append(self.note)
+            out.extend(textwrap.wrap(self.note, self.width))
         return "\n".join(out)
 
     def __str__(self) -> str:

@@ -181,7 +181,7 @@ def ablation_table(measured: dict[str, Measurement], title: str = "") -> Table:
         cells = [
             f"{p:.1f} [{low:.1f}, {high:.1f}]" for p, (low, high) in zip(m.percentages, m.intervals(), strict=True)
         ]
-        rows.append([name, ", ".join(sorted(ablation_variants()[name], key=list(DEFECTS).index)) or "none", *cells])
+        rows.append([name, *cells])
     games = {m.games for m in measured.values()}
     note = f"{'/'.join(str(g) for g in sorted(games))} games per variant, the same seeds for all; Wilson 95% intervals"
-    return Table(["variant", "defects on", "X wins %", "O wins %", "draws %"], rows, title=title, note=note)
+    return Table(["variant", "X wins %", "O wins %", "draws %"], rows, title=title, note=note)
