@@ -11,6 +11,7 @@ import pytest
 
 from mctslab import make_agent, make_game
 from mctslab.agents import RacioppoMonteCarlo, canonical_spec
+from mctslab.agents.racioppo import DEFECTS
 from mctslab.experiments import budget_curve
 from mctslab.figures.plots import plot_curves
 from mctslab.reproduction import PAPER_ROWS, Measurement, fit_p_value, measure, reproduce
@@ -312,3 +313,16 @@ def test_tables_stay_narrow_and_show_html():
     assert "<th>column number 11</th>" in wide._repr_html_()
     with pytest.raises(ValueError, match="cells"):
         Table(["a", "b"], [[1]])
+
+
+def test_without_each_defect_switches_one_defect_off_at_a_time():
+    from mctslab.reproduction import without_each_defect
+
+    row = next(r for r in PAPER_ROWS if r.key == "centre-100")
+    ablation = without_each_defect(row, 400, 1, workers=1)
+    assert list(ablation) == ["paper", *(f"without {d}" for d in DEFECTS), "corrected"]
+    # the first move on the empty board: only turn and ties can act, and turn is what lifts the centre rate
+    assert ablation["without index"].counts == ablation["paper"].counts
+    assert ablation["without turn"].percentages[0] < ablation["paper"].percentages[0] - 5
+    with pytest.raises(ValueError, match="fixed statistic"):
+        without_each_defect(next(r for r in PAPER_ROWS if r.key == "centre-In150"), 10, 1)
