@@ -130,6 +130,7 @@ def _moves_and_probabilities(player, x: int, o: int, mover: int) -> tuple[list[i
     return moves, decision_probabilities(x, o, mover, playouts, defects)
 
 
+@cache
 def match_probabilities(x_spec: str, o_spec: str) -> tuple[float, float, float, float] | None:
     """Exact ``(X wins, O wins, draw, X holds the centre at the end)`` of a game, or ``None`` if not covered.
 

@@ -99,7 +99,8 @@ def fit_p_value(paper_percent: Sequence[float], paper_games: int, reference: Mea
         log_p = np.log(probs)
 
     def term(k: np.ndarray | int, lp: float) -> np.ndarray | float:
-        return np.where(np.asarray(k) == 0, 0.0, np.asarray(k) * lp)  # 0 * log 0 = 0
+        with np.errstate(invalid="ignore"):  # 0 * log 0 is nan here; it counts 0
+            return np.where(np.asarray(k) == 0, 0.0, np.asarray(k) * lp)
 
     if len(observed) == 2:
         k = np.arange(n + 1)
