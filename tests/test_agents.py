@@ -175,7 +175,8 @@ def test_agents_refuse_finished_games(ttt):
     [
         (
             "alphazero",
-            r"unknown agent 'alphazero'; known agents: flat, minimax, puct, random, rave, solver, transpositions, uct, windowed; "
+            r"unknown agent 'alphazero'; known agents: flat, minimax, puct, random, rave, solver, transpositions, uct, "
+            r"windowed; "
             r"experiments' agents: fixedbudget, perfect, racioppo",
         ),
         ("uct:iters=10", r"unknown parameter 'iters' for agent 'uct'; known parameters: c, engine, final, iterations"),

@@ -11,6 +11,7 @@ import pytest
 
 from mctslab import make_agent, make_game
 from mctslab.agents import RacioppoMonteCarlo, canonical_spec
+from mctslab.agents.racioppo import DEFECTS
 from mctslab.experiments import budget_curve
 from mctslab.figures.plots import plot_curves
 from mctslab.reproduction import PAPER_ROWS, Measurement, fit_p_value, measure, reproduce
@@ -181,6 +182,10 @@ def test_fit_p_value_is_an_exact_test():
     fair3 = Measurement("paper", (10**6, 10**6, 10**6))
     assert fit_p_value((34.0, 33.0, 33.0), 100, fair3) == pytest.approx(1.0)
     assert fit_p_value((60.0, 20.0, 20.0), 100, fair3) < 1e-4
+    # against exact probabilities: an outcome of probability 0 that the paper saw is impossible
+    assert fit_p_value((34.0, 33.0, 33.0), 100, (1 / 3, 1 / 3, 1 / 3)) == pytest.approx(1.0)
+    assert fit_p_value((35.0,), 100, (0.5,)) == pytest.approx(0.0035, abs=2e-4)
+    assert fit_p_value((99.0, 1.0, 0.0), 100, (0.99, 0.0, 0.01)) == 0.0
     # above 1,000 games: chi-squared, close to the exact answer
     assert fit_p_value((47.0,), 2000, Measurement("paper", (10**6, 10**6))) == pytest.approx(0.0075, abs=1e-3)
 
@@ -191,11 +196,16 @@ def test_reproduce_builds_the_table():
     assert table.measured[("random-In8", "paper")].counts == table.measured[("random-In8", "corrected")].counts
     assert table.measured[("random-In8", "paper")].games == 200
     assert table.measured[("centre-In150", "paper")].statistic == "held at the end"
-    assert table.measured[("centre-In150", "corrected")].statistic == "first move"
+    assert table.measured[("centre-In150", "corrected")].statistic == "held at the end"  # like with like
+    assert table.exact[("centre-In150", "corrected")] == pytest.approx((0.5151,), abs=1e-4)
+    assert ("mc10-x", "paper") in table.exact and table.p_value("mc10-x", "paper") == pytest.approx(
+        fit_p_value((88.0, 12.0, 0.0), 100, table.exact[("mc10-x", "paper")])
+    )
     records = table.records()
     assert [r["rate"] for r in records] == ["X wins", "O wins", "draws"] * 2 + ["centre"]
     assert records[0]["published"] == 58.34 and 0 <= records[0]["paper_p"] <= 1
     assert "In [804]" in table.table() and "<table>" in table._repr_html_()
+    assert max(len(line) for line in table.table().splitlines()) <= 100  # no wrapping in a notebook
 
 
 def test_measure_rejects_unknown_procedures():
@@ -227,3 +237,92 @@ def test_centre_trials_split_between_workers_give_the_same_count():
     whole = centre_first_rate(agent, 900, seed)
     assert _centre_trials(agent, 900, seed, executor=None, workers=2, chunk=250) == whole
     assert sum(whole) == 900
+
+
+# -- exact values of the window-1 rows -----------------------------------------------------
+def test_exact_decisions_match_the_agents_sampled_decisions():
+    from mctslab.reproduction.exact_rows import decision_probabilities
+
+    # X to move after X 0, O 4: six empty cells; 10 playouts make ties common
+    state = GAME.state_from_moves([0, 4])
+    x, o, _ = state
+    n = 3000
+    for defects in ("none", "ties", "turn-check"):
+        exact = decision_probabilities(x, o, 0, 10, frozenset() if defects == "none" else frozenset(defects.split("-")))
+        assert sum(exact) == pytest.approx(1.0)
+        agent = RacioppoMonteCarlo(playouts=10, defects=defects, seed=5)
+        moves = Counter(agent.select_move(GAME, state) for _ in range(n))
+        for move, p in zip(GAME.legal_moves(state), exact, strict=True):
+            assert _close(moves[move] / n, p, n), (defects, move, moves[move] / n, p)
+
+
+def test_exact_match_values_agree_with_enumeration_and_the_stored_file():
+    from mctslab.reproduction.exact_rows import exact_rates, load_exact, match_probabilities
+
+    random_game = match_probabilities("random", "random")
+    assert random_game[:3] == pytest.approx(_oracle(GAME.initial_state()), abs=1e-12)
+    stored = load_exact()
+    rows = {r.key: r for r in PAPER_ROWS}
+    # recompute the cheap rows (10 playouts, and the first move at 100) and compare with the stored file
+    for key in ("mc10-both", "centre-10-held", "centre-100", "centre-10", "random-In8"):
+        for procedure in ("paper", "corrected"):
+            assert exact_rates(rows[key], procedure) == pytest.approx(stored["rows"][key][procedure], abs=1e-9)
+    assert stored["rows"]["centre-10-held"]["corrected"][0] == pytest.approx(0.5151, abs=1e-4)
+    assert stored["rows"]["w3-o"]["paper"] is None  # windows 2 and 3 are simulated only
+    for key, variants in stored["ablation"].items():  # paper and corrected of the ablation are the rows' own
+        assert variants["paper"] == stored["rows"][key]["paper"]
+        assert variants["corrected"] == stored["rows"][key]["corrected"]
+
+
+def test_exact_match_values_agree_with_simulation():
+    from mctslab.reproduction.exact_rows import match_probabilities
+
+    x, o = "racioppo:playouts=10,procedure=paper", "racioppo:playouts=10,procedure=corrected"
+    exact = match_probabilities(x, o)
+    n = 600
+    result = play_match("tictactoe", x, o, n, seed=8, seats="a-first", workers=1, progress=False)
+    held = sum(4 in r.moves[0::2] for r in result.results)
+    simulated = (result.outcomes.wins, result.outcomes.losses, result.outcomes.draws, held)
+    for k, p in zip(simulated, exact, strict=True):
+        assert _close(k / n, p, n)
+
+
+# -- the stored ablation of window 3 as O ---------------------------------------------------
+def test_stored_ablation_rederives_a_sample_and_supports_its_conclusions():
+    import json
+
+    from mctslab.reproduction.ablation import DATA_FILE, ablation_chunk, ablation_variants, load_ablation
+
+    data = json.loads(DATA_FILE.read_text())
+    row = next(r for r in PAPER_ROWS if r.key == data["row"])
+    for name in ("without index", "only threshold"):  # re-derive one stored chunk of two variants
+        chunk = ablation_chunk(row, ablation_variants()[name], 3, data["chunk_games"], data["seed"], workers=1)
+        assert list(chunk) == data["chunks"][name]["3"]
+    ablation = load_ablation()
+    assert list(ablation) == list(ablation_variants())
+    assert len({m.games for m in ablation.values()}) == 1 and ablation["paper"].games >= 5000
+
+
+def test_tables_stay_narrow_and_show_html():
+    from mctslab.experiments.tables import Table
+
+    wide = Table(["budget", *(f"column number {i}" for i in range(12))], [[i, *range(12)] for i in range(3)], title="t")
+    lines = wide.text().splitlines()
+    assert max(len(line) for line in lines) <= 100 and lines[0] == "t"
+    assert sum(line.startswith("budget") for line in lines) == 3  # cut into panels, each with the first column
+    assert "<th>column number 11</th>" in wide._repr_html_()
+    with pytest.raises(ValueError, match="cells"):
+        Table(["a", "b"], [[1]])
+
+
+def test_without_each_defect_switches_one_defect_off_at_a_time():
+    from mctslab.reproduction import without_each_defect
+
+    row = next(r for r in PAPER_ROWS if r.key == "centre-100")
+    ablation = without_each_defect(row, 400, 1, workers=1)
+    assert list(ablation) == ["paper", *(f"without {d}" for d in DEFECTS), "corrected"]
+    # the first move on the empty board: only turn and ties can act, and turn is what lifts the centre rate
+    assert ablation["without index"].counts == ablation["paper"].counts
+    assert ablation["without turn"].percentages[0] < ablation["paper"].percentages[0] - 5
+    with pytest.raises(ValueError, match="fixed statistic"):
+        without_each_defect(next(r for r in PAPER_ROWS if r.key == "centre-In150"), 10, 1)

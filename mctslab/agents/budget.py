@@ -2,7 +2,7 @@
 
 Flat and windowed Monte Carlo take their budget as playouts *per move and round*, so
 what a decision costs depends on how many moves there are and on the schedule: with
-100 playouts, flat Monte Carlo spends 900 on the empty tic-tac-toe board, seed 001's
+100 playouts, flat Monte Carlo spends 900 on the empty tic-tac-toe board, Racioppo 2020's
 window 3 spends 1,500. UCT takes iterations, one playout each. To compare them at
 *the same budget*, :class:`FixedBudget` picks, at every decision, the largest number
 of playouts per move and round whose total stays within ``budget`` playouts, then
@@ -10,8 +10,8 @@ decides exactly as the library's agent with that number does.
 
 The schedules (:data:`SCHEDULES`):
 
-* ``flat``: every move gets the same playouts (seed 001's pure Monte Carlo);
-* ``window``: seed 001's windowed search: all moves, then the best 4, then the best 2,
+* ``flat``: every move gets the same playouts (Racioppo 2020's pure Monte Carlo);
+* ``window``: Racioppo 2020's windowed search: all moves, then the best 4, then the best 2,
   each round starting from fresh counts;
 * ``halving``: sequential halving's schedule (Karnin, Koren and Somekh 2013): halve
   the candidates until two are left, keeping the evidence already gathered.
@@ -32,7 +32,7 @@ from .registry import register_agent
 
 SCHEDULES: dict[str, str] = {
     "flat": "pure Monte Carlo: the same playouts for every move",
-    "window": "seed 001's window: all moves, the best 4, the best 2, fresh counts each round",
+    "window": "Racioppo 2020's window: all moves, the best 4, the best 2, fresh counts each round",
     "halving": "sequential halving's schedule: halve the candidates until two are left, keeping the counts",
 }
 """The schedules :class:`FixedBudget` knows, with what each does."""
@@ -54,7 +54,7 @@ def schedule(kind: str, moves: int) -> tuple[int, tuple[int, ...] | str, bool]:
 
 
 def round_sizes(kind: str, moves: int) -> tuple[int, ...]:
-    """How many moves each round samples, e.g. ``(9, 4, 2)`` for seed 001's window on 9 moves.
+    """How many moves each round samples, e.g. ``(9, 4, 2)`` for Racioppo 2020's window on 9 moves.
 
     The windowed agent's own rule (:meth:`WindowedMonteCarlo.round_sizes`) with the
     schedule's settings.

@@ -1,13 +1,13 @@
 """Seed 001's pure and windowed Monte Carlo, fast, with its defects as switches.
 
-:class:`RacioppoMonteCarlo` makes the decisions of seed 001's ``f_Monte_Carlo_TTT``
+:class:`RacioppoMonteCarlo` makes the decisions of Racioppo 2020's ``f_Monte_Carlo_TTT``
 (window 1) and ``f_Exp_Window_Monte_Carlo_TTT`` (windows 2 and 3) on 3 x 3 tic-tac-toe.
 Each candidate move's ``playouts`` random games are drawn at once as a multinomial
 sample from the exact outcome probabilities of :mod:`.outcomes`, which gives the same
 distribution of decisions as playing them one by one (the tests check this against the
 transcribed paper code, :mod:`.paper_code`) thousands of times faster.
 
-Its ``defects`` are the ways seed 001's code departs from its own description
+Its ``defects`` are the ways Racioppo 2020's code departs from its own description
 (:data:`DEFECTS`); ``procedure="paper"`` switches all of them on, which is how its
 published numbers were made, and ``procedure="corrected"`` (the default) switches them
 all off, which makes it decide exactly as :class:`mctslab.agents.WindowedMonteCarlo`
@@ -34,7 +34,8 @@ from .registry import register_agent
 DEFECTS: dict[str, str] = {
     "turn": (
         "f_Rand_i alternates on its loop counter (i even: X), so every playout starts with an X move: "
-        "after X's test move X moves twice in a row, and X's evaluations ignore O's replies"
+        "after X's test move X moves twice in a row (O still replies after that), so every position X "
+        "evaluates has an extra X stone"
     ),
     "check": (
         "f_Rand_i looks for a winner only after a random move, X's lines before O's: an O test move that "
@@ -95,7 +96,7 @@ def check_window(name: str, window: int) -> int:
     """Seed 001's windows: 1, 2 or 3 (TypeError for a non-int, ValueError otherwise)."""
     check_positive_int(name, window)
     if window > 3:
-        raise ValueError(f"{name} must be 1, 2 or 3 (seed 001's windows: all moves, best 4, best 2), got {window}")
+        raise ValueError(f"{name} must be 1, 2 or 3 (Racioppo 2020's windows: all moves, best 4, best 2), got {window}")
     return window
 
 
@@ -123,14 +124,14 @@ class RacioppoMonteCarlo(Agent):
     Round 1 evaluates every legal move with ``playouts`` random games; with
     ``window >= 2`` the best 4 are evaluated again with fresh playouts, and with
     ``window >= 3`` the best 2 of those once more; the best of the last round is played.
-    A move's score is wins minus losses for the player to move (draws 0), as in seed 001.
+    A move's score is wins minus losses for the player to move (draws 0), as in Racioppo 2020.
 
     Args:
-        playouts: random games per candidate move per round (seed 001's ``it``), >= 1.
-        window: rounds, 1 to 3 (seed 001's ``window``).
+        playouts: random games per candidate move per round (Racioppo 2020's ``it``), >= 1.
+        window: rounds, 1 to 3 (Racioppo 2020's ``window``).
         procedure: ``"corrected"`` (no defect: the same decisions, in distribution, as
             ``windowed:playouts=P,window=W`` with real playouts) or ``"paper"`` (every
-            defect of :data:`DEFECTS`: seed 001's published procedure).
+            defect of :data:`DEFECTS`: Racioppo 2020's published procedure).
         defects: a subset of :data:`DEFECTS` to switch on instead of the procedure's
             (a set of names, or text such as ``"turn-ties"``, ``"all"``, ``"none"``).
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
@@ -177,7 +178,7 @@ class RacioppoMonteCarlo(Agent):
 
     # -- the paper's decision, step by step ----------------------------------------------
     def analyse(self, game: Game, state: State) -> Analysis:
-        """Choose a move as seed 001's code (with this agent's defects) would.
+        """Choose a move as Racioppo 2020's code (with this agent's defects) would.
 
         Raises:
             ValueError: if ``game`` is not 3 x 3 tic-tac-toe (the exact playout
@@ -210,7 +211,7 @@ class RacioppoMonteCarlo(Agent):
             count_v = outcomes(idxs)
             if self.window >= 3 and self._narrows(mover, len(idxs), 2):
                 idxs2 = self._best(mover, count_v, 2)  # indices into pos[idxs]
-                # defect "index": seed 001 writes np.array(pos)[idxs2], indexing the full list
+                # defect "index": Racioppo 2020 writes np.array(pos)[idxs2], indexing the full list
                 count_v = outcomes(idxs2 if "index" in self.defects else idxs[idxs2])
                 idxj = idxs2[self._best(mover, count_v, 1)[0]]
             else:
@@ -228,7 +229,7 @@ class RacioppoMonteCarlo(Agent):
     def _narrows(self, mover: int, n: int, keep: int) -> bool:
         """Whether a round keeping ``keep`` of ``n`` candidates runs."""
         if "threshold" in self.defects and mover == 1:
-            return n >= keep  # seed 001's O branch: np.shape(Count_v)[0] >= 4 (then >= 2)
+            return n >= keep  # Racioppo 2020's O branch: np.shape(Count_v)[0] >= 4 (then >= 2)
         return n > keep
 
     def _best(self, mover: int, count_v: np.ndarray, k: int) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 A table row at one budget hides how an agent improves with more playouts; a curve shows
 it, and its confidence band shows which differences are real. :func:`budget_curve`
-plays one agent against a fixed opponent at a list of budgets, seats fixed (seed 001's
+plays one agent against a fixed opponent at a list of budgets, seats fixed (Racioppo 2020's
 tables, notebook 08); :func:`mctslab.experiments.strength.strength_curves` plays with
 seats alternating (notebooks 03 and 05). :func:`mctslab.figures.plots.plot_curves`
 draws them.

@@ -206,10 +206,10 @@ def decision_quality(
 
 
 def monte_carlo_makers() -> dict[str, MakeAgent]:
-    """The agents of notebook 03 at a fixed budget per decision: flat, seed 001's window, halving, UCT."""
+    """The agents of notebook 03 at a fixed budget per decision: flat, Racioppo 2020's window, halving, UCT."""
     return {
         "flat": lambda b, s: FixedBudget("flat", b, seed=s),
-        "window (seed 001)": lambda b, s: FixedBudget("window", b, seed=s),
+        "window (Racioppo 2020)": lambda b, s: FixedBudget("window", b, seed=s),
         "halving": lambda b, s: FixedBudget("halving", b, seed=s),
         "UCT": lambda b, s: UCT(iterations=b, seed=s),
     }

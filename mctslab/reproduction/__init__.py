@@ -1,4 +1,4 @@
-"""Reproducing seed 001 (Racioppo 2020): its procedure, its defects, its tables, corrected.
+"""Reproducing Racioppo 2020: its procedure, its defects, its tables, corrected.
 
 * :mod:`.paper_code`: the paper's notebook code, transcribed, defects marked (slow; the oracle);
 * :mod:`.outcomes`: exact outcome probabilities of random playouts on 3 x 3 tic-tac-toe,
@@ -10,11 +10,15 @@
 * :mod:`.rows`: every published number, with its notebook cell;
 * :mod:`.experiments`: :func:`reproduce`, which re-runs them under both procedures, and
   :func:`without_each_defect`;
-* :mod:`.table`: the resulting :class:`ReproductionTable`, with intervals and fit p-values.
+* :mod:`.table`: the resulting :class:`ReproductionTable`, with intervals and fit p-values;
+* :mod:`.exact_rows`: the exact rates of the pure Monte Carlo (window 1) rows, by enumerating
+  every game, and of their defect ablation (stored in ``data/exact_rows.json``);
+* :mod:`.ablation`: window 3 as O with each defect switched off or on alone, 10,000 seeded
+  games per variant (stored in ``data/ablation_w3-o.json``; resumable).
 
 Win rate against the playout budget: :func:`mctslab.experiments.curves.budget_curve`.
 
-Notebook: ``notebooks/08_reproducing_seed_001.ipynb``.
+Notebook: ``notebooks/08_reproducing_racioppo_2020.ipynb``.
 """
 
 from .experiments import measure, reproduce, without_each_defect

@@ -1,4 +1,4 @@
-"""Seed 001's experiments, re-run with its own procedure and with the corrected one.
+"""Racioppo 2020's experiments, re-run with its own procedure and with the corrected one.
 
 :func:`reproduce` plays each :class:`~mctslab.reproduction.rows.Row` under both procedures
 and returns a :class:`~mctslab.reproduction.table.ReproductionTable`;
@@ -22,6 +22,7 @@ from ..games import make_game
 from ..tournament import play_match
 from ..tournament.factory import build
 from ..tournament.runner import available_cores, game_seed
+from .exact_rows import load_exact
 from .rows import PAPER_ROWS, Row
 from .table import Measurement, ReproductionTable
 
@@ -90,9 +91,9 @@ def measure(
 ) -> Measurement:
     """Play ``row`` under ``procedure`` (``"paper"`` or ``"corrected"``) for ``games`` games or trials.
 
-    Under the paper's procedure a ``"centre-held"`` row counts what seed 001's In [150]
-    counts (X holds the centre when the game ends); corrected, it counts what it meant
-    (X's first move is the centre).
+    Both procedures measure the same statistic, so that a row's columns compare like with
+    like: a ``"centre"`` row counts X's first moves in the centre, a ``"centre-held"`` row
+    what Racioppo 2020's In [150] counts (X holds the centre when the game ends).
 
     Raises:
         ValueError: for an unknown procedure or row kind, or ``games < 1``.
@@ -101,7 +102,7 @@ def measure(
         raise ValueError(f"procedure must be one of {', '.join(PROCEDURES)}, got {procedure!r}")
     x, o = row.agents(procedure)
     seed_seq = row_seed(seed, row, procedure if row.uses_procedure else "fixed")
-    if row.kind == "centre" or (row.kind == "centre-held" and procedure == "corrected"):
+    if row.kind == "centre":
         return Measurement(procedure, _centre_trials(x, games, seed_seq, executor, workers), "first move")
     if row.kind not in ("outcomes", "centre-held"):
         raise ValueError(f"unknown row kind {row.kind!r}")
@@ -129,7 +130,7 @@ def without_each_defect(
     less noisy than independent runs.
 
     Args:
-        row: an ``"outcomes"`` or ``"centre"`` row of seed 001's Monte Carlo.
+        row: an ``"outcomes"`` or ``"centre"`` row of Racioppo 2020's Monte Carlo.
         games: games (or trials) per variant, >= 1.
         seed: the seed.
         executor: any ``concurrent.futures`` executor (default: a process pool).
@@ -140,11 +141,11 @@ def without_each_defect(
         but one, none.
 
     Raises:
-        ValueError: for a row that does not play seed 001's Monte Carlo, or a
-            ``"centre-held"`` row (whose statistic depends on the procedure).
+        ValueError: for a row that does not play Racioppo 2020's Monte Carlo, or a
+            ``"centre-held"`` row (whole games of Monte Carlo against itself: use :func:`measure`).
     """
     if not row.uses_procedure or row.kind == "centre-held":
-        raise ValueError(f"row {row.key!r} does not play seed 001's Monte Carlo with a fixed statistic")
+        raise ValueError(f"row {row.key!r} does not play Racioppo 2020's Monte Carlo with a fixed statistic")
     variants = {"paper": tuple(DEFECTS)}
     variants.update({f"without {d}": tuple(e for e in DEFECTS if e != d) for d in DEFECTS})
     variants["corrected"] = ()
@@ -170,10 +171,12 @@ def reproduce(
     workers: int | None = None,
     progress: bool = True,
 ) -> ReproductionTable:
-    """Re-run seed 001's rows under each procedure.
+    """Re-run Racioppo 2020's rows under each procedure, beside their exact values where known.
 
     Rows the paper did not run (:data:`PLANNED_ROWS`) are played with the corrected
-    procedure only, since they have no paper procedure.
+    procedure only, since they have no paper procedure. The exact values of the window-1
+    rows (:mod:`mctslab.reproduction.exact_rows`, stored) are attached to the table, and
+    the fit p-values use them where they exist.
 
     Args:
         rows: the rows (default :data:`PAPER_ROWS`).
@@ -189,9 +192,11 @@ def reproduce(
     Returns:
         A :class:`ReproductionTable`.
     """
-    table = ReproductionTable(tuple(rows), seed=seed)
+    stored = load_exact()["rows"]
+    exact = {(row.key, p): stored[row.key][p] for row in rows if row.key in stored for p in procedures}
+    table = ReproductionTable(tuple(rows), seed=seed, exact={k: v for k, v in exact.items() if v is not None})
     jobs = [(row, p) for row in rows for p in procedures if row.paper is not None or p == "corrected"]
-    for row, procedure in tqdm(jobs, desc="seed 001 rows", disable=not progress):
+    for row, procedure in tqdm(jobs, desc="Racioppo 2020 rows", disable=not progress):
         if not row.uses_procedure:
             # Random play, UCT and minimax have no paper procedure: one run serves both columns.
             same = next((m for (k, _), m in table.measured.items() if k == row.key), None)

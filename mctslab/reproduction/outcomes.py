@@ -1,4 +1,4 @@
-"""Exact outcome probabilities of random playouts on 3 x 3 tic-tac-toe, correct and as seed 001 plays them.
+"""Exact outcome probabilities of random playouts on 3 x 3 tic-tac-toe, correct and as Racioppo 2020 plays them.
 
 A flat Monte Carlo evaluation runs ``n`` random playouts after a test move and counts
 wins, draws and losses. The ``n`` playouts are independent draws from one distribution,
@@ -6,7 +6,7 @@ the outcome probabilities of a random playout from that position, so the counts 
 *multinomial* sample from it. Tic-tac-toe is small enough to compute these
 probabilities exactly (a few thousand positions), so a decision that would take
 ``9 x 100`` playouts takes one multinomial draw instead, with exactly the same
-distribution of decisions. That is what makes reproducing seed 001's tables at
+distribution of decisions. That is what makes reproducing Racioppo 2020's tables at
 thousands of games per row take seconds rather than hours (its own code takes about
 0.1 ms per playout step).
 
@@ -15,13 +15,13 @@ Two playout procedures are modelled:
 * the **correct** playout (:meth:`mctslab.games.base.Game.rollout`): the player to
   move after the test move moves first, and a position that is already won or full
   is scored as it stands;
-* seed 001's ``f_Rand_i`` (:func:`mctslab.reproduction.paper_code.f_Rand_i`), with
+* Racioppo 2020's ``f_Rand_i`` (:func:`mctslab.reproduction.paper_code.f_Rand_i`), with
   defect ``turn`` (its first random move is always X's, because it alternates on the
   loop counter ``i`` from 0 rather than on whose turn it is) and defect ``check``
   (it checks for a winner only after a random move, X's lines before O's, and scores a
   board with no empty cell left as a draw whatever is on it).
 
-Source: seed 001, Racioppo (2020), notebook cell "f_Rand_i".
+Source: Racioppo 2020, notebook cell "f_Rand_i".
 """
 
 from __future__ import annotations
@@ -48,9 +48,9 @@ def playout_probabilities(x: int, o: int, first: int, paper_check: bool = False)
         x: bitboard of X's stones (bit ``i`` is cell ``i``, row-major).
         o: bitboard of O's stones.
         first: who makes the playout's first move: 0 for X, 1 for O (then they
-            alternate). The correct playout starts with the player to move; seed 001's
+            alternate). The correct playout starts with the player to move; Racioppo 2020's
             always starts with X (defect ``turn``).
-        paper_check: check for a result as seed 001's ``f_Rand_i`` does (defect
+        paper_check: check for a result as Racioppo 2020's ``f_Rand_i`` does (defect
             ``check``): not before the first random move, X's lines before O's after
             each move, and a board with no empty cell is a draw without looking. Without
             it, a board that is already won or full is scored as it stands, and after
@@ -94,8 +94,8 @@ def after_move_probabilities(
         o: O's stones before the test move.
         mover: who plays the test move (0 for X, 1 for O).
         move: the test move, a cell 0-8 (empty).
-        turn: seed 001's defect ``turn``: the playout starts with X whoever moved.
-        check: seed 001's defect ``check`` (see :func:`playout_probabilities`).
+        turn: Racioppo 2020's defect ``turn``: the playout starts with X whoever moved.
+        check: Racioppo 2020's defect ``check`` (see :func:`playout_probabilities`).
     """
     bit = 1 << move
     nx, no = (x | bit, o) if mover == 0 else (x, o | bit)

@@ -15,7 +15,7 @@ This code is slow (about 0.1 ms per random move, in numpy) and is here to be rea
 to be the oracle that the fast :class:`~mctslab.agents.RacioppoMonteCarlo`
 is tested against; do not use it for experiments.
 
-Source: seed 001, Racioppo (2020), "Monte Carlo Tree Search: A Review", notebook
+Source: Racioppo 2020, "Monte Carlo Tree Search: A Review", notebook
 "Monte Carlo Tree Search for Tic-Tac-Toe", cells In [4] to In [9], In [21], In [150],
 In [165] and In [178].
 """

@@ -1,6 +1,6 @@
-"""Seed 001's published results, one :class:`Row` each, with the notebook cell they come from.
+"""Racioppo 2020's published results, one :class:`Row` each, with the notebook cell they come from.
 
-:data:`PAPER_ROWS` lists every number seed 001 (Racioppo 2020) publishes for 3 x 3
+:data:`PAPER_ROWS` lists every number Racioppo 2020 publishes for 3 x 3
 tic-tac-toe; :data:`PLANNED_ROWS` adds what the paper planned but did not do (UCT and
 minimax, its section 6). Seats are fixed, as in the paper: agent X always moves first.
 """
@@ -14,14 +14,14 @@ from ..agents import canonical_spec
 
 @dataclass(frozen=True)
 class Row:
-    """One experiment of seed 001's tables.
+    """One experiment of Racioppo 2020's tables.
 
     Attributes:
         key: a short stable name (it also seeds the row).
         label: what is played, in words.
         source: where the number is published (a notebook cell such as ``In [802]``).
         kind: ``"outcomes"`` (X wins, O wins, draws over whole games), ``"centre"`` (how
-            often X's first move is the centre), or ``"centre-held"`` (seed 001's In [150]
+            often X's first move is the centre), or ``"centre-held"`` (Racioppo's In [150]
             statistic: how often X ends the game holding the centre).
         x: X's agent: a spec, with ``{procedure}`` where the procedure goes.
         o: O's agent, likewise (unused for ``"centre"``).
@@ -110,16 +110,17 @@ PAPER_ROWS: tuple[Row, ...] = (
     ),
     Row(
         "centre-In150",
-        "MC 10 as X opens in the centre",
+        "MC 10 as X ends holding the centre",
         "In [150]",
         "centre-held",
         _mc(10),
         _mc(10),
         (57.0,),
-        note="printed as 57.0: count of 100 games, not count/iterz",
+        note="meant to measure X's opening, its code counts the end of the game; printed as 57.0: "
+        "count of 100 games, not count/iterz",
     ),
 )
-"""Every number seed 001 publishes for 3 x 3 tic-tac-toe (percentages), with its cell."""
+"""Every number Racioppo 2020 publishes for 3 x 3 tic-tac-toe (percentages), with its cell."""
 
 PLANNED_ROWS: tuple[Row, ...] = (
     Row("uct-x", "UCT 500 as X vs random O", "planned (section 6)", "outcomes", "uct:iterations=500", "random"),
@@ -136,7 +137,7 @@ PLANNED_ROWS: tuple[Row, ...] = (
     Row("minimax-o", "random X vs minimax as O", "planned (section 6)", "outcomes", "random", "minimax"),
     Row("minimax-both", "minimax as X vs minimax as O", "planned (section 6)", "outcomes", "minimax", "minimax"),
 )
-"""What seed 001 planned (UCT and minimax, section 6) in the same tables; run corrected only.
+"""What Racioppo 2020 planned (UCT and minimax, section 6) in the same tables; run corrected only.
 
 UCT gets 500 iterations per decision: the average number of playouts per decision of
 pure Monte Carlo with 100 playouts per move (900, 700, 500, 300 and 100 as X; 800, 600,
