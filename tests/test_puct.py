@@ -147,9 +147,9 @@ def test_root_noise_changes_priors_only_when_asked():
 def test_spec_round_trips_and_errors_are_clear(tmp_path):
     agent = make_agent("puct:iterations=32,evaluator=net,noise=0.25,alpha=0.5,c=2.0")
     assert make_agent(agent.spec).parameters() == agent.parameters()
-    c4 = make_game("connect4")
-    with pytest.raises(ValueError, match="no network is shipped for connect4"):
-        make_agent("puct:iterations=8,evaluator=net").select_move(c4, c4.initial_state())
+    small = make_game("connect4:rows=5,cols=6,k=4")
+    with pytest.raises(ValueError, match="no network is shipped for connect4:rows=5,cols=6,k=4"):
+        make_agent("puct:iterations=8,evaluator=net").select_move(small, small.initial_state())
     with pytest.raises(ValueError, match="network encoding"):
         nim = make_game("nim")
         make_agent("puct:iterations=8,evaluator=net").select_move(nim, nim.initial_state())
@@ -245,3 +245,15 @@ def test_recorder_and_explorer_work_with_puct():
         assert "digraph" in draw_iteration(record, phase).source
     assert rec.root.visits == 11 and rec.analysis().move in range(9)
     tree_explorer(TTT, agent=PUCT(iterations=50, evaluator="net", seed=0), max_iterations=40)
+
+
+def test_shipped_connect_four_network_fits_and_wins_in_one_from_both_seats():
+    """The Connect Four network (trained 30 minutes, see the README) plays: wins in one as X and as O."""
+    c4 = make_game("connect4")
+    net = shipped_network(c4)
+    assert net.shape == (2 * 6 * 7, 128, 7)
+    as_x = c4.state_from_moves([0, 6, 0, 6, 0, 5])  # X has three in column 0: X to move wins there
+    as_o = c4.state_from_moves([6, 0, 6, 0, 5, 0, 4])  # O has three in column 0, X did not block
+    for state, answer in ((as_x, 0), (as_o, 0)):
+        for seed in range(2):
+            assert PUCT(iterations=64, evaluator="net", seed=seed).select_move(c4, state) == answer
