@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..agents import UCT, Agent, FixedBudget
-from ..exact import best_moves, flat_values, move_odds, reachable_states
+from ..exact import best_moves, exact_flat_values, flat_values, move_odds, reachable_states
 from ..games.base import Game, State
 from ..tournament import Outcomes, game_seed, wilson
 
@@ -138,8 +138,8 @@ def sample_positions(game: Game, count: int, seed: int, min_moves: int = 4) -> l
     pool = []
     for state in reachable_states(game):
         if len(game.legal_moves(state)) >= min_moves:
-            values = flat_values(game, state).values()
-            if max(values) - min(values) > 1e-12:
+            values = exact_flat_values(game, state).values()
+            if max(values) != min(values):  # exact fractions: equal values compare equal
                 pool.append(state)
     if len(pool) < count:
         raise ValueError(f"only {len(pool)} positions have at least {min_moves} moves; asked for {count}")
