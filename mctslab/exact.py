@@ -33,8 +33,10 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
+import numpy as np
+
 from .games.base import Game, State
-from .validation import one_of
+from .validation import one_of, positive_int
 
 MAX_STATES = 2_000_000
 """Enumeration gives up beyond this many distinct positions (a game too big to enumerate)."""
@@ -264,6 +266,61 @@ def exact_flat_values(game: Game, state: State) -> dict[int, Fraction]:
         first, second, _ = enum.exact_odds(game.apply(state, m))
         values[m] = first - second if me == 0 else second - first
     return values
+
+
+def exact_move_odds(game: Game, state: State) -> dict[int, tuple[Fraction, Fraction, Fraction]]:
+    """:func:`move_odds` as exact fractions: ``(first wins, second wins, draw)`` after each legal move."""
+    enum = _enumeration(game)
+    return {m: enum.exact_odds(game.apply(state, m)) for m in game.legal_moves(state)}
+
+
+def flat_choice_odds(game: Game, state: State, playouts: int) -> dict[int, float]:
+    """The probability that flat Monte Carlo with ``playouts`` per move picks each move, exactly.
+
+    The ``playouts`` random games after a move are independent draws from its exact odds
+    (:func:`exact_move_odds`), so a move's score (wins minus losses) follows a known
+    distribution, the ``playouts``-fold convolution of (+1, 0, -1) with the move's (win,
+    draw, loss) probabilities; the moves' scores are independent. A move is chosen when
+    its score is the best, and a tie among ``t`` moves goes to each with probability
+    ``1 / t`` (the agent breaks ties at random). This sums those events over every score:
+    no sampling (:func:`mctslab.experiments.predicted_flat_choices` estimates the same
+    numbers by simulation). Computed in floating point (exact up to rounding, about 1e-15).
+
+    Args:
+        game: a small game (see :data:`MAX_STATES`).
+        state: a position that is not over.
+        playouts: random games per move, >= 1.
+
+    Returns:
+        Move -> probability, summing to 1.
+
+    Raises:
+        ValueError: if ``playouts < 1`` or the game is too big.
+    """
+    playouts = positive_int("playouts", playouts, hint=" (random games per move)")
+    me = game.to_move(state)
+    pmfs = []  # pmfs[j][s + playouts] = P(score of move j == s)
+    moves = list(exact_move_odds(game, state).items())
+    for _, (first, second, draw) in moves:
+        win, loss = (first, second) if me == 0 else (second, first)
+        step = np.array([float(loss), float(draw), float(win)])  # scores -1, 0, +1
+        pmf = np.array([1.0])
+        for _ in range(playouts):
+            pmf = np.convolve(pmf, step)
+        pmfs.append(pmf)
+    below = [np.concatenate(([0.0], np.cumsum(p)[:-1])) for p in pmfs]  # P(score < s)
+    chosen = {}
+    for j, (move, _) in enumerate(moves):
+        # poly[k][s]: probability that exactly k of the other moves score s and the rest score less
+        poly = np.zeros((len(moves), 2 * playouts + 1))
+        poly[0] = 1.0
+        for i in range(len(moves)):
+            if i != j:
+                poly[1:] = poly[1:] * below[i] + poly[:-1] * pmfs[i]
+                poly[0] = poly[0] * below[i]
+        share = poly / np.arange(1, len(moves) + 1)[:, None]  # a tie among k + 1 moves: 1 / (k + 1) each
+        chosen[move] = float(np.sum(pmfs[j] * share.sum(axis=0)))
+    return chosen
 
 
 def flat_values(game: Game, state: State) -> dict[int, float]:

@@ -16,6 +16,8 @@ from mctslab.exact import (
     Odds,
     best_moves,
     exact_flat_values,
+    exact_move_odds,
+    flat_choice_odds,
     flat_traps,
     flat_values,
     leading_moves,
@@ -137,6 +139,41 @@ def test_flat_trap_counts_under_each_tie_rule(ttt):
         flat_traps(ttt, ties="any")
     with pytest.raises(TypeError):
         flat_traps(ttt, ties=1)
+
+
+def test_exact_move_odds_are_the_fractions_of_move_odds(ttt):
+    state = ttt.state_from_moves([4, 0])
+    floats, fractions = move_odds(ttt, state), exact_move_odds(ttt, state)
+    assert set(floats) == set(fractions)
+    for m, (first, second, draw) in fractions.items():
+        assert first + second + draw == 1
+        assert (float(first), float(second), float(draw)) == pytest.approx(tuple(floats[m]), abs=1e-12)
+
+
+def test_flat_choice_odds_with_one_playout_match_brute_force(ttt):
+    # One playout per move: every combination of the six results (+1, 0, -1 for X, to
+    # move), with its exact probability; ties shared equally. 3^6 combinations, in fractions.
+    from itertools import product
+
+    state = ttt.state_from_moves([0, 4, 8])
+    odds = exact_move_odds(ttt, state)
+    moves = list(odds)
+    outcomes = {m: ((1, odds[m][0]), (0, odds[m][2]), (-1, odds[m][1])) for m in moves}
+    chosen = dict.fromkeys(moves, Fraction(0))
+    for combo in product(*(outcomes[m] for m in moves)):
+        p = Fraction(1)
+        for _, q in combo:
+            p *= q
+        top = max(score for score, _ in combo)
+        leaders = [m for m, (score, _) in zip(moves, combo, strict=True) if score == top]
+        for m in leaders:
+            chosen[m] += p / len(leaders)
+    got = flat_choice_odds(ttt, state, 1)
+    assert sum(got.values()) == pytest.approx(1.0, abs=1e-12)
+    for m in moves:
+        assert got[m] == pytest.approx(float(chosen[m]), abs=1e-12)
+    with pytest.raises(ValueError):
+        flat_choice_odds(ttt, state, 0)
 
 
 def test_perfect_player_makes_minimax_moves(ttt):
