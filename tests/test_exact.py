@@ -151,14 +151,15 @@ def test_exact_move_odds_are_the_fractions_of_move_odds(ttt):
 
 
 def test_flat_choice_odds_with_one_playout_match_brute_force(ttt):
-    # One playout per move: every combination of the six results (+1, 0, -1 for X, to
+    # One playout per move: every combination of the six results (+1, 0, -1 for O, to
     # move), with its exact probability; ties shared equally. 3^6 combinations, in fractions.
     from itertools import product
 
     state = ttt.state_from_moves([0, 4, 8])
-    odds = exact_move_odds(ttt, state)
+    assert ttt.to_move(state) == 1
+    odds = exact_move_odds(ttt, state)  # (X wins, O wins, draw)
     moves = list(odds)
-    outcomes = {m: ((1, odds[m][0]), (0, odds[m][2]), (-1, odds[m][1])) for m in moves}
+    outcomes = {m: ((1, odds[m][1]), (0, odds[m][2]), (-1, odds[m][0])) for m in moves}
     chosen = dict.fromkeys(moves, Fraction(0))
     for combo in product(*(outcomes[m] for m in moves)):
         p = Fraction(1)
