@@ -7,7 +7,14 @@ import math
 import numpy as np
 import pytest
 
-from mctslab.tournament import Outcomes, bradley_terry, games_needed, games_needed_one_sample, wilson
+from mctslab.tournament import (
+    Outcomes,
+    as_far_probability,
+    bradley_terry,
+    games_needed,
+    games_needed_one_sample,
+    wilson,
+)
 from mctslab.tournament.elo import ELO_PER_NAT
 
 
@@ -175,3 +182,23 @@ def test_rate_and_ci_names_each_rate():
     assert o.rate_and_ci("loss") == (o.loss_rate, o.loss_ci())
     with pytest.raises(ValueError, match="'score', 'win' or 'loss'"):
         o.rate_and_ci("draws")
+
+
+def test_as_far_probability_is_the_two_sided_binomial_tail():
+    from fractions import Fraction
+
+    # by hand, in fractions: n = 10, p = 1/2, k = 8: P(X >= 8) + P(X <= 2) = 2 * 56 / 1024
+    assert as_far_probability(8, 10, 0.5) == pytest.approx(float(Fraction(112, 1024)), rel=1e-12)
+    assert as_far_probability(5, 10, 0.5) == pytest.approx(1.0)
+    assert as_far_probability(0, 5, 0.0) == 1.0 and as_far_probability(1, 5, 0.0) == 0.0
+    # a seeded simulation agrees: the share of samples at least as far as k
+    rng = np.random.default_rng(3)
+    draws = rng.binomial(200, 0.577, 100_000)
+    k = 136
+    simulated = np.mean(np.abs(draws - 200 * 0.577) >= abs(k - 200 * 0.577) - 1e-9)
+    exact = as_far_probability(k, 200, 0.577)
+    assert abs(simulated - exact) < 5 * math.sqrt(exact * (1 - exact) / draws.size)
+    with pytest.raises(ValueError):
+        as_far_probability(11, 10, 0.5)
+    with pytest.raises(ValueError):
+        as_far_probability(1, 0, 0.5)

@@ -73,9 +73,9 @@ class ChoiceRates:
         columns = [j for j, m in enumerate(self.moves) if m in wanted]
         return self.counts[:, columns].sum(axis=1) / self.decisions
 
-    def band(self, moves: int | Sequence[int]) -> np.ndarray:
-        """Wilson 95% intervals of :meth:`rate`, shape ``(len(budgets), 2)``."""
-        return np.array([wilson(round(r * self.decisions), self.decisions) for r in self.rate(moves)])
+    def band(self, moves: int | Sequence[int], confidence: float = 0.95) -> np.ndarray:
+        """Wilson intervals of :meth:`rate` (95% by default), shape ``(len(budgets), 2)``."""
+        return np.array([wilson(round(r * self.decisions), self.decisions, confidence) for r in self.rate(moves)])
 
 
 def choice_rates(

@@ -16,7 +16,7 @@ from .match import SEATS, MatchResult, play_match
 from .results_file import ResultsFileError, ResultsFileWarning
 from .roundrobin import RoundRobinResult, round_robin
 from .runner import GameResult, GameTask, game_seed, run_games
-from .stats import Outcomes, games_needed, games_needed_one_sample, wilson
+from .stats import Outcomes, as_far_probability, games_needed, games_needed_one_sample, wilson
 
 __all__ = [
     "SEATS",
@@ -28,6 +28,7 @@ __all__ = [
     "ResultsFileError",
     "ResultsFileWarning",
     "RoundRobinResult",
+    "as_far_probability",
     "bradley_terry",
     "game_seed",
     "games_needed",

@@ -227,3 +227,43 @@ def games_needed_one_sample(p: float, p0: float = 0.5, confidence: float = 0.95,
     z_alpha, z_beta = _z(confidence), NormalDist().inv_cdf(power)
     spread = z_alpha * math.sqrt(p0 * (1 - p0)) + z_beta * math.sqrt(p * (1 - p))
     return math.ceil((spread / (p - p0)) ** 2)
+
+
+def as_far_probability(k: int, n: int, p: float) -> float:
+    """How likely a count at least as far from its expectation as ``k``: the two-sided binomial tail.
+
+    When an exact value ``p`` falls outside a measured interval, this says how surprising
+    the measurement is: the probability that ``n`` trials with success probability ``p``
+    give a count ``X`` with ``|X - n p| >= |k - n p|`` (computed exactly by summing the
+    binomial probabilities, in floating point).
+
+    Args:
+        k: the observed count, 0 to ``n``.
+        n: the number of trials, >= 1.
+        p: the exact success probability, in [0, 1].
+
+    Returns:
+        A probability in [0, 1]; 1 when ``k`` equals ``n p``.
+
+    Raises:
+        TypeError: if ``k`` or ``n`` is not an integer, or ``p`` not a number.
+        ValueError: if ``n < 1``, ``k`` is outside [0, n], or ``p`` outside [0, 1].
+    """
+    n = non_negative_int("n", n, hint=" (the number of trials)")
+    if n < 1:
+        raise ValueError("n must be >= 1 (the number of trials)")
+    k = non_negative_int("k", k, hint=" (the observed count)")
+    if k > n:
+        raise ValueError(f"k must be between 0 and n = {n}, got {k}")
+    p = probability("p", p, hint=" (the exact success probability)")
+    far = abs(k - n * p) * (1 - 1e-12)  # the observed count itself is always included
+    log_p, log_q = (math.log(p) if p > 0 else -math.inf), (math.log1p(-p) if p < 1 else -math.inf)
+    total = 0.0
+    for x in range(n + 1):
+        if abs(x - n * p) >= far:
+            if (x > 0 and p == 0) or (x < n and p == 1):
+                continue
+            log_term = math.lgamma(n + 1) - math.lgamma(x + 1) - math.lgamma(n - x + 1)
+            log_term += (x * log_p if x else 0.0) + ((n - x) * log_q if x < n else 0.0)
+            total += math.exp(log_term)
+    return min(1.0, total)
