@@ -15,8 +15,12 @@ from mctslab.exact import (
     MAX_STATES,
     Odds,
     best_moves,
+    exact_flat_values,
+    exact_move_odds,
+    flat_choice_odds,
     flat_traps,
     flat_values,
+    leading_moves,
     move_odds,
     move_values,
     random_play_odds,
@@ -89,14 +93,88 @@ def test_flat_traps_are_real_traps(ttt):
     traps = flat_traps(ttt)
     assert traps, "tic-tac-toe has positions where pure Monte Carlo's favourite loses"
     assert [t.margin for t in traps] == sorted((t.margin for t in traps), reverse=True)
-    for trap in traps[:10]:
+    for trap in traps:
         values = move_values(ttt, trap.state)
-        flat = flat_values(ttt, trap.state)
-        assert max(flat, key=flat.get) == trap.trap and values[trap.trap] == -1
+        exact = exact_flat_values(ttt, trap.state)
+        top = max(exact.values())
+        assert [m for m, v in exact.items() if v == top] == [trap.trap] == list(trap.leaders)  # unique leader
+        assert values[trap.trap] == -1
         assert trap.safe and all(values[m] >= 0 for m in trap.safe)
         after = ttt.apply(trap.state, trap.trap)
         assert move_values(ttt, after)[trap.refutation] == 1  # the refutation wins for the opponent
-        assert trap.margin == pytest.approx(flat[trap.trap] - max(flat[m] for m in trap.safe))
+        assert trap.margin == exact[trap.trap] - max(exact[m] for m in trap.safe) > 0
+        assert trap.flat == {m: float(v) for m, v in exact.items()}
+
+
+def test_equal_exact_flat_values_compare_equal(ttt):
+    # The position of notebook 02: O's moves 2 (draws) and 4 (loses) are both worth -4/15
+    # per playout. Float sums split them by about 1e-16; the exact values must tie.
+    state = ttt.state_from_moves([1, 3, 5])
+    exact = exact_flat_values(ttt, state)
+    assert exact[2] == exact[4] == Fraction(-4, 15)
+    assert flat_values(ttt, state)[2] == flat_values(ttt, state)[4]
+    assert all(isinstance(v, Fraction) for v in exact.values())
+
+
+def test_leading_moves_keeps_exact_ties_and_refuses_floats():
+    assert leading_moves({0: Fraction(1, 3), 1: Fraction(2, 6), 2: Fraction(1, 4)}) == (0, 1)
+    assert leading_moves({5: 1, 3: 1, 4: 0}) == (3, 5)
+    with pytest.raises(TypeError, match="exact values"):
+        leading_moves({0: 0.1, 1: 0.2})
+    with pytest.raises(ValueError, match="empty"):
+        leading_moves({})
+
+
+def test_flat_trap_counts_under_each_tie_rule(ttt):
+    unique, every = flat_traps(ttt), flat_traps(ttt, ties="all")
+    assert len(unique) == 36 and len(every) == 38
+    assert {t.state for t in unique} < {t.state for t in every}
+    for trap in every:
+        values = move_values(ttt, trap.state)
+        assert all(values[m] == -1 for m in trap.leaders)
+        top = max(trap.exact.values())
+        assert set(trap.leaders) == {m for m, v in trap.exact.items() if v == top}
+    assert sum(len(t.leaders) > 1 for t in every) == 2
+    with pytest.raises(ValueError, match="unique"):
+        flat_traps(ttt, ties="any")
+    with pytest.raises(TypeError):
+        flat_traps(ttt, ties=1)
+
+
+def test_exact_move_odds_are_the_fractions_of_move_odds(ttt):
+    state = ttt.state_from_moves([4, 0])
+    floats, fractions = move_odds(ttt, state), exact_move_odds(ttt, state)
+    assert set(floats) == set(fractions)
+    for m, (first, second, draw) in fractions.items():
+        assert first + second + draw == 1
+        assert (float(first), float(second), float(draw)) == pytest.approx(tuple(floats[m]), abs=1e-12)
+
+
+def test_flat_choice_odds_with_one_playout_match_brute_force(ttt):
+    # One playout per move: every combination of the six results (+1, 0, -1 for O, to
+    # move), with its exact probability; ties shared equally. 3^6 combinations, in fractions.
+    from itertools import product
+
+    state = ttt.state_from_moves([0, 4, 8])
+    assert ttt.to_move(state) == 1
+    odds = exact_move_odds(ttt, state)  # (X wins, O wins, draw)
+    moves = list(odds)
+    outcomes = {m: ((1, odds[m][1]), (0, odds[m][2]), (-1, odds[m][0])) for m in moves}
+    chosen = dict.fromkeys(moves, Fraction(0))
+    for combo in product(*(outcomes[m] for m in moves)):
+        p = Fraction(1)
+        for _, q in combo:
+            p *= q
+        top = max(score for score, _ in combo)
+        leaders = [m for m, (score, _) in zip(moves, combo, strict=True) if score == top]
+        for m in leaders:
+            chosen[m] += p / len(leaders)
+    got = flat_choice_odds(ttt, state, 1)
+    assert sum(got.values()) == pytest.approx(1.0, abs=1e-12)
+    for m in moves:
+        assert got[m] == pytest.approx(float(chosen[m]), abs=1e-12)
+    with pytest.raises(ValueError):
+        flat_choice_odds(ttt, state, 0)
 
 
 def test_perfect_player_makes_minimax_moves(ttt):

@@ -7,7 +7,14 @@ import math
 import numpy as np
 import pytest
 
-from mctslab.tournament import Outcomes, bradley_terry, games_needed, wilson
+from mctslab.tournament import (
+    Outcomes,
+    as_far_probability,
+    bradley_terry,
+    games_needed,
+    games_needed_one_sample,
+    wilson,
+)
 from mctslab.tournament.elo import ELO_PER_NAT
 
 
@@ -83,6 +90,38 @@ def test_games_needed_grows_as_the_gap_shrinks_and_rejects_equal_rates():
         games_needed(1.2, 0.5)
 
 
+def _one_sample_power(n: int, p: float, p0: float) -> float:
+    """Exact binomial power of the two-sided z-test of ``k / n`` against ``p0`` at 5%, if the true rate is ``p``."""
+    radius = 1.959963984540054 * math.sqrt(p0 * (1 - p0) / n)
+    total = 0.0
+    for k in range(n + 1):
+        if abs(k / n - p0) > radius:
+            total += math.comb(n, k) * p**k * (1 - p) ** (n - k)
+    return total
+
+
+@pytest.mark.parametrize(("p", "p0"), [(0.56, 0.5), (0.6, 0.5), (0.3, 0.5), (0.9, 0.7)])
+def test_games_needed_one_sample_gives_the_promised_power(p, p0):
+    n = games_needed_one_sample(p, p0)
+    # The exact binomial power at n games is close to 80% (the normal approximation's error
+    # and the discreteness of k allow a few points), and clearly lower with half the games.
+    assert 0.75 < _one_sample_power(n, p, p0) < 0.86
+    assert _one_sample_power(n // 2, p, p0) < 0.65
+    # one measured rate against a fixed value needs about half the games of two measured rates
+    assert 0.4 < n / games_needed(p, p0) < 0.6
+
+
+def test_games_needed_one_sample_docstring_numbers_and_errors():
+    assert games_needed_one_sample(0.56) == 543 and games_needed(0.56, 0.5) == 1086  # quoted in the docstring
+    assert games_needed_one_sample(0.4) == games_needed_one_sample(0.6)  # symmetric around 0.5
+    with pytest.raises(ValueError, match="no number of games"):
+        games_needed_one_sample(0.5)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        games_needed_one_sample(1.2)
+    with pytest.raises(TypeError):
+        games_needed_one_sample("0.6")
+
+
 def _simulated_round_robin(elos, games, rng, draw=0.2):
     k = len(elos)
     points, counts = np.zeros((k, k)), np.zeros((k, k))
@@ -143,3 +182,23 @@ def test_rate_and_ci_names_each_rate():
     assert o.rate_and_ci("loss") == (o.loss_rate, o.loss_ci())
     with pytest.raises(ValueError, match="'score', 'win' or 'loss'"):
         o.rate_and_ci("draws")
+
+
+def test_as_far_probability_is_the_two_sided_binomial_tail():
+    from fractions import Fraction
+
+    # by hand, in fractions: n = 10, p = 1/2, k = 8: P(X >= 8) + P(X <= 2) = 2 * 56 / 1024
+    assert as_far_probability(8, 10, 0.5) == pytest.approx(float(Fraction(112, 1024)), rel=1e-12)
+    assert as_far_probability(5, 10, 0.5) == pytest.approx(1.0)
+    assert as_far_probability(0, 5, 0.0) == 1.0 and as_far_probability(1, 5, 0.0) == 0.0
+    # a seeded simulation agrees: the share of samples at least as far as k
+    rng = np.random.default_rng(3)
+    draws = rng.binomial(200, 0.577, 100_000)
+    k = 136
+    simulated = np.mean(np.abs(draws - 200 * 0.577) >= abs(k - 200 * 0.577) - 1e-9)
+    exact = as_far_probability(k, 200, 0.577)
+    assert abs(simulated - exact) < 5 * math.sqrt(exact * (1 - exact) / draws.size)
+    with pytest.raises(ValueError):
+        as_far_probability(11, 10, 0.5)
+    with pytest.raises(ValueError):
+        as_far_probability(1, 0, 0.5)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..agents import UCT, Agent, FixedBudget
-from ..exact import best_moves, flat_values, move_odds, reachable_states
+from ..exact import best_moves, exact_flat_values, flat_values, move_odds, reachable_states
 from ..games.base import Game, State
 from ..tournament import Outcomes, game_seed, wilson
 
@@ -73,9 +73,9 @@ class ChoiceRates:
         columns = [j for j, m in enumerate(self.moves) if m in wanted]
         return self.counts[:, columns].sum(axis=1) / self.decisions
 
-    def band(self, moves: int | Sequence[int]) -> np.ndarray:
-        """Wilson 95% intervals of :meth:`rate`, shape ``(len(budgets), 2)``."""
-        return np.array([wilson(round(r * self.decisions), self.decisions) for r in self.rate(moves)])
+    def band(self, moves: int | Sequence[int], confidence: float = 0.95) -> np.ndarray:
+        """Wilson intervals of :meth:`rate` (95% by default), shape ``(len(budgets), 2)``."""
+        return np.array([wilson(round(r * self.decisions), self.decisions, confidence) for r in self.rate(moves)])
 
 
 def choice_rates(
@@ -138,8 +138,8 @@ def sample_positions(game: Game, count: int, seed: int, min_moves: int = 4) -> l
     pool = []
     for state in reachable_states(game):
         if len(game.legal_moves(state)) >= min_moves:
-            values = flat_values(game, state).values()
-            if max(values) - min(values) > 1e-12:
+            values = exact_flat_values(game, state).values()
+            if max(values) != min(values):  # exact fractions: equal values compare equal
                 pool.append(state)
     if len(pool) < count:
         raise ValueError(f"only {len(pool)} positions have at least {min_moves} moves; asked for {count}")

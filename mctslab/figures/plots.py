@@ -245,6 +245,12 @@ def plot_games_needed(base: float = 0.5, ax: Any = None, differences: Sequence[f
             ax.annotate(f"{n:,}", (d, n), textcoords="offset points", xytext=(6, 4), fontsize=9)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    # Less than two decades of x: matplotlib would label minor ticks too, and they overlap.
+    ticks = [t for t in (0.02, 0.05, 0.1, 0.2, 0.4) if ds.min() <= t <= ds.max()]
+    ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    from matplotlib.ticker import NullFormatter
+
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel(f"true difference in score (from {base:g})")
     ax.set_ylabel("games per agent")
     ax.set_title("games needed to see a difference")

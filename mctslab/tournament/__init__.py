@@ -4,7 +4,8 @@
   seeds from ``numpy.random.SeedSequence``, results resumable from a JSON-lines file;
 * :func:`round_robin`: every pair plays a match; a score table and Elo ratings
   (:func:`bradley_terry`) with 95% intervals;
-* :func:`wilson`, :class:`Outcomes` and :func:`games_needed`: the statistics.
+* :func:`wilson`, :class:`Outcomes`, :func:`games_needed` (two rates) and
+  :func:`games_needed_one_sample` (one rate against a fixed value): the statistics.
 
 Everything runs on one core, a process pool (the default) or a Dask cluster
 (``executor=client.get_executor()``), with the same results.
@@ -15,7 +16,7 @@ from .match import SEATS, MatchResult, play_match
 from .results_file import ResultsFileError, ResultsFileWarning
 from .roundrobin import RoundRobinResult, round_robin
 from .runner import GameResult, GameTask, game_seed, run_games
-from .stats import Outcomes, games_needed, wilson
+from .stats import Outcomes, as_far_probability, games_needed, games_needed_one_sample, wilson
 
 __all__ = [
     "SEATS",
@@ -27,9 +28,11 @@ __all__ = [
     "ResultsFileError",
     "ResultsFileWarning",
     "RoundRobinResult",
+    "as_far_probability",
     "bradley_terry",
     "game_seed",
     "games_needed",
+    "games_needed_one_sample",
     "play_match",
     "round_robin",
     "run_games",

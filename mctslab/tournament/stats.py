@@ -7,8 +7,8 @@ closed-form and uses only the standard library.
 Sources: Wilson (1927), "Probable inference, the law of succession, and statistical
 inference", JASA 22; Brown, Cai and DasGupta (2001), "Interval estimation for a binomial
 proportion", Statistical Science 16 (why Wilson and not the textbook normal interval);
-Fleiss, Levin and Paik (2003), *Statistical Methods for Rates and Proportions*, ch. 4
-(games needed to separate two rates).
+Fleiss, Levin and Paik (2003), *Statistical Methods for Rates and Proportions*, ch. 2
+(games needed to tell one rate from a fixed value) and ch. 4 (to separate two rates).
 """
 
 from __future__ import annotations
@@ -191,3 +191,79 @@ def games_needed(p1: float, p2: float, confidence: float = 0.95, power: float = 
     mean = (p1 + p2) / 2
     spread = z_alpha * math.sqrt(2 * mean * (1 - mean)) + z_beta * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2))
     return math.ceil((spread / (p1 - p2)) ** 2)
+
+
+def games_needed_one_sample(p: float, p0: float = 0.5, confidence: float = 0.95, power: float = 0.8) -> int:
+    """Games needed to tell one measured rate from a fixed value (two-sided one-sample test).
+
+    The question "does UCT score differently from 0.5 against this opponent?" compares
+    *one* measured score with a known value, so only one measurement is noisy: it takes
+    about half the games of :func:`games_needed`, which compares two measured rates.
+    With ``z_a`` and ``z_b`` the normal quantiles of ``confidence`` (two-sided) and
+    ``power``: ``n = ((z_a sqrt(p0 (1 - p0)) + z_b sqrt(p (1 - p))) / (p - p0))^2``,
+    rounded up. For example, a true score of 0.56 against 0.5 needs
+    ``games_needed_one_sample(0.56)`` = 543 games (``games_needed(0.56, 0.5)``: 1,086 per side).
+
+    Args:
+        p: the rate you expect to measure (e.g. from a pilot match), in [0, 1].
+        p0: the fixed value to tell it from, in [0, 1], different from ``p`` (default 0.5:
+            "stronger or weaker than the opponent").
+        confidence: 1 - the false-alarm rate of the test, in (0, 1) (0.95 for 5%).
+        power: chance of detecting a true rate ``p``, in (0, 1).
+
+    Returns:
+        The number of games, rounded up.
+
+    Raises:
+        TypeError: if an argument is not a number.
+        ValueError: if a rate is outside [0, 1], ``p == p0``, or ``confidence`` / ``power``
+            is not in (0, 1).
+    """
+    p = probability("p", p, hint=" (a rate between 0 and 1)")
+    p0 = probability("p0", p0, hint=" (a rate between 0 and 1)")
+    if p == p0:
+        raise ValueError(f"the rate equals the value it is compared with ({p}): no number of games separates them")
+    power = number("power", power, low=0.0, high=1.0, low_open=True, high_open=True, hint=" (e.g. 0.8)")
+    z_alpha, z_beta = _z(confidence), NormalDist().inv_cdf(power)
+    spread = z_alpha * math.sqrt(p0 * (1 - p0)) + z_beta * math.sqrt(p * (1 - p))
+    return math.ceil((spread / (p - p0)) ** 2)
+
+
+def as_far_probability(k: int, n: int, p: float) -> float:
+    """How likely a count at least as far from its expectation as ``k``: the two-sided binomial tail.
+
+    When an exact value ``p`` falls outside a measured interval, this says how surprising
+    the measurement is: the probability that ``n`` trials with success probability ``p``
+    give a count ``X`` with ``|X - n p| >= |k - n p|`` (computed exactly by summing the
+    binomial probabilities, in floating point).
+
+    Args:
+        k: the observed count, 0 to ``n``.
+        n: the number of trials, >= 1.
+        p: the exact success probability, in [0, 1].
+
+    Returns:
+        A probability in [0, 1]; 1 when ``k`` equals ``n p``.
+
+    Raises:
+        TypeError: if ``k`` or ``n`` is not an integer, or ``p`` not a number.
+        ValueError: if ``n < 1``, ``k`` is outside [0, n], or ``p`` outside [0, 1].
+    """
+    n = non_negative_int("n", n, hint=" (the number of trials)")
+    if n < 1:
+        raise ValueError("n must be >= 1 (the number of trials)")
+    k = non_negative_int("k", k, hint=" (the observed count)")
+    if k > n:
+        raise ValueError(f"k must be between 0 and n = {n}, got {k}")
+    p = probability("p", p, hint=" (the exact success probability)")
+    far = abs(k - n * p) * (1 - 1e-12)  # the observed count itself is always included
+    log_p, log_q = (math.log(p) if p > 0 else -math.inf), (math.log1p(-p) if p < 1 else -math.inf)
+    total = 0.0
+    for x in range(n + 1):
+        if abs(x - n * p) >= far:
+            if (x > 0 and p == 0) or (x < n and p == 1):
+                continue
+            log_term = math.lgamma(n + 1) - math.lgamma(x + 1) - math.lgamma(n - x + 1)
+            log_term += (x * log_p if x else 0.0) + ((n - x) * log_q if x < n else 0.0)
+            total += math.exp(log_term)
+    return min(1.0, total)
