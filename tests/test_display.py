@@ -45,3 +45,19 @@ def test_column_and_errors():
         Table(["a", "b"], [[1]])
     with pytest.raises(ValueError, match="align"):
         Table(["a"], [[1]], align="c")
+
+
+def test_tournament_results_show_real_tables_under_100_characters():
+    from IPython.lib.pretty import pretty
+
+    from mctslab.tournament import play_match, round_robin
+
+    match = play_match("tictactoe", "flat:playouts=10", "random", games=6, seed=1, workers=1, progress=False)
+    agents = ["random", "flat:playouts=10", "uct:iterations=20", "minimax:depth=1"]
+    rr = round_robin("tictactoe", agents, games=2, seed=0, workers=1, progress=False)
+    for result in (match, rr):
+        text = pretty(result)
+        assert max(len(line) for line in text.splitlines()) <= 100, text
+        assert "<table" in result._repr_html_() and "<pre>" not in result._repr_html_()
+    assert f"{match.outcomes.wins}  " in pretty(match).splitlines()[3]
+    assert pretty(rr).count("\n") >= 6 + 4  # six pairings and four ratings
