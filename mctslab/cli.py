@@ -6,6 +6,7 @@ Commands::
     python -m mctslab move GAME AGENT --moves 4,0,8 --seed S [--json]
     python -m mctslab tournament GAME AGENT AGENT... --games N --seed S [--workers W] [--out FILE] [--json]
     python -m mctslab bench [--rounds R] [--scale S] [--memory] [--bandits] [--json]
+    python -m mctslab course student OUT [--notebooks DIR]
 
 GAME and AGENT are the specs of :func:`mctslab.make_game` and :func:`mctslab.make_agent`
 (``tictactoe``, ``connect4:rows=6,cols=7``; ``uct:iterations=1000``, ``flat:playouts=100``).
@@ -22,6 +23,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+from . import course
 from .agents import AGENTS, canonical_spec, make_agent
 from .alphazero import cli as train_command
 from .bench import cli as bench_command
@@ -220,6 +222,7 @@ COMMANDS = {
     "tournament": ("round robin with a score table and Elo ratings", _configure_tournament, _run_tournament),
     "bench": (bench_command.SUMMARY, bench_command.configure, bench_command.run),
     "train": (train_command.SUMMARY, train_command.configure, train_command.run),
+    "course": (course.SUMMARY, course.configure, course.run),
 }
 """The subcommands: name -> (one line for ``--help``, add the arguments, run and return the exit status)."""
 

@@ -155,6 +155,12 @@ def test_playground_figure_and_widget(plt):
     assert "not a number" in box.children[2].value
     text.value = "0.3, 0.7"
     assert box.children[2].value == ""
+    # Where widgets cannot be drawn (untrusted notebook, GitHub), the stored text says what is there.
+    bundle = box._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    stand_in = bundle["text/plain"]
+    assert stand_in.startswith("UCB1 playground") and "0.3, 0.7" in stand_in and "of 40" in stand_in
+    assert "VBox" not in stand_in and max(len(line) for line in stand_in.splitlines()) <= 100
 
 
 # -- benchmark -------------------------------------------------------------------------

@@ -208,6 +208,34 @@ def test_with_dot_a_drawing_is_an_svg_and_can_be_saved(tmp_path):
         side_by_side([graph], ["a", "b"])
 
 
+@needs_dot
+def test_a_drawing_also_stores_a_png_and_its_outline_for_untrusted_views():
+    game, root = search("tictactoe", iterations=50)
+    graph = draw_tree(root, game, depth=2)
+    bundle = graph._repr_mimebundle_()
+    assert set(bundle) == {"image/svg+xml", "image/png", "text/plain"}
+    assert bundle["image/png"].startswith(b"\x89PNG")
+    assert bundle["text/plain"] == graph.describe() and NO_DOT_MESSAGE not in bundle["text/plain"]
+    assert bundle["text/plain"].startswith("root") and "50 visits" in bundle["text/plain"]
+    assert set(graph._repr_mimebundle_(include=["image/png"])) == {"image/png"}
+    assert set(graph._repr_mimebundle_(exclude=["image/png"])) == {"image/svg+xml", "text/plain"}
+
+
+@needs_dot
+def test_when_dot_cannot_make_a_png_the_svg_and_text_remain(monkeypatch):
+    game, root = search("tictactoe", iterations=30)
+    graph = draw_tree(root, game)
+    real_pipe = type(graph).pipe
+
+    def pipe(self, format=None, **kwargs):
+        if format == "png":
+            raise OSError("no PNG renderer")
+        return real_pipe(self, format=format, **kwargs)
+
+    monkeypatch.setattr(type(graph), "pipe", pipe)
+    assert set(graph._repr_mimebundle_()) == {"image/svg+xml", "text/plain"}
+
+
 def test_the_outline_lists_the_same_nodes_and_summaries_as_the_drawing():
     game, root = search("connect4", iterations=200)
     view = prune(root, depth=3, top_k=3, max_nodes=15)

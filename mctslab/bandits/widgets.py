@@ -17,7 +17,7 @@ from .experiment import Trace, trace
 from .plots import plot_pulls, plot_snapshot, snapshot
 from .policies import UCB1
 
-__all__ = ["parse_means", "playground", "playground_figure", "ucb1_trace"]
+__all__ = ["parse_means", "playground", "playground_figure", "playground_text", "ucb1_trace"]
 
 
 def parse_means(text: str) -> list[float]:
@@ -110,4 +110,24 @@ def playground(means: str = "0.1, 0.3, 0.5, 0.7, 0.9", c: float = SQRT2, steps: 
     for control in (text, c_slider, t_slider, seed_box):
         control.observe(redraw, names="value")
     redraw()
-    return widgets.VBox([widgets.HBox([text, seed_box]), widgets.HBox([c_slider, t_slider]), message, out])
+
+    class Playground(widgets.VBox):
+        # Where the widgets cannot be drawn (an untrusted notebook, GitHub, nbval), the
+        # stored text/plain says what the cell holds instead of "VBox(children=(HBox(...".
+        def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+            bundle = super()._repr_mimebundle_(**kwargs)
+            if bundle is not None:
+                now = (text.value, c_slider.value, t_slider.value, steps, seed_box.value)
+                bundle["text/plain"] = playground_text(*now)
+            return bundle
+
+    return Playground([widgets.HBox([text, seed_box]), widgets.HBox([c_slider, t_slider]), message, out])
+
+
+def playground_text(means: str, c: float, t: int, steps: int, seed: int) -> str:
+    """What the playground shows, in words: its text stand-in where widgets cannot be drawn."""
+    return (
+        f"UCB1 playground (interactive widgets: run this cell in JupyterLab to use them)\n"
+        f"machines' means {means}; c = {c:.2f}; time t = {t} of {steps}; seed {seed}\n"
+        "left: each machine's interval at time t; right: the pulls of each machine over time"
+    )

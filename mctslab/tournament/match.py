@@ -13,7 +13,6 @@ seats instead, as seed 001 does when it reports X and O separately.
 
 from __future__ import annotations
 
-import html
 import os
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ..display import Table
 from ..games import Game, make_game
 from ..validation import non_negative_int, one_of, positive_int
 from .factory import AgentLike, label_of, name_of, resolve
@@ -146,8 +146,38 @@ class MatchResult:
         lines.append("count, rate in %, [Wilson 95% interval]; score = (wins + draws / 2) / games")
         return "\n".join(lines)
 
+    def as_table(self) -> Table:
+        """The summary of :meth:`table` as a :class:`~mctslab.display.Table`, one column per set of games.
+
+        Rows are A's wins, the draws, B's wins and A's score; columns are all games and,
+        with alternating seats, the games where A or B moved first. This is what a
+        notebook shows (HTML, and plain text under 100 characters wide).
+        """
+        columns = [("all games", self.outcomes)]
+        if self.seats == "alternate":
+            columns += [(_seat_label(s), o) for s, o in self.by_seat.items() if o.games]
+        rows = [["games", *(str(o.games) for _, o in columns)]]
+        for label, pick in (
+            ("A wins", lambda o: (o.wins, o.win_rate, o.win_ci())),
+            ("draws", lambda o: (o.draws, o.draw_rate, o.draw_ci())),
+            ("B wins", lambda o: (o.losses, o.loss_rate, o.loss_ci())),
+            ("A score", lambda o: (None, o.score, o.score_ci())),
+        ):
+            rows.append([label, *(_short_cell(*pick(o)) if o.games else "-" for _, o in columns)])
+        who = f"A = {_named(self.a)} vs B = {_named(self.b)}"
+        return Table(
+            ["", *(label for label, _ in columns)],
+            rows,
+            caption=f"{self.game}: {who} ({self.games} games, seats {self.seats})",
+            align="l" + "r" * len(columns),
+            notes="count, rate in %, [Wilson 95% interval]; score = (wins + draws / 2) / games",
+        )
+
     def _repr_html_(self) -> str:
-        return "<pre>" + html.escape(self.table()) + "</pre>"
+        return self.as_table()._repr_html_()
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(str(self.as_table()))
 
     def __repr__(self) -> str:
         o = self.outcomes
@@ -166,6 +196,11 @@ def _named(spec: str) -> str:
 
 def _seat_label(seat: str) -> str:
     return "A moved first" if seat == "a_first" else "B moved first"
+
+
+def _short_cell(k: int | None, rate: float, ci: tuple[float, float]) -> str:
+    count = "" if k is None else f"{k}  "
+    return f"{count}{100 * rate:.1f} [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
 
 
 def _cell(k: int | None, rate: float, ci: tuple[float, float]) -> str:

@@ -8,7 +8,6 @@ are a Bradley-Terry fit (:func:`~mctslab.tournament.elo.bradley_terry`).
 
 from __future__ import annotations
 
-import html
 import itertools
 import os
 from concurrent.futures import Executor
@@ -17,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..display import Table
 from ..games import Game, make_game
 from ..validation import one_of, positive_int
 from .elo import EloRatings, bradley_terry
@@ -89,8 +89,54 @@ class RoundRobinResult:
             "elo": self.elo.as_dict(),
         }
 
+    def score_table(self) -> Table:
+        """The score matrix of :meth:`table` as a :class:`~mctslab.display.Table` (for HTML)."""
+        k = len(self.agents)
+        rows = []
+        for i in range(k):
+            cells = []
+            for j in range(k):
+                if i == j:
+                    cells.append("-")
+                    continue
+                o = self.matches[(min(i, j), max(i, j))].outcomes
+                o = o if i < j else o.flipped()
+                low, high = o.score_ci()
+                cells.append(f"{o.score:.3f} [{low:.2f}, {high:.2f}]")
+            rows.append([f"#{i + 1} {self.labels[i]}", *cells])
+        return Table(
+            ["", *(f"#{j + 1}" for j in range(k))],
+            rows,
+            caption=f"{self.game}: round robin, score of the row against the column (Wilson 95%)",
+        )
+
+    def pairings_table(self) -> Table:
+        """One row per pairing: the same numbers as :meth:`score_table`, narrow enough for text."""
+        rows = []
+        for (i, j), match in self.matches.items():
+            o = match.outcomes
+            low, high = o.score_ci()
+            rows.append([self.labels[i], self.labels[j], str(o.games), f"{o.score:.3f} [{low:.2f}, {high:.2f}]"])
+        return Table(
+            ["A", "B", "games", "A's score"],
+            rows,
+            caption=f"{self.game}: round robin, A's score against B (Wilson 95%)",
+        )
+
+    def elo_table(self) -> Table:
+        """The ratings, best first, as a :class:`~mctslab.display.Table`."""
+        rows = []
+        for i in self.elo.ranking():
+            low, high = self.elo.ci95[i]
+            rows.append([self.elo.names[i], f"{self.elo.elo[i]:+.0f}", f"[{low:+.0f}, {high:+.0f}]", self.elo.games[i]])
+        return Table(["agent", "Elo", "95% interval", "games"], rows, align="lrrr")
+
     def _repr_html_(self) -> str:
-        return "<pre>" + html.escape(self.table()) + "</pre>"
+        return self.score_table()._repr_html_() + "<br>" + self.elo_table()._repr_html_()
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        # The text form lists pairings: a k x k matrix of intervals is too wide for 100 characters.
+        p.text(f"{self.pairings_table()}\n\n{self.elo_table()}")
 
 
 def round_robin(

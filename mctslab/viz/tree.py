@@ -64,7 +64,12 @@ def _graph_class() -> type:
         ) from None
 
     class TreeGraph(graphviz.Digraph):
-        """A :class:`graphviz.Digraph` that shows itself as text when ``dot`` is missing.
+        """A :class:`graphviz.Digraph` that shows itself as SVG, PNG and text, or as text alone.
+
+        A notebook stores all three: JupyterLab shows the SVG in a trusted notebook and
+        the PNG in an untrusted one (or on GitHub), and ``text/plain`` is the same tree
+        as an outline. Without ``dot`` (or if it fails) only the text is shown, with a
+        message saying how to install graphviz.
 
         Attributes:
             text: the fallback shown without ``dot``: a message and the tree as an outline.
@@ -72,13 +77,29 @@ def _graph_class() -> type:
 
         text = ""
 
+        def describe(self) -> str:
+            """The tree as text (:attr:`text` without the message about installing graphviz)."""
+            return self.text.replace(NO_DOT_MESSAGE + "\n\n", "", 1)
+
         def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
+            wanted = {"image/svg+xml", "image/png", "text/plain"} if include is None else set(include)
+            wanted -= set(exclude or ())
+            bundle: dict[str, Any] = {}
             if dot_available():
                 try:
-                    return super()._repr_mimebundle_(include, exclude, **kwargs)
-                except graphviz.ExecutableNotFound:
-                    pass
-            return {"text/plain": self.text}
+                    if "image/svg+xml" in wanted:
+                        bundle["image/svg+xml"] = self.pipe(format="svg", encoding="utf-8")
+                except (graphviz.ExecutableNotFound, graphviz.CalledProcessError, OSError):
+                    bundle = {}
+                else:
+                    try:
+                        if "image/png" in wanted:
+                            bundle["image/png"] = self.pipe(format="png")
+                    except (graphviz.ExecutableNotFound, graphviz.CalledProcessError, OSError):
+                        pass  # the SVG alone is fine; the PNG is only for untrusted views
+            if "text/plain" in wanted:
+                bundle["text/plain"] = self.describe() if bundle else self.text
+            return bundle
 
     return TreeGraph
 

@@ -1,0 +1,126 @@
+"""The student edition: solutions dropped, everything else kept, and 00 and 01 still run under nbval."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from mctslab.bandits import Policy
+from mctslab.bandits.exercises import check_epsilon_decreasing, check_tuned_c, check_two_sided_radius
+from mctslab.cli import main
+from mctslab.course import SOLUTION_TAG, export_student, is_exercise_cell, student_notebook
+from mctslab.games.exercises import check_misere
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def tags(cell):
+    return cell.get("metadata", {}).get("tags", [])
+
+
+@pytest.fixture(scope="module")
+def edition(tmp_path_factory):
+    out = tmp_path_factory.mktemp("student")
+    reports = export_student(out)
+    return out, reports
+
+
+def test_every_notebook_is_exported_without_its_solutions(edition):
+    out, reports = edition
+    assert sorted(reports) == sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
+    for name, report in reports.items():
+        original = nbformat.read(NOTEBOOKS / name, as_version=4)
+        student = nbformat.read(out / name, as_version=4)
+        solutions = [c.id for c in original.cells if SOLUTION_TAG in tags(c)]
+        assert report.dropped == solutions
+        assert not [c for c in student.cells if SOLUTION_TAG in tags(c)]
+        assert student.metadata["mctslab"] == {"edition": "student"}
+        # Everything else is kept, in order, with its source and outputs (exercise outputs cleared).
+        kept = [c for c in original.cells if SOLUTION_TAG not in tags(c)]
+        assert [c.id for c in student.cells] == [c.id for c in kept]
+        for before, after in zip(kept, student.cells, strict=True):
+            if after.id in report.cleared:
+                assert after.outputs == [] and "NBVAL_CHECK_OUTPUT" not in after.source
+                assert after.source == before.source.replace("# NBVAL_CHECK_OUTPUT\n", "")
+            else:
+                assert after.source == before.source and after.get("outputs") == before.get("outputs")
+
+
+def test_00_and_01_have_tagged_solutions_and_cleared_checks(edition):
+    _, reports = edition
+    assert len(reports["00_start_here.ipynb"].dropped) == 2
+    assert len(reports["01_bandits_and_ucb1.ipynb"].dropped) == 6
+    assert len(reports["00_start_here.ipynb"].cleared) == 2  # the stub and its check
+    assert len(reports["01_bandits_and_ucb1.ipynb"].cleared) == 6
+
+
+def test_a_check_call_marks_an_exercise_cell_but_an_import_does_not():
+    checks = {"check_tuned_c"}
+    assert is_exercise_cell(nbformat.v4.new_code_cell("print(check_tuned_c(my_c))"), checks)
+    importing = nbformat.v4.new_code_cell("from mctslab.bandits.exercises import check_tuned_c")
+    assert not is_exercise_cell(importing, checks)
+    assert not is_exercise_cell(nbformat.v4.new_code_cell("check_game(TwentyOne())"), checks)
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_code_cell("from mctslab.bandits.exercises import (\n    check_tuned_c,  # ex. 3\n)"),
+        nbformat.v4.new_code_cell("# NBVAL_CHECK_OUTPUT\nprint(check_tuned_c(my_c))"),
+    ]
+    student, report = student_notebook(notebook)
+    assert report.cleared == [notebook.cells[1].id] and student["cells"][1]["source"] == "print(check_tuned_c(my_c))"
+
+
+def test_the_command_line_writes_it_and_refuses_to_overwrite_the_repository(tmp_path, capsys):
+    assert main(["course", "student", str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "00_start_here.ipynb").exists()
+    assert "the student edition is in" in capsys.readouterr().out
+    assert main(["course", "student", str(NOTEBOOKS)]) == 2
+    assert "instructor edition itself" in capsys.readouterr().err
+    assert main(["course", "student", str(tmp_path / "x"), "--notebooks", str(tmp_path / "none")]) == 2
+
+
+def not_written_yet() -> list[str]:
+    """What each exercise check of 00 and 01 prints for the stubs, in notebook order."""
+
+    def unfinished(*args, **kwargs):
+        raise NotImplementedError
+
+    class EpsilonDecreasing(Policy):
+        select = unfinished
+
+    def radius(n, delta):
+        raise NotImplementedError
+
+    return [
+        check_misere(unfinished),
+        check_epsilon_decreasing(EpsilonDecreasing),
+        check_two_sided_radius(radius),
+        check_tuned_c(None),
+    ]
+
+
+def test_the_student_00_and_01_run_under_nbval_with_their_exercises_skipped_politely(edition, tmp_path):
+    out, reports = edition
+    messages = iter(not_written_yet())
+    paths = []
+    for name in ("00_start_here.ipynb", "01_bandits_and_ucb1.ipynb"):
+        notebook = nbformat.read(out / name, as_version=4)
+        for cell in notebook.cells:
+            if cell.id in reports[name].cleared and "check_" in cell.source:
+                # nbval compares this cell's output with the polite message of the stub.
+                message = next(messages)
+                assert message.startswith("not written yet: ")
+                cell.source = "# NBVAL_CHECK_OUTPUT\n" + cell.source
+                cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=message + "\n")]
+                cell.execution_count = 1  # nbval compares only the outputs of cells that ran
+        nbformat.write(notebook, tmp_path / name)
+        paths.append(str(tmp_path / name))
+    assert next(messages, None) is None
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval-lax"]
+    command += ["--nbval-sanitize-with", str(ROOT / "nbval_sanitize.cfg"), *paths]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]

@@ -1,0 +1,91 @@
+"""Notebook 00's exercise check: accepts the misère rule, explains wrong ones, never raises."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from mctslab.games.base import Game
+from mctslab.games.exercises import check_misere
+
+
+class Count(NamedTuple):
+    total: int
+    player: int
+
+
+class TwentyOne(Game):
+    """Notebook 00's game: say 1-3 more than the last number; whoever says the target wins."""
+
+    def __init__(self, target=21):
+        self.target = target
+        self.spec = f"twentyone:target={target}"
+
+    def initial_state(self):
+        return Count(0, 0)
+
+    def to_move(self, state):
+        return state.player
+
+    def legal_moves(self, state):
+        return tuple(step for step in (1, 2, 3) if state.total + step <= self.target)
+
+    def apply(self, state, move):
+        return Count(state.total + move, 1 - state.player)
+
+    def is_terminal(self, state):
+        return state.total == self.target
+
+    def winner(self, state):
+        return 1 - state.player if self.is_terminal(state) else None
+
+    def render(self, state):
+        return f"{state.total} said; player {state.player} to speak"
+
+
+class Misere(TwentyOne):
+    def winner(self, state):
+        return state.player if self.is_terminal(state) else None
+
+
+class Stub(TwentyOne):
+    def winner(self, state):
+        raise NotImplementedError("exercise: your code here")
+
+
+class AlwaysZero(TwentyOne):
+    def winner(self, state):
+        return 0 if self.is_terminal(state) else None
+
+
+class TooEarly(TwentyOne):
+    def winner(self, state):
+        return state.player
+
+
+class Broken(TwentyOne):
+    def winner(self, state):
+        return state.total / 0
+
+
+def test_the_misere_rule_passes_and_reports_the_solver():
+    report = check_misere(Misere)
+    assert report.startswith("passed:")
+    assert "loses with target 21" in report and "wins with target 22" in report
+
+
+def test_the_stub_is_not_written_yet():
+    assert check_misere(Stub).startswith("not written yet:")
+
+
+def test_wrong_rules_are_explained_without_the_answer():
+    normal = check_misere(TwentyOne)
+    assert normal.startswith("not yet:") and "whoever says the target loses" in normal
+    assert check_misere(AlwaysZero).startswith("not yet:")
+    assert "still going" in check_misere(TooEarly)
+    for report in (normal, check_misere(AlwaysZero), check_misere(TooEarly)):
+        assert "first player" not in report  # who wins from the start is the student's to find
+
+
+def test_an_error_in_the_answer_is_one_line():
+    report = check_misere(Broken)
+    assert report.startswith("not yet: your code raised ZeroDivisionError")
