@@ -19,7 +19,7 @@ class MoveStat:
         move: the move.
         visits: UCT visits of the child, or playouts spent on the move (flat/windowed).
         mean: mean return for the player to move, in [0, 1] (win 1, draw 0.5, loss 0).
-        score: flat and windowed Monte Carlo: wins minus losses (draws 0), as in seed 001;
+        score: flat and windowed Monte Carlo: wins minus losses (draws 0), as in Racioppo 2020;
             ``None`` for UCT.
         exploration: UCT: the exploration term ``c * sqrt(ln N / n)`` of UCB1 at the root;
             ``None`` otherwise.
@@ -47,7 +47,7 @@ class Analysis:
             (empty for agents that keep none, like random).
         iterations: UCT iterations or playouts spent.
         max_depth: UCT: deepest node added to the tree, in plies below the root
-            (seed 000's "Maximum depth searched"); ``None`` otherwise.
+            (Bradberry 2015's "Maximum depth searched"); ``None`` otherwise.
         root: UCT: the root :class:`~mctslab.agents.uct.Node` of the tree built.
         value: minimax: the value of the position for the player to move, in [0, 1].
     """
@@ -60,7 +60,7 @@ class Analysis:
     value: float | None = None
 
     def table(self) -> str:
-        """The per-move statistics as a text table, best first (seed 000's printout)."""
+        """The per-move statistics as a text table, best first (Bradberry 2015's printout)."""
         rows = sorted(self.stats, key=lambda s: (-s.visits, -s.mean, s.move))
         lines = [f"{'move':>5} {'visits':>8} {'mean':>7}"]
         for s in rows:

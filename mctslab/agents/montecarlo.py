@@ -1,8 +1,8 @@
-"""Pure (flat) and windowed Monte Carlo move selection, as in seed 001 (Racioppo 2020).
+"""Pure (flat) and windowed Monte Carlo move selection, as in Racioppo 2020.
 
 Flat Monte Carlo plays ``playouts`` random games after each legal move and picks the
 move with the best score, *wins minus losses* (draws count 0) for the player to move.
-Windowed Monte Carlo repeats the search on the best few moves: seed 001 searches all
+Windowed Monte Carlo repeats the search on the best few moves: Racioppo 2020 searches all
 moves, then the best 4, then the best 2, throwing earlier statistics away.
 
 Both share the random playout of :meth:`mctslab.games.base.Game.rollout` with UCT,
@@ -74,7 +74,7 @@ class _Tally:
 
     @property
     def score(self) -> int:
-        """Wins minus losses (seed 001's criterion)."""
+        """Wins minus losses (Racioppo 2020's criterion)."""
         return self.wins - self.losses
 
     def stat(self) -> MoveStat:
@@ -136,10 +136,10 @@ class WindowedMonteCarlo(Agent):
     Round 1 samples every legal move; each later round keeps the best ``keep[i]`` moves
     of the previous round (by wins minus losses) and samples them again, ``playouts``
     games each. A round runs only if the previous one left more moves than it keeps
-    (seed 001: "if there are at least 4 possible moves remaining"). The move with the
+    (Racioppo 2020: "if there are at least 4 possible moves remaining"). The move with the
     best score in the last round is played; ties are broken at random.
 
-    Seed 001's version is ``window=3, keep=(4, 2), reuse=False``: all moves, then the
+    Racioppo 2020's version is ``window=3, keep=(4, 2), reuse=False``: all moves, then the
     best 4, then the best 2, each round starting from fresh counts. Its principled
     relative is *sequential halving* (Karnin, Koren and Somekh 2013, "Almost optimal
     exploration in multi-armed bandits"): halve the candidates each round and split a
@@ -153,7 +153,7 @@ class WindowedMonteCarlo(Agent):
             to keep ``ceil(n / 2)`` of ``n`` each round. When ``window`` asks for more
             rounds than ``keep`` lists, later rounds halve.
         reuse: keep the counts of earlier rounds (``True``) or start each round afresh
-            as seed 001 does (``False``).
+            as Racioppo 2020 does (``False``).
         max_moves: cap on playout length; a playout cut short counts as a draw.
         batched: play each round's playouts all at once with
             :meth:`mctslab.games.base.Game.playout_counts` (same distribution, other
@@ -208,7 +208,7 @@ class WindowedMonteCarlo(Agent):
         return max(1, math.ceil(n / 2))
 
     def round_sizes(self, moves: int) -> tuple[int, ...]:
-        """How many moves each round samples among ``moves`` legal moves, e.g. ``(9, 4, 2)`` for seed 001's window.
+        """How many moves each round samples among ``moves`` legal moves, e.g. ``(9, 4, 2)`` for Racioppo 2020's window.
 
         A round runs only if the previous one left more moves than it keeps.
         """
@@ -254,7 +254,7 @@ class WindowedMonteCarlo(Agent):
 
 @register_agent
 class FlatMonteCarlo(WindowedMonteCarlo):
-    """Pure (flat) Monte Carlo, seed 001: ``playouts`` random games after each move.
+    """Pure (flat) Monte Carlo, Racioppo 2020: ``playouts`` random games after each move.
 
     Picks the move with the most wins minus losses for the player to move (draws 0);
     ties are broken at random. Equivalent to :class:`WindowedMonteCarlo` with one round.

@@ -1,4 +1,4 @@
-"""Seed 001's pure and windowed Monte Carlo, fast, with its defects as switches.
+"""Racioppo 2020's pure and windowed Monte Carlo, fast, with its defects as switches.
 
 :class:`RacioppoMonteCarlo` makes the decisions of Racioppo 2020's ``f_Monte_Carlo_TTT``
 (window 1) and ``f_Exp_Window_Monte_Carlo_TTT`` (windows 2 and 3) on 3 x 3 tic-tac-toe.
@@ -54,10 +54,10 @@ DEFECTS: dict[str, str] = {
         "window: the last), not to a random move: with 10 playouts ties are common and low cells win them"
     ),
 }
-"""Seed 001's defects, by name, each with what it does (cell ``f_Rand_i`` or ``f_Exp_Window_Monte_Carlo_TTT``)."""
+"""Racioppo 2020's defects, by name, each with what it does (cell ``f_Rand_i`` or ``f_Exp_Window_Monte_Carlo_TTT``)."""
 
 PROCEDURES = ("paper", "corrected")
-"""Seed 001's procedure (every defect on) and the corrected one (every defect off).
+"""Racioppo 2020's procedure (every defect on) and the corrected one (every defect off).
 
 Defined here once; :func:`mctslab.reproduction.experiments.row_seed` numbers the seed
 streams of a row by this order, so it must not change.
@@ -93,7 +93,7 @@ def parse_defects(text: str) -> frozenset[str]:
 
 
 def check_window(name: str, window: int) -> int:
-    """Seed 001's windows: 1, 2 or 3 (TypeError for a non-int, ValueError otherwise)."""
+    """Racioppo 2020's windows: 1, 2 or 3 (TypeError for a non-int, ValueError otherwise)."""
     check_positive_int(name, window)
     if window > 3:
         raise ValueError(f"{name} must be 1, 2 or 3 (Racioppo 2020's windows: all moves, best 4, best 2), got {window}")
@@ -119,7 +119,7 @@ def _named_by_procedure(agent: RacioppoMonteCarlo) -> bool:
 
 @register_agent
 class RacioppoMonteCarlo(Agent):
-    """Seed 001's pure (window 1) or windowed Monte Carlo on 3 x 3 tic-tac-toe, defects switchable.
+    """Racioppo 2020's pure (window 1) or windowed Monte Carlo on 3 x 3 tic-tac-toe, defects switchable.
 
     Round 1 evaluates every legal move with ``playouts`` random games; with
     ``window >= 2`` the best 4 are evaluated again with fresh playouts, and with
@@ -198,7 +198,7 @@ class RacioppoMonteCarlo(Agent):
         spent = 0
 
         def outcomes(which: np.ndarray) -> np.ndarray:
-            """Seed 001's Count_v: X wins minus O wins over ``playouts`` games after each move ``pos[which]``."""
+            """Racioppo 2020's Count_v: X wins minus O wins over ``playouts`` games after each move ``pos[which]``."""
             nonlocal spent
             counts = self._np_rng.multinomial(self.playouts, probs[which])  # columns: X wins, O wins, draws
             spent += self.playouts * len(which)

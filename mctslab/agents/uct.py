@@ -1,6 +1,6 @@
 """UCT: Monte Carlo Tree Search with UCB1 at every node (Kocsis and Szepesvari 2006).
 
-Each iteration is the four steps of seed 000, in four named methods:
+Each iteration is the four steps of Bradberry 2015, in four named methods:
 
 1. :meth:`UCT.select`: from the root, follow the child with the highest UCB1 value
    (:meth:`UCT.child_value`, maximised by :meth:`UCT.select_child`) while the node is
@@ -156,7 +156,7 @@ class UCT(Agent):
             is given and ``iterations`` is not).
         c: exploration constant of :func:`mctslab.ucb.ucb1`, >= 0 (default sqrt(2)).
         seconds: wall-clock budget per move, > 0 (for play; tests use iterations).
-        max_moves: cap on playout length (seed 000's ``max_moves``); a playout cut
+        max_moves: cap on playout length (Bradberry 2015's ``max_moves``); a playout cut
             short counts as a draw. ``None`` plays to the end.
         final: ``"visits"`` plays the most visited child (ties: higher mean),
             ``"mean"`` the child with the highest mean (ties: more visits).

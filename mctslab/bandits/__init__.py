@@ -1,4 +1,4 @@
-"""Multi-armed bandits: the slot machines of seed 000, UCB1 and its rivals, regret and its bounds.
+"""Multi-armed bandits: the slot machines of Bradberry 2015, UCB1 and its rivals, regret and its bounds.
 
 The first notebook of the course, ``notebooks/01_bandits_and_ucb1.ipynb``, is built
 on this package. Quick start::

@@ -1,6 +1,6 @@
 """Bandit environments: a row of slot machines whose true means are known.
 
-Seed 000 opens with "a row of slot machines, each with different payout
+Bradberry 2015 opens with "a row of slot machines, each with different payout
 probabilities". An :class:`Arms` object is that row. It pulls one arm in each of
 many independent runs at once (a NumPy vector of arm indices in, a vector of
 rewards out), and it knows the true means, so experiments can measure regret
@@ -102,7 +102,7 @@ class Arms(ABC):
 
 
 class BernoulliArms(Arms):
-    """Arms that pay 1 with probability ``means[i]`` and 0 otherwise (seed 000's slot machines).
+    """Arms that pay 1 with probability ``means[i]`` and 0 otherwise (Bradberry 2015's slot machines).
 
     Args:
         means: the payout probability of each arm, in [0, 1]; at least one arm.

@@ -5,10 +5,10 @@ move played at the end. That is a *pure exploration* problem (Bubeck, Munos and
 Stoltz 2009): the measure is the simple regret ``mu* - mu_recommended`` after the
 budget, not the rewards collected on the way.
 
-* :class:`RoundRobin` gives every arm the same number of pulls: seed 001's flat
+* :class:`RoundRobin` gives every arm the same number of pulls: Racioppo 2020's flat
   Monte Carlo, ``it`` playouts for each move.
 * :class:`SequentialHalving` (Karnin, Koren and Somekh 2013) plays in rounds and
-  keeps the better half after each: seed 001's "windowed" Monte Carlo (search all
+  keeps the better half after each: Racioppo 2020's "windowed" Monte Carlo (search all
   moves, then the best 4, then the best 2) done with a budget that adds up.
 * :class:`SuccessiveRejects` (Audibert, Bubeck and Munos 2010) drops the single
   worst arm after each of ``K - 1`` phases of growing length.
@@ -32,7 +32,7 @@ class RoundRobin(Policy):
 
     It never adapts, so its cumulative regret is linear; but its simple regret
     falls exponentially in the budget (Bubeck, Munos and Stoltz 2009), which is why
-    flat Monte Carlo (seed 001) already picks good moves.
+    flat Monte Carlo (Racioppo 2020) already picks good moves.
     """
 
     def select(self, stats: Stats, rng: np.random.Generator) -> np.ndarray:

@@ -140,7 +140,7 @@ VARIANTS = ("solver", "rave", "transpositions", "uct:playout=decisive")
 beside plain UCT's row: their cost per iteration relative to UCT."""
 VARIANT_BUDGET = 1_000
 BATCHED_PER_MOVE = {"tictactoe": (100, 2_000), "tictactoe:n=4,k=3": (200,)}
-"""Flat Monte Carlo with ``batched=true`` (NumPy playouts): seed 001's 100 per move, and more."""
+"""Flat Monte Carlo with ``batched=true`` (NumPy playouts): Racioppo 2020's 100 per move, and more."""
 
 
 def cases(scale: float = 1.0, compare: bool = True) -> list[Case]:

@@ -1,4 +1,4 @@
-"""The "before" picture: tutorial-style UCT, the way seed 002 writes it.
+"""The "before" picture: tutorial-style UCT, the way the Fractio tutorial writes it.
 
 Node objects holding a copy of a list-of-lists board, ``copy.deepcopy`` on every move,
 legal moves and the winner recomputed from scratch by scanning the board, and UCB1
@@ -52,7 +52,7 @@ class NaiveBoard:
 
 
 class NaiveNode:
-    """A tutorial MCTS node (seed 002's ``MonteCarloTreeSearchNode``, with the point of view fixed)."""
+    """A tutorial MCTS node (the Fractio tutorial's ``MonteCarloTreeSearchNode``, with the point of view fixed)."""
 
     def __init__(self, state: NaiveBoard, rng: random.Random, parent: NaiveNode | None = None) -> None:
         self.state = state

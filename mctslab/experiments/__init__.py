@@ -11,7 +11,7 @@ The notebooks import them and assert on their results; :mod:`mctslab.figures` dr
 * :mod:`.improvements`: MCTS-Solver, RAVE, transpositions and decisive playouts against
   plain UCT (notebook 09).
 
-Seed 001's reproduction (its procedure, rows and table) is :mod:`mctslab.reproduction`.
+Racioppo 2020's reproduction (its procedure, rows and table) is :mod:`mctslab.reproduction`.
 """
 
 from .curves import Curve, budget_curve

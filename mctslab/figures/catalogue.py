@@ -122,7 +122,7 @@ def windowed_budget(fast: bool = False, executor: Executor | None = None) -> Any
 
 def strength_vs_budget(fast: bool = False, executor: Executor | None = None) -> Any:
     """Score and loss rate against perfect play, against the budget, for each agent (notebook 05)."""
-    kinds = {"flat": "flat", "window (seed 001)": "window", "halving": "halving", "UCT": "uct"}
+    kinds = {"flat": "flat", "window (Racioppo 2020)": "window", "halving": "halving", "UCT": "uct"}
     budgets = (25, 400) if fast else (25, 50, 100, 200, 400, 800, 1600, 3200)
     curves = strength_curves(
         "tictactoe", kinds, budgets, games=4 if fast else 400, seed=SEED, executor=executor, workers=1
@@ -191,7 +191,7 @@ def ucb1_regret(fast: bool = False, executor: Executor | None = None) -> Any:
 
 
 def uct_tree(fast: bool = False, executor: Executor | None = None) -> Any:
-    """The tree UCT builds in 1,000 iterations from seed 000's kind of position (notebook 04); needs graphviz."""
+    """The tree UCT builds in 1,000 iterations from Bradberry 2015's kind of position (notebook 04); needs graphviz."""
     from ..viz import draw_tree
 
     game = make_game("tictactoe")

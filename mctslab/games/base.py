@@ -136,7 +136,7 @@ class Game(ABC):
             state: where the playout starts (may already be terminal).
             rng: the source of randomness.
             max_moves: stop after this many moves and score the unfinished game as a
-                draw (0.5 each), as ``max_moves`` in seed 000; ``None`` plays to the end.
+                draw (0.5 each), as ``max_moves`` in Bradberry 2015; ``None`` plays to the end.
 
         Games override this with a fast version; it must stay equivalent (a uniformly
         random legal move at every step).

@@ -89,7 +89,7 @@ class TicTacToe(StoneGame):
 
     Players: 0 is X and moves first, 1 is O. Moves are cell indices ``0 .. n*n - 1``,
     row-major (on 3 x 3, 4 is the centre). ``k`` defaults to ``n`` (the n x n,
-    n-in-a-row game of seed 001).
+    n-in-a-row game of Racioppo 2020).
 
     Args:
         n: board side, 1 to 8.

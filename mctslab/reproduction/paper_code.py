@@ -1,4 +1,4 @@
-"""Seed 001's notebook code, transcribed: the procedure that made its published numbers.
+"""Racioppo 2020's notebook code, transcribed: the procedure that made its published numbers.
 
 These are Racioppo's (2020) functions as his notebook prints them, with these changes
 only: randomness comes from a ``numpy.random.Generator`` argument ``rng`` instead of the
@@ -26,7 +26,7 @@ import numpy as np
 
 
 def f_Rand_i(n, x_moves, o_moves, rng):
-    """Seed 001, In [4]: play a random game from the position ``x_moves``, ``o_moves``; return the winner."""
+    """Racioppo 2020, In [4]: play a random game from the position ``x_moves``, ``o_moves``; return the winner."""
     pos_i = list(range(n**2))  # List of all possible moves
     prev_moves = x_moves + o_moves  # List of all previous moves
     pos_i = list(np.delete(pos_i, prev_moves))  # Remove previous moves from possible moves
@@ -68,7 +68,7 @@ def f_Rand_i(n, x_moves, o_moves, rng):
 
 
 def f_Append_Test_Move(x_moves, o_moves, test_move, n):
-    """Seed 001, In [5]: append ``test_move`` to the moves of the player whose turn it is."""
+    """Racioppo 2020, In [5]: append ``test_move`` to the moves of the player whose turn it is."""
     # Create copies to append the test value to:
     x_moves_test = list(np.empty_like(x_moves))
     o_moves_test = list(np.empty_like(o_moves))
@@ -87,7 +87,7 @@ def f_Append_Test_Move(x_moves, o_moves, test_move, n):
 
 
 def f_Branch_from_test_move(x_moves, o_moves, test_move, rng, n=3, it=100):
-    """Seed 001, In [6]: X wins minus O wins over ``it`` random games after ``test_move``."""
+    """Racioppo 2020, In [6]: X wins minus O wins over ``it`` random games after ``test_move``."""
     x_moves_test, o_moves_test = f_Append_Test_Move(x_moves, o_moves, test_move, n)
     count = 0
     for _ in np.arange(it):
@@ -102,7 +102,7 @@ def f_Branch_from_test_move(x_moves, o_moves, test_move, rng, n=3, it=100):
 
 
 def f_Monte_Carlo_Outcomes(pos, x_moves, o_moves, n, rng, it=100):
-    """Seed 001, In [7]: ``f_Branch_from_test_move`` for every move in ``pos`` (the array Count_v)."""
+    """Racioppo 2020, In [7]: ``f_Branch_from_test_move`` for every move in ``pos`` (the array Count_v)."""
     pos_test = list(np.empty_like(pos))
     pos_test[:] = pos
     L = np.shape(pos_test)[0]
@@ -127,7 +127,7 @@ def _won(v, n):
 
 
 def f_Monte_Carlo_TTT(X_mode, O_mode, rng, n=3, it=100):
-    """Seed 001, In [8]: one game, X and O each Monte Carlo (mode 1) or random (mode 0)."""
+    """Racioppo 2020, In [8]: one game, X and O each Monte Carlo (mode 1) or random (mode 0)."""
     pos = list(range(n**2))  # List of possible moves
     v = np.zeros(n**2)
     x_moves = []
@@ -163,7 +163,7 @@ def f_Monte_Carlo_TTT(X_mode, O_mode, rng, n=3, it=100):
 
 
 def f_Window_Move(i, pos, x_moves, o_moves, X_mode, O_mode, rng, n=3, window=1, it=100):
-    """Seed 001, In [178]: the move-choice block of ``f_Exp_Window_Monte_Carlo_TTT`` at ply ``i``; returns ``idx``.
+    """Racioppo 2020, In [178]: the move-choice block of ``f_Exp_Window_Monte_Carlo_TTT`` at ply ``i``; returns ``idx``.
 
     Moved out of the game loop, unchanged, so that a position can be tested on its own.
     """
@@ -218,7 +218,7 @@ def f_Window_Move(i, pos, x_moves, o_moves, X_mode, O_mode, rng, n=3, window=1, 
 
 
 def f_Exp_Window_Monte_Carlo_TTT(X_mode, O_mode, rng, n=3, window=1, it=100):
-    """Seed 001, In [178]: one game with the windowed search (window 1: all moves; 2: best 4; 3: best 2)."""
+    """Racioppo 2020, In [178]: one game with the windowed search (window 1: all moves; 2: best 4; 3: best 2)."""
     pos = list(range(n**2))  # List of possible moves
     v = np.zeros(n**2)
     x_moves = []
@@ -247,7 +247,7 @@ def f_Exp_Window_Monte_Carlo_TTT(X_mode, O_mode, rng, n=3, window=1, it=100):
 
 
 def f_Play_N_Games(X_mode, O_mode, rng, n=3, it=100, N=100, window=None):
-    """Seed 001, In [9] and In [165]: ``N`` games; returns ``(X wins, O wins, draws)`` instead of printing %.
+    """Racioppo 2020, In [9] and In [165]: ``N`` games; returns ``(X wins, O wins, draws)`` instead of printing %.
 
     ``window=None`` plays ``f_Monte_Carlo_TTT`` (In [9]); a window plays
     ``f_Exp_Window_Monte_Carlo_TTT`` (In [165], ``f_Play_N_Games2``).
@@ -264,7 +264,7 @@ def f_Play_N_Games(X_mode, O_mode, rng, n=3, it=100, N=100, window=None):
 
 
 def centre_opening_rate(rng, n=3, it=100, iterations=100):
-    """Seed 001, In [21]: the fraction of ``iterations`` trials in which X's first move is the centre."""
+    """Racioppo 2020, In [21]: the fraction of ``iterations`` trials in which X's first move is the centre."""
     counter = 0
     pos = list(range(n**2))
     for _ in np.arange(iterations):
@@ -279,7 +279,7 @@ def centre_opening_rate(rng, n=3, it=100, iterations=100):
 
 
 def centre_held_at_end(rng, it=10, iterz=100):
-    """Seed 001, In [150]: meant to measure X's centre opening; counts games X *ends* holding the centre.
+    """Racioppo 2020, In [150]: meant to measure X's centre opening; counts games X *ends* holding the centre.
 
     DEFECT centre: ``M[1,1] == 1`` looks at the final board of a whole Monte Carlo vs Monte
     Carlo game, where X also gets the centre later in the game; and the published output

@@ -8,7 +8,7 @@
 Half the games have A moving first and half B (``seats="alternate"``: A first in the
 even-numbered games), because moving first is worth a lot: random play wins 58% of
 tic-tac-toe games as X and 29% as O. ``seats="a-first"`` or ``"b-first"`` fixes the
-seats instead, as seed 001 does when it reports X and O separately.
+seats instead, as Racioppo 2020 does when it reports X and O separately.
 """
 
 from __future__ import annotations

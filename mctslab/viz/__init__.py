@@ -3,7 +3,7 @@
 * :func:`draw_tree`: the tree (pruned to stay readable), a :class:`graphviz.Digraph`;
   :func:`tree_outline`: the same as indented text (the fallback without ``dot``).
 * :class:`SearchRecorder`: UCT one iteration at a time, recording the four phases;
-  :func:`draw_iteration`: one phase of one iteration, like seed 000's figures.
+  :func:`draw_iteration`: one phase of one iteration, like Bradberry 2015's figures.
 * :func:`tree_explorer` and :func:`play_board`: ipywidgets for a notebook, thin
   wiring over :class:`TreeExplorer` and :class:`PlaySession`, which hold the logic.
 

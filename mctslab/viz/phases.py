@@ -1,4 +1,4 @@
-"""One UCT iteration drawn phase by phase, like the four figures of seed 000: :func:`draw_iteration`.
+"""One UCT iteration drawn phase by phase, like the four figures of Bradberry 2015: :func:`draw_iteration`.
 
 1. **selection**: the path chosen by UCB1 in bold red, each child's UCB1 value under
    its counts (the chosen one in bold); for a variant of UCT, the path its own rule
@@ -31,7 +31,7 @@ from .tree import render_view
 __all__ = ["PHASES", "draw_iteration"]
 
 PHASES = ("selection", "expansion", "simulation", "backpropagation")
-"""The four phases of a UCT iteration, in order (seed 000's names)."""
+"""The four phases of a UCT iteration, in order (Bradberry 2015's names)."""
 
 CAPTIONS = {
     "selection": "1. Selection: from the root, the child with the highest UCB1 value, while every move has been tried",

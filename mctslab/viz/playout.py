@@ -2,7 +2,7 @@
 
 :meth:`Game.rollout <mctslab.games.base.Game.rollout>` returns only the result of a
 playout: the fast versions of the games play on bitboards and never build a list of
-moves. To draw seed 000's dashed simulation arrow we need those moves, and they must
+moves. To draw Bradberry 2015's dashed simulation arrow we need those moves, and they must
 be the very moves UCT's playout played, or the picture would show a game that never
 happened. Every game can report them: :meth:`Game.rollout_moves
 <mctslab.games.base.Game.rollout_moves>` draws its random numbers exactly as its

@@ -1,4 +1,4 @@
-"""UCT one iteration at a time, with a record of its four phases (seed 000's figures as data).
+"""UCT one iteration at a time, with a record of its four phases (Bradberry 2015's figures as data).
 
 :class:`SearchRecorder` drives a :class:`~mctslab.agents.uct.UCT` agent through its own
 public steps, in the order :meth:`UCT.iterate <mctslab.agents.uct.UCT.iterate>` calls
@@ -156,7 +156,7 @@ class IterationRecord:
         return len(self.updates) - 1
 
     def describe(self, game: Game | None = None) -> str:
-        """The four phases in words, one paragraph each (the text beside seed 000's figures)."""
+        """The four phases in words, one paragraph each (the text beside Bradberry 2015's figures)."""
 
         def name(node: Node) -> str:
             if node.move is None:
@@ -211,7 +211,7 @@ class SearchRecorder:
     Attributes:
         root: the root of the tree (a fresh one: a ``reuse`` agent's kept tree is not used).
         iterations: iterations done so far.
-        max_depth: deepest simulated node so far, in plies (seed 000's "maximum depth searched").
+        max_depth: deepest simulated node so far, in plies (Bradberry 2015's "maximum depth searched").
         last: the record of the last iteration run by :meth:`step`, or ``None``.
 
     Raises:

@@ -1,7 +1,7 @@
 """Draw the search tree UCT built, with graphviz: :func:`draw_tree`.
 
 Every box is a node: who moved and which move (or, in small tic-tac-toe, the board
-itself), then seed 000's ``wins/visits``, counted for the player who made the move
+itself), then Bradberry 2015's ``wins/visits``, counted for the player who made the move
 (the point of view of :class:`~mctslab.agents.uct.Node`). Boxes are coloured by that
 player, edges are as wide as their share of the visits, the most visited path is
 green and the last iteration's path red. :mod:`mctslab.viz.prune` keeps the picture
