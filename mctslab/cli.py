@@ -26,7 +26,7 @@ from .agents import AGENTS, canonical_spec, make_agent
 from .bench import cli as bench_command
 from .games import GAMES, IllegalMoveError, make_game
 from .specs import SpecError
-from .tournament import ResultsFileError, play_match, round_robin
+from .tournament import ResultsFileError, RunInterrupted, play_match, round_robin
 from .tournament.match import SEATS
 
 
@@ -256,10 +256,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = getattr(err, "prog", None) or prog
         print(f"{where}: error: {' '.join(str(err).split())}", file=sys.stderr)
         return 2
+    except RunInterrupted as stop:
+        print(f"{prog}: {stop.message()}", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
-        print(
-            "interrupted: finished games are in the --out file, if any; run the same command to resume", file=sys.stderr
-        )
+        print(f"{prog}: interrupted", file=sys.stderr)
         return 130
 
 

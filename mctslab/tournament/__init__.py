@@ -16,6 +16,7 @@ from .results_file import ResultsFileError, ResultsFileWarning
 from .roundrobin import RoundRobinResult, round_robin
 from .runner import GameResult, GameTask, game_seed, run_games
 from .stats import Outcomes, games_needed, wilson
+from .workers import RunInterrupted
 
 __all__ = [
     "SEATS",
@@ -27,6 +28,7 @@ __all__ = [
     "ResultsFileError",
     "ResultsFileWarning",
     "RoundRobinResult",
+    "RunInterrupted",
     "bradley_terry",
     "game_seed",
     "games_needed",

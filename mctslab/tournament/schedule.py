@@ -30,6 +30,7 @@ import numpy as np
 from ..games import Game
 from .results_file import ResultsFile
 from .runner import GameResult, GameTask, check_workers, run_games
+from .workers import RunInterrupted
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,8 @@ def play_schedule(
         TypeError, ValueError: for bad ``workers`` or ``batch_size``.
         ResultsFileError: if ``out`` holds another run's results or is damaged before
             its last line.
+        RunInterrupted: (a ``KeyboardInterrupt``) on Ctrl-C, once every finished game
+            is written to ``out``; it says how many and how to resume.
     """
     check_workers(workers, batch_size)
     done: dict[tuple[int, int], GameResult] = {}
@@ -90,18 +93,21 @@ def play_schedule(
         results_file = ResultsFile(out, header, game, {t.key: t.a_first for t in tasks})
         done = results_file.open_for_append()
         tasks = [t for t in tasks if t.key not in done]
-    played = run_games(
-        game.spec,
-        pairs,
-        seed,
-        tasks,
-        executor=executor,
-        workers=workers,
-        batch_size=batch_size,
-        progress=progress,
-        desc=desc,
-        done=len(done),
-        on_batch=None if results_file is None else results_file.append,
-    )
+    try:
+        played = run_games(
+            game.spec,
+            pairs,
+            seed,
+            tasks,
+            executor=executor,
+            workers=workers,
+            batch_size=batch_size,
+            progress=progress,
+            desc=desc,
+            done=len(done),
+            on_batch=None if results_file is None else results_file.append,
+        )
+    except RunInterrupted as stop:
+        raise RunInterrupted(stop.finished, stop.total, None if out is None else os.fspath(out)) from None
     results = sorted([*done.values(), *played], key=lambda r: r.key)
     return Played(results, frozenset(done))
