@@ -214,6 +214,7 @@ class Agent(ABC):
         """The move this agent plays in ``state``.
 
         Raises:
+            InvalidStateError: if ``state`` is not a position of ``game``.
             IllegalMoveError: if the game is already over.
         """
         return self.analyse(game, state).move
@@ -230,7 +231,13 @@ class Agent(ABC):
 
 
 def legal_or_raise(game: Game, state: State) -> tuple[int, ...]:
-    """The legal moves, or :class:`IllegalMoveError` if the game is over (nothing to choose)."""
+    """The legal moves of ``state``, checked: every agent's :meth:`Agent.analyse` starts here.
+
+    Raises:
+        InvalidStateError: if ``state`` is not a position of ``game`` (:meth:`Game.check_state`).
+        IllegalMoveError: if the game is over (nothing to choose).
+    """
+    game.check_state(state)
     moves = game.legal_moves(state)
     if not moves:
         raise IllegalMoveError("no move to select: the game is over")
