@@ -29,28 +29,19 @@ from ..games.base import Game, State
 from ..seeding import Seed
 from ..specs import to_bool
 from ..ucb import SQRT2, exploration, ucb1
+from ..validation import non_negative_number, optional, positive_number
 from .base import Agent, Analysis, MoveStat, Param, check_bool, check_optional_positive_int, legal_or_raise
 from .registry import register_agent
 
 
 def check_c(name: str, c: float) -> float:
-    """The exploration constant as a float >= 0 (TypeError for a non-number, ValueError below 0)."""
-    if isinstance(c, bool) or not isinstance(c, (int, float)):
-        raise TypeError(f"{name} must be a number >= 0, got {c!r}")
-    if not c >= 0:
-        raise ValueError(f"the exploration constant {name} must be >= 0, got {c}")
-    return float(c)
+    """The exploration constant as a finite float >= 0 (TypeError for a non-number, ValueError otherwise)."""
+    return non_negative_number(name, c, finite=True, hint=" (the exploration constant)")
 
 
 def check_seconds(name: str, seconds: float | None) -> float | None:
-    """``None``, or a time budget > 0 in seconds (TypeError for a non-number, ValueError otherwise)."""
-    if seconds is None:
-        return None
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-        raise TypeError(f"{name} must be a number > 0, got {seconds!r}")
-    if not seconds > 0:
-        raise ValueError(f"{name} must be > 0, got {seconds}")
-    return seconds
+    """``None``, or a finite time budget > 0 in seconds (TypeError for a non-number, ValueError otherwise)."""
+    return optional(positive_number, name, seconds, finite=True, hint=" (seconds per move)")
 
 
 def check_final(name: str, final: str) -> str:
