@@ -39,7 +39,7 @@ from tqdm.auto import tqdm
 from ..games import make_game
 from ..play import play_game
 from ..seeding import child_seed, child_seeds
-from ..validation import positive_int
+from ..validation import integer, positive_int
 from .factory import build
 from .workers import RunInterrupted, init_worker, play_until_stopped
 
@@ -164,6 +164,35 @@ def play_batch(
     return list(play_games(game_spec, pairs, root, tasks))
 
 
+MAX_WORKERS = 256
+"""The most worker processes a run may start (``workers=100_000`` would fork until the machine stops)."""
+
+MAX_GAMES = 1_000_000
+"""The most games one run may schedule: its tasks are held in memory (about 250 MB per
+million), so ``games=10**9`` is refused at once instead of failing with ``MemoryError``."""
+
+
+def check_games(games: int, per: int = 1) -> int:
+    """``games`` (an int >= 1) if ``games * per`` fits in :data:`MAX_GAMES`.
+
+    Args:
+        games: games per pairing.
+        per: pairings (1 in a match).
+
+    Raises:
+        TypeError: if ``games`` is not an integer.
+        ValueError: if it is < 1, or the run would have more than :data:`MAX_GAMES` games.
+    """
+    games = positive_int("games", games)
+    if games * per > MAX_GAMES:
+        where = "" if per == 1 else f" x {per} pairings"
+        raise ValueError(
+            f"games must be at most {MAX_GAMES:,} in one run, got {games:,}{where}; "
+            "play several runs with different seeds instead"
+        )
+    return games
+
+
 def available_cores() -> int:
     """Cores this process may use (at least 1)."""
     try:
@@ -183,14 +212,14 @@ def default_batch_size(games: int, workers: int) -> int:
 
 
 def check_workers(workers: int | None, batch_size: int | None) -> None:
-    """Check the ``workers`` and ``batch_size`` options: each ``None`` or an int >= 1.
+    """Check the ``workers`` and ``batch_size`` options: each ``None`` or an int >= 1 (workers at most 256).
 
     Raises:
         TypeError: if either is neither ``None`` nor an int.
         ValueError: if either is < 1.
     """
     if workers is not None:
-        positive_int("workers", workers, hint=" (or None for every core)")
+        integer("workers", workers, low=1, high=MAX_WORKERS, hint=" (or None for every core)")
     if batch_size is not None:
         positive_int("batch_size", batch_size, hint=" (games per task, or None for automatic)")
 
