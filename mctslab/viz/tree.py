@@ -48,6 +48,23 @@ NO_DOT_MESSAGE = (
 )
 
 
+def dot_failed_message(err: BaseException) -> str:
+    """What the text fallback says when ``dot`` exists but could not draw (a crash, a bad install...)."""
+    reason = f"{type(err).__name__}"
+    detail = getattr(err, "stderr", None) or str(err)
+    if isinstance(detail, bytes):
+        detail = detail.decode("utf-8", "replace")
+    first = next((line.strip() for line in str(detail).splitlines() if line.strip()), "")
+    if first:
+        reason += f": {first[:200]}"
+    return f"graphviz's `dot` program failed ({reason}), so the tree is shown as text."
+
+
+def _fallback(text: str, err: BaseException | None) -> str:
+    """The text shown instead of a drawing, with the reason ``dot`` failed if it did."""
+    return text if err is None else text.replace(NO_DOT_MESSAGE, dot_failed_message(err), 1)
+
+
 def dot_available() -> bool:
     """True if graphviz's ``dot`` program is on the ``PATH`` (needed to show or save a drawing)."""
     return shutil.which("dot") is not None
@@ -73,12 +90,15 @@ def _graph_class() -> type:
         text = ""
 
         def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
+            failure = None
             if dot_available():
                 try:
                     return super()._repr_mimebundle_(include, exclude, **kwargs)
                 except graphviz.ExecutableNotFound:
                     pass
-            return {"text/plain": self.text}
+                except Exception as err:  # dot is there but failed: still show the tree, and why
+                    failure = err
+            return {"text/plain": _fallback(self.text, failure)}
 
     return TreeGraph
 
@@ -250,6 +270,7 @@ def draw_tree(
 
 def graph_html(graph: Any) -> str:
     """A drawing as HTML: its SVG, or without ``dot`` the message and outline in a ``<pre>`` block."""
+    failure = None
     if dot_available():
         import graphviz
 
@@ -257,7 +278,9 @@ def graph_html(graph: Any) -> str:
             return graph.pipe(format="svg", encoding="utf-8")
         except graphviz.ExecutableNotFound:
             pass
-    return f"<pre>{escape(getattr(graph, 'text', '') or graph.source)}</pre>"
+        except Exception as err:  # dot is there but failed: the outline, and why
+            failure = err
+    return f"<pre>{escape(_fallback(getattr(graph, 'text', '') or graph.source, failure))}</pre>"
 
 
 def _scalable(html: str) -> str:
