@@ -54,6 +54,12 @@ class ResultsFileError(ValueError):
     """A results file that cannot be used: written by another run, or damaged before its last line."""
 
 
+LOCKS: set[int] = set()
+"""File descriptors holding a results file's lock in this process. A forked worker closes
+its copies (:func:`mctslab.tournament.workers.init_worker`): an ``flock`` lasts while any
+copy of the descriptor is open, and a worker must not keep the file locked after its run."""
+
+
 class ResultsFileBusyError(ResultsFileError):
     """The results file is being written by another run (it holds the file's lock)."""
 
@@ -309,8 +315,10 @@ class ResultsFile:
                     ) from None
                 except OSError:  # a file system without locks: go on unlocked
                     pass
+            LOCKS.add(fd)
             yield
         finally:
+            LOCKS.discard(fd)
             os.close(fd)
 
     # -- the file itself --------------------------------------------------------------

@@ -377,6 +377,9 @@ def _salvage(pool: ProcessPoolExecutor, futures: list[Future], collect: Collect)
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:
     """SIGKILL every worker still running (the pool's own shutdown would wait for their games)."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         if process.is_alive():
             process.kill()
+    for process in processes:  # reaped, so nothing of the run outlives it
+        process.join(timeout=1.0)

@@ -16,6 +16,7 @@ A tournament's process pool runs :func:`play_until_stopped` in workers set up by
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -109,7 +110,17 @@ def die_with_parent(parent_pid: int) -> bool:
 
 
 def init_worker(parent_pid: int) -> None:
-    """Set up a pool worker: SIGINT stops the batch (:func:`play_until_stopped`); die with the parent."""
+    """Set up a pool worker: SIGINT stops the batch (:func:`play_until_stopped`); die with the parent.
+
+    It also closes its copies of the results files' lock descriptors, so that the lock ends
+    with the run, not with the last worker.
+    """
+    from .results_file import LOCKS
+
+    for fd in list(LOCKS):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    LOCKS.clear()
     signal.signal(signal.SIGINT, _on_sigint)
     die_with_parent(parent_pid)
 
