@@ -22,7 +22,9 @@ def broken_dot(tmp_path, monkeypatch):
     """A `dot` on the PATH that exists but fails, as a broken install does (exit status 1)."""
     fake = tmp_path / "dot"
     # it reads its input first (as dot does), so the failure is its exit status, not a broken pipe
-    fake.write_text("#!/bin/sh\ncat > /dev/null\necho 'Error: renderer for svg not found (broken install)' >&2\nexit 1\n")
+    fake.write_text(
+        "#!/bin/sh\ncat > /dev/null\necho 'Error: renderer for svg not found (broken install)' >&2\nexit 1\n"
+    )
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}")
     return fake
