@@ -10,7 +10,7 @@ Quick start::
 """
 
 from .agents import UCT, Agent, Analysis, MoveStat, Node, make_agent
-from .games import GAMES, Game, IllegalMoveError, make_game, register_game, state_from_moves
+from .games import GAMES, Game, IllegalMoveError, InvalidStateError, make_game, register_game, state_from_moves
 from .games.check import GameContractError, check_game
 from .play import GameRecord, play_game
 from .specs import SpecError
@@ -33,6 +33,7 @@ __all__ = [
     "GameContractError",
     "check_game",
     "IllegalMoveError",
+    "InvalidStateError",
     "SpecError",
     "make_game",
     "register_game",

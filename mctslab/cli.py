@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -29,8 +30,9 @@ from .alphazero import cli as train_command
 from .bench import cli as bench_command
 from .games import GAMES, IllegalMoveError, make_game
 from .specs import SpecError
-from .tournament import ResultsFileError, play_match, round_robin
+from .tournament import ResultsFileError, RunInterrupted, play_match, round_robin
 from .tournament.match import SEATS
+from .tournament.runner import MAX_WORKERS
 
 
 def agent_arg(spec: str) -> str:
@@ -63,41 +65,49 @@ class _Parser(argparse.ArgumentParser):
 
 
 # -- argument types ---------------------------------------------------------------------
-def positive_int(text: str) -> int:
-    """An int >= 1 (for --games, --workers)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+# Strict: plain ASCII digits only. int() would also take " 5", "1_000" and other scripts'
+# digits, which a typo can produce; a number on the command line is written one way.
+_WHOLE = re.compile(r"[0-9]{1,18}")
+_MOVE = re.compile(r"-?[0-9]{1,18}")
+
+
+def _whole(text: str, low: int, high: int | None = None) -> int:
+    allowed = f"a whole number >= {low}" if high is None else f"a whole number from {low} to {high:,}"
+    if not _WHOLE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected {allowed}, got {text!r}")
+    value = int(text)
+    if value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """An int >= 1 (for --games, --batch-size), digits only."""
+    return _whole(text, 1)
+
+
+def workers_int(text: str) -> int:
+    """An int from 1 to :data:`~mctslab.tournament.runner.MAX_WORKERS` (for --workers)."""
+    return _whole(text, 1, MAX_WORKERS)
 
 
 def seed_int(text: str) -> int:
-    """An int >= 0 (for --seed)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
+    """An int >= 0 (for --seed), digits only: a negative seed is refused, not folded onto a positive one."""
+    return _whole(text, 0)
 
 
 def move_list(text: str) -> list[int]:
     """Comma-separated moves such as ``4,0,8`` (empty for the initial position)."""
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated move numbers such as 4,0,8, got {text!r}") from None
+    parts = [p.strip() for p in text.split(",")] if text.strip() else []
+    if not all(_MOVE.fullmatch(p) for p in parts):
+        raise argparse.ArgumentTypeError(f"expected comma-separated move numbers such as 4,0,8, got {text!r}")
+    return [int(p) for p in parts]
 
 
 def _add_run_options(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--games", type=positive_int, default=100, help=f"games {what} (default 100)")
     parser.add_argument("--seed", type=seed_int, default=0, help="the seed: same seed, same games (default 0)")
-    parser.add_argument("--workers", type=positive_int, default=None, help="processes (default: every core)")
+    parser.add_argument("--workers", type=workers_int, default=None, help="processes (default: every core)")
     parser.add_argument("--batch-size", type=positive_int, default=None, help="games per task (default: automatic)")
     parser.add_argument("--out", default=None, help="results file, one JSON line per game; re-run to resume")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
@@ -261,10 +271,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = getattr(err, "prog", None) or prog
         print(f"{where}: error: {' '.join(str(err).split())}", file=sys.stderr)
         return 2
+    except RunInterrupted as stop:
+        print(f"{prog}: {stop.message()}", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
-        print(
-            "interrupted: finished games are in the --out file, if any; run the same command to resume", file=sys.stderr
-        )
+        print(f"{prog}: interrupted", file=sys.stderr)
         return 130
 
 

@@ -64,6 +64,7 @@ def play_game(
 
     Raises:
         ValueError: if ``agents`` is not a pair.
+        InvalidStateError: if ``start`` is not a position of ``game``.
     """
     if len(agents) != 2:
         raise ValueError(f"a game needs exactly two agents, got {len(agents)}")
@@ -73,6 +74,7 @@ def play_game(
     for agent in players:
         agent.reset()
     state = game.initial_state() if start is None else start
+    game.check_state(state)
     record = GameRecord(game.spec, (players[0].spec, players[1].spec))
     while not game.is_terminal(state):
         mover = game.to_move(state)

@@ -35,6 +35,7 @@ __all__ = [
     "non_negative_number",
     "number",
     "one_of",
+    "optional",
     "positive_int",
     "positive_number",
     "probability",
@@ -110,12 +111,14 @@ def number(
     high: float | None = None,
     low_open: bool = False,
     high_open: bool = False,
+    finite: bool = False,
     hint: str = "",
 ) -> float:
     """``value`` as a ``float`` if it is a real number between ``low`` and ``high``.
 
-    NaN is never in range. Infinities are allowed unless a bound excludes them (see
-    :func:`finite`).
+    NaN is never in range. Infinities are allowed unless a bound excludes them or
+    ``finite`` is set (a budget or a constant must be finite: ``seconds=inf`` would search
+    forever, ``c=inf`` makes ``inf * 0`` a NaN).
 
     Args:
         name: the parameter's name (it starts the message).
@@ -124,6 +127,7 @@ def number(
         high: the upper bound, or ``None`` for none.
         low_open: exclude ``low`` itself (``> low`` rather than ``>= low``).
         high_open: exclude ``high`` itself.
+        finite: also refuse infinities ("a finite number").
         hint: text added after the allowed range, e.g. ``" (a probability)"``.
 
     Returns:
@@ -131,44 +135,48 @@ def number(
 
     Raises:
         TypeError: if ``value`` is not a real number (a ``bool`` is not).
-        ValueError: if it is NaN or outside the range.
+        ValueError: if it is NaN, infinite with ``finite``, or outside the range.
     """
+    kind = "a finite number" if finite else "a number"
     if low is not None and high is not None:
-        allowed = f"a number in {'(' if low_open else '['}{low!r}, {high!r}{')' if high_open else ']'}"
+        allowed = f"{kind} in {'(' if low_open else '['}{low!r}, {high!r}{')' if high_open else ']'}"
     elif low is not None:
-        allowed = f"a number {'>' if low_open else '>='} {low!r}"
+        allowed = f"{kind} {'>' if low_open else '>='} {low!r}"
     elif high is not None:
-        allowed = f"a number {'<' if high_open else '<='} {high!r}"
+        allowed = f"{kind} {'<' if high_open else '<='} {high!r}"
     else:
-        allowed = "a number"
+        allowed = kind
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be {allowed}{hint}, {_got(value, True)}")
-    x = float(value)
+    try:
+        x = float(value)
+    except (OverflowError, ValueError):  # e.g. a Fraction or an int too large for a float
+        raise ValueError(f"{name} must be {allowed}{hint}, {_got(value, False)}") from None
     below = low is not None and (x <= low if low_open else x < low)
     above = high is not None and (x >= high if high_open else x > high)
-    if math.isnan(x) or below or above:
+    if math.isnan(x) or below or above or (finite and math.isinf(x)):
         raise ValueError(f"{name} must be {allowed}{hint}, {_got(value, False)}")
     return x
 
 
-def positive_number(name: str, value: Any, *, hint: str = "") -> float:
+def positive_number(name: str, value: Any, *, finite: bool = False, hint: str = "") -> float:
     """``value`` as a ``float`` if it is a real number > 0 (a standard deviation, a time).
 
     Raises:
         TypeError: if ``value`` is not a real number.
-        ValueError: if it is <= 0 or NaN.
+        ValueError: if it is <= 0 or NaN (or infinite, with ``finite``).
     """
-    return number(name, value, low=0.0, low_open=True, hint=hint)
+    return number(name, value, low=0.0, low_open=True, finite=finite, hint=hint)
 
 
-def non_negative_number(name: str, value: Any, *, hint: str = "") -> float:
+def non_negative_number(name: str, value: Any, *, finite: bool = False, hint: str = "") -> float:
     """``value`` as a ``float`` if it is a real number >= 0 (an exploration constant).
 
     Raises:
         TypeError: if ``value`` is not a real number.
-        ValueError: if it is < 0 or NaN.
+        ValueError: if it is < 0 or NaN (or infinite, with ``finite``).
     """
-    return number(name, value, low=0.0, hint=hint)
+    return number(name, value, low=0.0, finite=finite, hint=hint)
 
 
 def finite(name: str, value: Any, *, hint: str = "") -> float:
@@ -178,11 +186,16 @@ def finite(name: str, value: Any, *, hint: str = "") -> float:
         TypeError: if ``value`` is not a real number.
         ValueError: if it is NaN or infinite.
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a finite number{hint}, {_got(value, True)}")
-    if not math.isfinite(float(value)):
-        raise ValueError(f"{name} must be a finite number{hint}, {_got(value, False)}")
-    return float(value)
+    return number(name, value, finite=True, hint=hint)
+
+
+def optional(check: Any, name: str, value: Any, **options: Any) -> Any:
+    """``None``, or ``value`` checked by ``check(name, value, **options)`` (an unset option).
+
+    >>> optional(positive_int, "depth", None) is None
+    True
+    """
+    return None if value is None else check(name, value, **options)
 
 
 def probability(name: str, value: Any, *, hint: str = "") -> float:

@@ -181,17 +181,17 @@ def test_agents_refuse_finished_games(ttt):
         ),
         ("uct:iters=10", r"unknown parameter 'iters' for agent 'uct'; known parameters: c, engine, final, iterations"),
         ("uct:iterations", r"malformed parameter 'iterations'"),
-        ("uct:iterations=0", r"iterations must be >= 1, got 0"),
-        ("uct:iterations=-5", r"iterations must be >= 1, got -5"),
+        ("uct:iterations=0", r"iterations must be an integer >= 1, got 0"),
+        ("uct:iterations=-5", r"iterations must be an integer >= 1, got -5"),
         ("uct:iterations=ten", r"bad value 'ten' for parameter 'iterations'"),
-        ("uct:c=-1", r"c must be >= 0, got -1"),
-        ("uct:seconds=0", r"seconds must be > 0"),
+        ("uct:c=-1", r"c must be a finite number >= 0.0 \(the exploration constant\), got -1"),
+        ("uct:seconds=0", r"seconds must be a finite number > 0.0"),
         ("uct:final=best", r"final must be 'visits' or 'mean'"),
-        ("flat:playouts=0", r"playouts must be >= 1"),
-        ("windowed:window=0", r"window must be >= 1"),
-        ("windowed:keep=4-0", r"each entry of keep must be >= 1"),
+        ("flat:playouts=0", r"playouts must be an integer >= 1"),
+        ("windowed:window=0", r"window must be an integer >= 1"),
+        ("windowed:keep=4-0", r"each entry of keep must be an integer >= 1"),
         ("windowed:keep=most", r"bad value 'most'"),
-        ("minimax:depth=0", r"depth must be >= 1"),
+        ("minimax:depth=0", r"depth must be an integer >= 1"),
         ("uct:c=1,c=2", r"given twice"),
         (":x=1", r"empty name"),
     ],
@@ -219,9 +219,9 @@ def test_wrong_types():
         make_game(3)
     with pytest.raises(TypeError, match="seed must be"):
         make_agent("random", seed="zero")
-    with pytest.raises(TypeError, match="iterations must be an int"):
+    with pytest.raises(TypeError, match="iterations must be an integer"):
         UCT(iterations=10.5)
-    with pytest.raises(TypeError, match="c must be a number"):
+    with pytest.raises(TypeError, match="c must be a finite number"):
         UCT(c="wide")
     with pytest.raises(ValueError, match="exactly two agents"):
         play_game("tictactoe", ["random"])

@@ -88,9 +88,15 @@ def test_tournament_prints_a_table_and_elo(capsys):
         (("match", "tictactoe", "uct:iterations", "random"), "malformed parameter 'iterations'"),
         (("match", "tictactoe", "uct:iterations=lots", "random"), "bad value 'lots' for parameter 'iterations'"),
         (("match", "tictactoe", "uct:depth=3", "random"), "unknown parameter 'depth' for agent 'uct'"),
-        (("match", "tictactoe", "random", "random", "--games", "0"), "argument --games: must be >= 1, got 0"),
+        (
+            ("match", "tictactoe", "random", "random", "--games", "0"),
+            "argument --games: must be a whole number >= 1, got 0",
+        ),
         (("match", "tictactoe", "random", "random", "--games", "ten"), "argument --games: expected a whole number"),
-        (("match", "tictactoe", "random", "random", "--seed", "-1"), "argument --seed: must be >= 0"),
+        (
+            ("match", "tictactoe", "random", "random", "--seed", "-1"),
+            "argument --seed: expected a whole number >= 0, got '-1'",
+        ),
         (("match", "tictactoe", "random"), "the following arguments are required: AGENT_B"),
         (
             ("move", "tictactoe", "random", "--moves", "4,4"),

@@ -33,7 +33,7 @@ NON_DEFAULT = {
     "solver": UCT_VALUES,
     "rave": {**UCT_VALUES, "k": 40.0},
     "transpositions": UCT_VALUES,
-    "minimax": {"depth": 3},
+    "minimax": {"depth": 3, "max_nodes": 5000},
     "fixedbudget": {"kind": "halving", "budget": 123},
     "perfect": {},
     "racioppo": {"playouts": 12, "window": 3, "procedure": "paper", "defects": frozenset({"turn", "ties"})},
@@ -137,7 +137,7 @@ def test_a_new_agent_registers_with_declared_parameters_and_round_trips():
     try:
         assert make_agent("test-greedy").spec == "test-greedy"
         assert make_agent("test-greedy:lookahead=3").spec == "test-greedy:lookahead=3"
-        with pytest.raises(SpecError, match="lookahead must be >= 1"):
+        with pytest.raises(SpecError, match="lookahead must be an integer >= 1"):
             make_agent("test-greedy:lookahead=0")
         with pytest.raises(SpecError, match="known parameters: lookahead"):
             make_agent("test-greedy:depth=3")

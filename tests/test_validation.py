@@ -128,7 +128,7 @@ def test_the_package_follows_the_rule():
         play_match("tictactoe", "random", "random", games=0, progress=False)
     with pytest.raises(TypeError, match="seats must be one of"):
         play_match("tictactoe", "random", "random", games=2, seats=1, progress=False)
-    with pytest.raises(TypeError, match="workers must be an integer >= 1"):
+    with pytest.raises(TypeError, match=r"workers must be an integer in \[1, 256\]"):
         play_match("tictactoe", "random", "random", games=2, workers=1.5, progress=False)
     with pytest.raises(TypeError, match="seed must be an integer >= 0"):
         play_match("tictactoe", "random", "random", games=2, seed=None, progress=False)

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from ..games.base import Game, IllegalMoveError, State
 from ..seeding import Seed, make_rng
+from ..validation import optional, positive_int
 
 
 @dataclass(frozen=True)
@@ -214,6 +215,7 @@ class Agent(ABC):
         """The move this agent plays in ``state``.
 
         Raises:
+            InvalidStateError: if ``state`` is not a position of ``game``.
             IllegalMoveError: if the game is already over.
         """
         return self.analyse(game, state).move
@@ -230,7 +232,13 @@ class Agent(ABC):
 
 
 def legal_or_raise(game: Game, state: State) -> tuple[int, ...]:
-    """The legal moves, or :class:`IllegalMoveError` if the game is over (nothing to choose)."""
+    """The legal moves of ``state``, checked: every agent's :meth:`Agent.analyse` starts here.
+
+    Raises:
+        InvalidStateError: if ``state`` is not a position of ``game`` (:meth:`Game.check_state`).
+        IllegalMoveError: if the game is over (nothing to choose).
+    """
+    game.check_state(state)
     moves = game.legal_moves(state)
     if not moves:
         raise IllegalMoveError("no move to select: the game is over")
@@ -238,17 +246,21 @@ def legal_or_raise(game: Game, state: State) -> tuple[int, ...]:
 
 
 def check_positive_int(name: str, value: Any) -> int:
-    """``value`` if it is an int >= 1, else a ValueError/TypeError that says so."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int >= 1, got {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be >= 1, got {value}")
-    return value
+    """``value`` as an ``int`` if it is an integer >= 1 (NumPy integers too; a ``bool`` is not).
+
+    The agents' form (``check(name, value)``, as :class:`Param` calls it) of
+    :func:`mctslab.validation.positive_int`: one rule and one wording everywhere.
+
+    Raises:
+        TypeError: if ``value`` is not an integer.
+        ValueError: if it is < 1.
+    """
+    return positive_int(name, value)
 
 
 def check_optional_positive_int(name: str, value: Any) -> int | None:
-    """``None``, or ``value`` checked by :func:`check_positive_int`."""
-    return None if value is None else check_positive_int(name, value)
+    """``None`` (unset), or ``value`` checked by :func:`check_positive_int`."""
+    return optional(positive_int, name, value)
 
 
 def check_bool(name: str, value: Any) -> bool:

@@ -94,7 +94,7 @@ def parse_defects(text: str) -> frozenset[str]:
 
 def check_window(name: str, window: int) -> int:
     """Racioppo 2020's windows: 1, 2 or 3 (TypeError for a non-int, ValueError otherwise)."""
-    check_positive_int(name, window)
+    window = check_positive_int(name, window)
     if window > 3:
         raise ValueError(f"{name} must be 1, 2 or 3 (Racioppo 2020's windows: all moves, best 4, best 2), got {window}")
     return window

@@ -21,6 +21,8 @@ pictures of :mod:`mctslab.viz` read the agent's own rule, so a variant is drawn 
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import time
 from collections.abc import Iterator
 from math import floor, inf, log, sqrt
@@ -30,29 +32,32 @@ from ..games.base import Game, State
 from ..seeding import Seed
 from ..specs import to_bool
 from ..ucb import SQRT2, exploration, ucb1
+from ..validation import non_negative_number, optional, positive_number
 from .base import Agent, Analysis, MoveStat, Param, check_bool, check_optional_positive_int, legal_or_raise
 from .playouts import check_playout, policy_rollout
 from .registry import register_agent
 
 
 def check_c(name: str, c: float) -> float:
-    """The exploration constant as a float >= 0 (TypeError for a non-number, ValueError below 0)."""
-    if isinstance(c, bool) or not isinstance(c, (int, float)):
-        raise TypeError(f"{name} must be a number >= 0, got {c!r}")
-    if not c >= 0:
-        raise ValueError(f"the exploration constant {name} must be >= 0, got {c}")
-    return float(c)
+    """The exploration constant as a finite float >= 0 (TypeError for a non-number, ValueError otherwise)."""
+    return non_negative_number(name, c, finite=True, hint=" (the exploration constant)")
 
 
 def check_seconds(name: str, seconds: float | None) -> float | None:
-    """``None``, or a time budget > 0 in seconds (TypeError for a non-number, ValueError otherwise)."""
-    if seconds is None:
-        return None
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-        raise TypeError(f"{name} must be a number > 0, got {seconds!r}")
-    if not seconds > 0:
-        raise ValueError(f"{name} must be > 0, got {seconds}")
-    return seconds
+    """``None``, or a finite time budget > 0 in seconds (TypeError for a non-number, ValueError otherwise)."""
+    return optional(positive_number, name, seconds, finite=True, hint=" (seconds per move)")
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a timed search (restored after, even on error)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def check_final(name: str, final: str) -> str:
@@ -410,12 +415,16 @@ class UCT(Agent):
                 max_depth = max(max_depth, self.iterate(game, root))
             done = self.iterations
         else:
-            deadline = time.perf_counter() + self.seconds
             limit = self.iterations
-            # At least one iteration, so there is always a move to return.
-            while done == 0 or (time.perf_counter() < deadline and (limit is None or done < limit)):
-                max_depth = max(max_depth, self.iterate(game, root))
-                done += 1
+            # The cyclic garbage collector is paused while the clock runs: a full collection
+            # walks the whole (reused) tree, 0.1-0.25 s in one piece, which overshot a 1 s
+            # budget by up to 43%. Nothing searched here is garbage; it is collected after.
+            with _collector_paused():
+                deadline = time.perf_counter() + self.seconds
+                # At least one iteration, so there is always a move to return.
+                while done == 0 or (time.perf_counter() < deadline and (limit is None or done < limit)):
+                    max_depth = max(max_depth, self.iterate(game, root))
+                    done += 1
         if self.reuse:
             self._previous = (game, root)
         return root, max_depth, done
@@ -432,9 +441,12 @@ class UCT(Agent):
             from ..engine.agent import analyse
 
             return analyse(self, game, state)
-        root, max_depth, done = self._run(game, state)
-        best = self.best_child(root)
-        return Analysis(best.move, self.move_stats(root), iterations=done, max_depth=max_depth, root=root)
+        # With a time budget the collector stays paused until the decision is made, so a
+        # full collection deferred by the search is not paid inside this move's clock.
+        with _collector_paused() if self.seconds is not None else contextlib.nullcontext():
+            root, max_depth, done = self._run(game, state)
+            best = self.best_child(root)
+            return Analysis(best.move, self.move_stats(root), iterations=done, max_depth=max_depth, root=root)
 
     def move_stats(self, root: Node) -> tuple[MoveStat, ...]:
         """Per-child statistics of ``root``, in move order: visits, mean and :meth:`child_exploration`.

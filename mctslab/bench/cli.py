@@ -25,10 +25,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Measure and print; returns 0."""
-    if args.rounds < 1:
-        raise ValueError(f"--rounds must be >= 1, got {args.rounds}")
-    if not args.scale > 0:
-        raise ValueError(f"--scale must be > 0, got {args.scale}")
+    if not 1 <= args.rounds <= 1000:
+        raise ValueError(f"--rounds must be from 1 to 1000, got {args.rounds}")
+    if not 0 < args.scale <= 1000:  # also refuses nan and inf (an endless benchmark)
+        raise ValueError(f"--scale must be > 0 and at most 1000, got {args.scale}")
     report = run_benchmark(args.rounds, args.scale, compare=not args.no_compare, progress=not args.no_progress)
     result = report_dict(report)
     text = [format_report(report)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..specs import Entry, build, to_int_list
-from .base import Game, IllegalMoveError, State, state_from_moves
+from .base import Game, IllegalMoveError, InvalidStateError, State, state_from_moves
 from .connect4 import ConnectFour
 from .nim import Nim
 from .rollouts import PlayedRollout
@@ -57,6 +57,7 @@ __all__ = [
     "Fractio",
     "Game",
     "IllegalMoveError",
+    "InvalidStateError",
     "Nim",
     "PlayedRollout",
     "State",

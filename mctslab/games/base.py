@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import operator
 import random
+import reprlib
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
 from math import floor
@@ -43,6 +44,24 @@ RESULTS: dict[int | None, tuple[float, float]] = {0: WIN0, 1: WIN1, None: DRAW}
 
 class IllegalMoveError(ValueError):
     """A move that is not legal in the given state; the message lists the legal moves."""
+
+
+class InvalidStateError(ValueError):
+    """A value given as a state that is not a position of this game.
+
+    For example a Connect Four state given to tic-tac-toe, or a 4 x 4 tic-tac-toe state
+    given to the 3 x 3 game. Raised by :meth:`Game.check_state`, which :meth:`Game.play`
+    and every agent's ``select_move`` / ``analyse`` call before anything else.
+    """
+
+
+_short = reprlib.Repr()
+_short.maxstring, _short.maxother, _short.maxtuple = 40, 60, 8
+
+
+def describe_value(value: Any) -> str:
+    """A value for an error message: its repr, shortened, and its type."""
+    return f"{_short.repr(value)} (a {type(value).__name__})"
 
 
 class Game(ABC):
@@ -98,14 +117,40 @@ class Game(ABC):
         """A readable text picture of the position."""
 
     # -- provided ------------------------------------------------------------------
+    def check_state(self, state: State) -> None:
+        """Raise :class:`InvalidStateError` unless ``state`` can be a position of this game.
+
+        Called where states come in from outside (:meth:`play`, agents' ``select_move``
+        and ``analyse``), never inside a search. This default accepts only values of the
+        type of :meth:`initial_state`; games override it to check more (the stones fit
+        the board, the heaps are those of this game...). :func:`mctslab.check_game`
+        checks that states of the other registered games are refused.
+
+        Raises:
+            InvalidStateError: (a ``ValueError``) saying what was given and what a state
+                of this game is.
+        """
+        expected = type(self.initial_state())
+        if type(state) is not expected:
+            self.refuse_state(state, f"its states are {expected.__name__} values")
+
+    def refuse_state(self, state: Any, why: str) -> None:
+        """Raise the :class:`InvalidStateError` of :meth:`check_state` for ``state``, saying ``why``."""
+        raise InvalidStateError(
+            f"not a state of the game {self.spec}: {why}; got {describe_value(state)}. "
+            "Use the states of this game's initial_state(), play() or state_from_moves()"
+        )
+
     def play(self, state: State, move: int) -> State:
         """Return the state after ``move``; ``state`` itself is not changed.
 
         Raises:
+            InvalidStateError: if ``state`` is not a position of this game (see :meth:`check_state`).
             TypeError: if ``move`` is not an integer.
             IllegalMoveError: if ``move`` is not legal here (the message lists the
                 legal moves), including any move in a finished game.
         """
+        self.check_state(state)
         if isinstance(move, bool):
             raise TypeError(f"a move is an int, not a bool ({move!r})")
         try:

@@ -12,7 +12,7 @@ from collections.abc import Hashable
 
 import numpy as np
 
-from .base import Game, IllegalMoveError
+from .base import Game, IllegalMoveError, InvalidStateError
 from .rollouts import reports_its_rollout
 
 VALID_RETURNS = {(1.0, 0.0), (0.0, 1.0), (0.5, 0.5)}
@@ -42,6 +42,10 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     of ``returns`` in a finished game), and so does ``playout_counts`` (one row of
     three counts adding up to the playouts asked for); every game ends within
     ``max_plies``.
+
+    It checks that the game refuses what is not one of its states: :meth:`~Game.play`
+    raises :class:`InvalidStateError` for ``None``, a number, a string, and positions of
+    every other registered game whose states are of another type (:func:`foreign_states`).
 
     It also checks the hooks that describe the game to the drawings: the two players'
     :meth:`~Game.mark` are distinct non-empty strings; :meth:`~Game.move_text` (long and
@@ -77,6 +81,7 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     if game.is_terminal(initial):
         raise _fail(game, [], "the initial state must not be terminal")
     _check_marks(game)
+    _check_refuses_foreign_states(game)
     board = game.board_cells(initial)
     size = None if board is None else (len(board), len(board[0]) if board else 0)
     replayed = reports_its_rollout(game)
@@ -129,6 +134,54 @@ def _check_network_encoding(game: Game, states: list) -> None:
             raise _fail(game, [], "symmetries() must give permutations of the features and of the moves")
     if not syms or list(syms[0][0]) != list(range(width)):
         raise _fail(game, [], "symmetries() must start with the identity")
+
+
+def foreign_states(game: Game) -> list:
+    """Values that cannot be states of ``game``: junk, and positions of the other registered games.
+
+    Only values whose type differs from ``game``'s states are kept (the positions: the
+    initial one and one a few random moves in, of each registered game with its default
+    parameters): a 4 x 4 tic-tac-toe position may well be a 3 x 3 one too, and a game
+    whose states are plain tuples may accept ``()`` as it likes.
+    """
+    from . import GAMES, make_game  # the registry imports this module's neighbours
+
+    own = type(game.initial_state())
+    found: list = [None, 0, 3.5, "state", (), (0, 0, -1)]
+    rng = random.Random(0)
+    for name in sorted(GAMES):
+        try:
+            other = make_game(name)
+        except Exception:  # a registered game that needs parameters: nothing to borrow from it
+            continue
+        state = other.initial_state()
+        if type(state) is own:
+            continue
+        found.append(state)
+        for _ in range(3):
+            moves = other.legal_moves(state)
+            if not moves:
+                break
+            state = other.apply(state, rng.choice(moves))
+        found.append(state)
+    return [value for value in found if type(value) is not own]
+
+
+def _check_refuses_foreign_states(game: Game) -> None:
+    move = game.legal_moves(game.initial_state())[0]
+    for value in foreign_states(game):
+        try:
+            game.play(value, move)
+        except InvalidStateError:
+            continue
+        except Exception as err:
+            raise _fail(
+                game,
+                [],
+                f"play() must raise InvalidStateError for a value that is not one of its states, "
+                f"got {type(err).__name__} for {value!r} (override check_state)",
+            ) from None
+        raise _fail(game, [], f"play() accepted {value!r}, which is not one of its states (override check_state)")
 
 
 def _check_playout_counts(game: Game, state, moves: list[int], rng: np.random.Generator, playouts: int = 4) -> None:

@@ -93,6 +93,23 @@ class Nim(Game):
         """The initial heaps, player 0 to move."""
         return self._initial
 
+    def check_state(self, state: NimState) -> None:
+        """Refuse a state of another game, or heaps that this game's heaps cannot become.
+
+        Raises:
+            InvalidStateError: saying what is wrong.
+        """
+        super().check_state(state)
+        heaps, player = state
+        if (
+            type(heaps) is not tuple
+            or len(heaps) != len(self.heaps)
+            or not all(type(h) is int and 0 <= h <= start for h, start in zip(heaps, self.heaps, strict=True))
+        ):
+            self.refuse_state(state, f"its heaps must be {len(self.heaps)} ints from 0 to at most {self.heaps}")
+        if type(player) is not int or player not in (0, 1):
+            self.refuse_state(state, "the player to move must be 0 or 1")
+
     def to_move(self, state: NimState) -> int:
         """The player to move (stored in the state)."""
         return state.player

@@ -61,6 +61,40 @@ class StoneGame(Game):
             raise ValueError("returns() needs a finished game; this one is still in progress")
         return RESULTS[self.winner(state)]
 
+    def check_state(self, state: StoneState) -> None:
+        """Refuse a state of another game, or one whose stones do not fit this board.
+
+        Checks the state's type, that ``x`` and ``o`` are disjoint sets of this board's
+        cells with as many X stones as O stones or one more, and that ``result`` is one
+        of the four outcomes. (Cheap enough for every call of :meth:`play`; never called
+        inside a search.)
+
+        Raises:
+            InvalidStateError: saying what is wrong.
+        """
+        super().check_state(state)
+        x, o, result = state.x, state.o, state.result
+        if not all(type(v) is int for v in state):
+            self.refuse_state(state, "its fields must be ints")
+        board = self._board_mask()
+        if x & ~board or o & ~board:
+            self.refuse_state(state, "it has stones off this board (a state of a game of another size?)")
+        if x & o or not 0 <= x.bit_count() - o.bit_count() <= 1:
+            self.refuse_state(state, "X and O must have disjoint stones, X as many as O or one more")
+        if result not in (ONGOING, X_WON, O_WON, DRAWN):
+            self.refuse_state(state, f"result must be one of {ONGOING}, {X_WON}, {O_WON}, {DRAWN}")
+
+    def _board_mask(self) -> int:
+        """Every cell's bit, from :attr:`board_bits` (built once per game)."""
+        mask = self.__dict__.get("_board_mask_bits")
+        if mask is None:
+            mask = 0
+            for row in self.board_bits:
+                for bit in row:
+                    mask |= bit
+            self.__dict__["_board_mask_bits"] = mask
+        return mask
+
     # -- how the game describes itself ---------------------------------------------
     def mark(self, player: int) -> str:
         """``"X"`` for player 0 (moves first), ``"O"`` for player 1."""

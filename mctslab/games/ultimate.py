@@ -148,6 +148,18 @@ class UltimateTicTacToe(StoneGame):
         forced = ANYWHERE if decided >> cell & 1 else cell
         return UltimateState(x, o, x_won, o_won, decided, forced, ONGOING)
 
+    def check_state(self, state: UltimateState) -> None:
+        """Refuse a state of another game (see :meth:`StoneGame.check_state`), or with bad local-board fields.
+
+        Raises:
+            InvalidStateError: saying what is wrong.
+        """
+        super().check_state(state)
+        if (state.x_won | state.o_won | state.decided) & ~FULL or not ANYWHERE <= state.forced <= 8:
+            self.refuse_state(state, "x_won, o_won and decided are 9-bit masks and forced is -1 to 8")
+        if self.local_win_ends_game and state.result == ONGOING and (state.x_won or state.o_won):
+            self.refuse_state(state, "in Fractio the first local board won ends the game")
+
     def move_text(self, move: int, short: bool = False) -> str:
         """``"40 (b4 c4)"``: the move, its local board and its cell; short: ``"40"``."""
         if short:

@@ -17,6 +17,7 @@ from .results_file import ResultsFileError, ResultsFileWarning
 from .roundrobin import RoundRobinResult, round_robin
 from .runner import GameResult, GameTask, game_seed, run_games
 from .stats import Outcomes, as_far_probability, games_needed, games_needed_one_sample, wilson
+from .workers import RunInterrupted
 
 __all__ = [
     "SEATS",
@@ -29,6 +30,7 @@ __all__ = [
     "ResultsFileWarning",
     "RoundRobinResult",
     "as_far_probability",
+    "RunInterrupted",
     "bradley_terry",
     "game_seed",
     "games_needed",

@@ -22,9 +22,9 @@ import numpy as np
 
 from ..display import Table
 from ..games import Game, make_game
-from ..validation import non_negative_int, one_of, positive_int
+from ..validation import non_negative_int, one_of
 from .factory import AgentLike, label_of, name_of, resolve
-from .runner import GameResult, GameTask
+from .runner import GameResult, GameTask, check_games
 from .schedule import play_schedule
 from .stats import Outcomes
 
@@ -282,12 +282,12 @@ def play_match(
     Raises:
         mctslab.SpecError: for an unknown or malformed game or agent spec.
         TypeError: for an argument of the wrong type (e.g. ``games=2.5``, ``seed=None``).
-        ValueError: for ``games < 1``, a negative seed, an unknown seating rule, or
+        ValueError: for ``games < 1`` or more than 1,000,000, a negative seed, an unknown seating rule, or
             ``workers`` or ``batch_size`` < 1.
         ResultsFileError: if ``out`` holds another run's results or is damaged (a
             damaged last line is repaired with a :class:`ResultsFileWarning`).
     """
-    games = positive_int("games", games)
+    games = check_games(games)
     seats = one_of("seats", seats, SEATS)
     game_obj = make_game(game)
     a_agent, b_agent = resolve(a), resolve(b)

@@ -20,14 +20,25 @@ What is checked on reading, so that nothing is ever silently mis-counted:
   anywhere else is an error naming the line.
 
 Reading a file never changes it; only opening it to append does.
+
+What goes wrong with the file itself is one :class:`ResultsFileError` line too: a path
+that is a directory, a device (``/dev/null`` would swallow every game, ``/dev/full``
+refuses them), empty, too long, under a file or in a read-only directory; a disk that
+fills up during the run stops it with the games written so far kept. And one file has
+one writer: a run holds a lock on it (:meth:`ResultsFile.lock`), so a second run given
+the same file stops at once with a message instead of interleaving its lines.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import math
 import os
+import stat
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,8 +54,63 @@ class ResultsFileError(ValueError):
     """A results file that cannot be used: written by another run, or damaged before its last line."""
 
 
+LOCKS: set[int] = set()
+"""File descriptors holding a results file's lock in this process. A forked worker closes
+its copies (:func:`mctslab.tournament.workers.init_worker`): an ``flock`` lasts while any
+copy of the descriptor is open, and a worker must not keep the file locked after its run."""
+
+
+class ResultsFileBusyError(ResultsFileError):
+    """The results file is being written by another run (it holds the file's lock)."""
+
+
+def _os_error(path: Path, doing: str, err: OSError) -> ResultsFileError:
+    """A file-system error as one line: what was being done, to which file, and why."""
+    why = err.strerror or str(err)
+    if err.errno == errno.ENOSPC:
+        why += " (the disk is full: free some space, then run the same command to resume)"
+    elif err.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        why += " (use a file in a directory you can write to)"
+    elif err.errno == errno.ENAMETOOLONG:
+        why += " (use a shorter name)"
+    elif err.errno in (errno.ENOTDIR, errno.EEXIST):
+        why += " (a part of the path is a file, not a directory)"
+    return ResultsFileError(f"cannot {doing} results file {_name(path)}: {why}")
+
+
+def _name(path: Path) -> str:
+    """The path for a message, quoted, its middle cut if it is very long."""
+    text = str(path)
+    return repr(text if len(text) <= 80 else f"{text[:40]}...{text[-30:]}")
+
+
+def check_path(path: str | os.PathLike) -> Path:
+    """``path`` as a :class:`~pathlib.Path` if it can name a results file (not checked on disk).
+
+    Raises:
+        TypeError: if it is not a string or path.
+        ValueError: if it is empty.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"out must be a file name (a str or a path), got {path!r} (a {type(path).__name__})")
+    if os.fspath(path) in ("", b""):
+        raise ValueError("out must be a file name, got an empty one")
+    return Path(path)
+
+
 class ResultsFileWarning(UserWarning):
     """A damaged last line was removed from a results file (its game will be played again)."""
+
+
+def _count(value: Any) -> bool:
+    """A JSON whole number >= 0 (not a bool, not a float such as 1e400)."""
+    return type(value) is int and value >= 0
+
+
+def _pair_of_numbers(value: Any) -> bool:
+    return (
+        isinstance(value, list) and len(value) == 2 and all(type(v) in (int, float) and math.isfinite(v) for v in value)
+    )
 
 
 def _record_to_json(result: GameResult) -> str:
@@ -109,7 +175,7 @@ class ResultsFile:
         game: Game,
         schedule: Mapping[tuple[int, int], bool],
     ) -> None:
-        self.path = Path(path)
+        self.path = check_path(path)
         self.header = {"format": FORMAT, "version": VERSION, **header}
         self.game = game
         self.schedule = schedule
@@ -125,9 +191,9 @@ class ResultsFile:
             ResultsFileError: another run's header, an unreadable header, or a damaged or
                 duplicated game line before the last line.
         """
-        if not self.path.exists() or self.path.stat().st_size == 0:
+        data = self._read_bytes()
+        if not data:
             return Contents({}, 0)
-        data = self.path.read_bytes()
         lines = data.split(b"\n")
         complete = data.endswith(b"\n")
         if complete:
@@ -177,13 +243,20 @@ class ResultsFile:
             ResultsFileError: as :meth:`read` (the file is then left as it was).
         """
         contents = self.read()
-        if contents.end == 0:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "w", encoding="utf-8") as f:
-                f.write(json.dumps(self.header) + "\n")
-        elif contents.damage is not None:
-            with open(self.path, "r+b") as f:
-                f.truncate(contents.end)
+        try:
+            if contents.end == 0:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                with open(self.path, "w", encoding="utf-8") as f:
+                    f.write(json.dumps(self.header) + "\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+                self._check_regular()
+            elif contents.damage is not None:
+                with open(self.path, "r+b") as f:
+                    f.truncate(contents.end)
+        except OSError as err:
+            raise _os_error(self.path, "write", err) from None
+        if contents.damage is not None:
             warnings.warn(
                 f"{self.path}, line {contents.damaged_line}: {contents.damage}; removed it (the run was probably "
                 "stopped while writing it): that game will be played again",
@@ -193,18 +266,94 @@ class ResultsFile:
         return contents.games
 
     def append(self, results: list[GameResult]) -> None:
-        """Append finished games, one line each, and push them to disk."""
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write("".join(_record_to_json(r) + "\n" for r in results))
-            f.flush()
-            os.fsync(f.fileno())
+        """Append finished games, one line each, and push them to disk.
+
+        Raises:
+            ResultsFileError: if they cannot be written (a full disk...): the games
+                written before stay in the file (a line cut short is the damaged last
+                line that resuming removes).
+        """
+        try:
+            with open(self.path, "a", encoding="utf-8") as f:
+                f.write("".join(_record_to_json(r) + "\n" for r in results))
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as err:
+            raise _os_error(self.path, "write to", err) from None
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold this file's lock for the length of a run: one writer per file.
+
+        The file (and its directory) is created if missing. The lock is an advisory
+        ``flock`` (POSIX systems; elsewhere there is no lock), released when the block
+        ends or the process dies, so a killed run never leaves a stale lock.
+
+        Raises:
+            ResultsFileBusyError: if another run holds the lock.
+            ResultsFileError: if the file cannot be opened or is not a regular file.
+        """
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no lock
+            fcntl = None
+        self._check_regular()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as err:
+            raise _os_error(self.path, "open", err) from None
+        try:
+            self._check_regular(os.fstat(fd))
+            if fcntl is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    raise ResultsFileBusyError(
+                        f"results file {_name(self.path)} is being written by another run; wait for it to end "
+                        "(then run this command again to resume from it) or use another file"
+                    ) from None
+                except OSError:  # a file system without locks: go on unlocked
+                    pass
+            LOCKS.add(fd)
+            yield
+        finally:
+            LOCKS.discard(fd)
+            os.close(fd)
+
+    # -- the file itself --------------------------------------------------------------
+    def _check_regular(self, info: os.stat_result | None = None) -> None:
+        """Refuse a directory or a device (``/dev/null`` would swallow every game without a word)."""
+        if info is None:
+            try:
+                info = self.path.stat()
+            except FileNotFoundError:
+                return
+            except OSError as err:
+                raise _os_error(self.path, "open", err) from None
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device?)"
+            raise ResultsFileError(f"results file {_name(self.path)} is {kind}: give the name of a file to write")
+
+    def _read_bytes(self) -> bytes:
+        """The file's bytes; ``b""`` if it does not exist."""
+        self._check_regular()
+        try:
+            return self.path.read_bytes()
+        except FileNotFoundError:
+            return b""
+        except OSError as err:
+            raise _os_error(self.path, "read", err) from None
 
     # -- checks ---------------------------------------------------------------------
     def _check_header(self, raw: bytes, complete: bool) -> None:
         try:
             if not complete:
                 raise ValueError("it is incomplete")
-            header = json.loads(raw)
+            try:
+                header = json.loads(raw)
+            except RecursionError:
+                raise ValueError("its first line is nested too deeply") from None
             if not isinstance(header, dict) or header.get("format") != FORMAT:
                 raise ValueError(f"its first line is not an {FORMAT} header")
         except ValueError as err:
@@ -221,26 +370,32 @@ class ResultsFile:
     def _parse(self, raw: bytes) -> GameResult:
         try:
             d = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested thousands deep
             raise ValueError("the line is not valid JSON") from None
+        if not isinstance(d, dict):
+            raise ValueError(f"the line is not a game record (a JSON {type(d).__name__}, not an object)")
         try:
             pair, index, a_first, winner = d["pair"], d["index"], d["a_first"], d["winner"]
             returns, seconds, moves = d["returns"], d["seconds"], d["moves"]
-            result = GameResult(
-                pair=int(pair),
-                index=int(index),
-                a_first=bool(a_first),
-                moves=tuple(int(m) for m in moves),
-                winner=winner,
-                returns=(float(returns[0]), float(returns[1])),
-                seconds=(float(seconds[0]), float(seconds[1])),
-            )
-        except (KeyError, TypeError, IndexError, ValueError) as err:
-            raise ValueError(f"the line is not a game record ({type(err).__name__}: {err})") from None
+        except KeyError as err:
+            raise ValueError(f"the line is not a game record (no {err.args[0]!r})") from None
+        if not (_count(pair) and _count(index) and isinstance(moves, list) and all(map(_count, moves))):
+            raise ValueError("the line is not a game record (pair, index and moves must be whole numbers >= 0)")
+        if not (_pair_of_numbers(returns) and _pair_of_numbers(seconds)):
+            raise ValueError("the line is not a game record (returns and seconds must be pairs of finite numbers)")
         if not isinstance(a_first, bool) or winner not in ("a", "b", None):
             raise ValueError("the line is not a game record (bad a_first or winner)")
+        result = GameResult(
+            pair=pair,
+            index=index,
+            a_first=a_first,
+            moves=tuple(moves),
+            winner=winner,
+            returns=(float(returns[0]), float(returns[1])),
+            seconds=(float(seconds[0]), float(seconds[1])),
+        )
         expected = self.schedule.get(result.key)
-        if result.pair < 0 or result.index < 0 or (expected is not None and expected != result.a_first):
+        if expected is not None and expected != result.a_first:
             raise ValueError(f"game {result.key} is not seated as this run's schedule seats it")
         self._replay(result)
         return result

@@ -22,7 +22,7 @@ from ..validation import one_of, positive_int
 from .elo import EloRatings, bradley_terry
 from .factory import AgentLike, label_of, name_of, resolve
 from .match import SEATS, MatchResult, a_moves_first, seed_header
-from .runner import GameResult, GameTask, game_seed
+from .runner import GameResult, GameTask, check_games, game_seed
 from .schedule import play_schedule
 
 
@@ -190,6 +190,7 @@ def round_robin(
     if repeated:
         raise ValueError(f"each agent may appear once in a round robin; repeated: {', '.join(repeated)}")
     pairings = list(itertools.combinations(range(len(specs)), 2))
+    check_games(games, len(pairings))
     header = {"kind": "round-robin", "game": game_obj.spec, "agents": list(specs), "seed": seed_header(seed)}
     header["seats"] = seats
     played = play_schedule(

@@ -26,8 +26,11 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+import signal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,8 +39,9 @@ from tqdm.auto import tqdm
 from ..games import make_game
 from ..play import play_game
 from ..seeding import child_seed, child_seeds
-from ..validation import positive_int
+from ..validation import integer, positive_int
 from .factory import build
+from .workers import RunInterrupted, init_worker, play_until_stopped
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,36 @@ def game_seed(root: int | np.random.SeedSequence, key: Sequence[int]) -> np.rand
     return child_seed(root, key)
 
 
+def play_games(
+    game_spec: str,
+    pairs: Sequence[tuple[str, str]],
+    root: int | np.random.SeedSequence,
+    tasks: Sequence[GameTask],
+) -> Iterator[GameResult]:
+    """Play the games of ``tasks`` one after the other, yielding each as it finishes.
+
+    Args: as :func:`play_batch`.
+    """
+    game = make_game(game_spec)
+    for task in tasks:
+        a, b = pairs[task.pair]
+        seats = (a, b) if task.a_first else (b, a)
+        # the agent in seat k gets the game seed's child k, as play_game gives a spec
+        seeds = child_seeds(game_seed(root, task.seed_key), 2)
+        record = play_game(game, [build(agent, seed) for agent, seed in zip(seats, seeds, strict=True)])
+        a_seat = 0 if task.a_first else 1
+        winner = None if record.winner is None else ("a" if record.winner == a_seat else "b")
+        yield GameResult(
+            pair=task.pair,
+            index=task.index,
+            a_first=task.a_first,
+            moves=tuple(int(m) for m in record.moves),
+            winner=winner,
+            returns=(record.returns[a_seat], record.returns[1 - a_seat]),
+            seconds=(record.seconds[a_seat], record.seconds[1 - a_seat]),
+        )
+
+
 def play_batch(
     game_spec: str,
     pairs: Sequence[tuple[str, str]],
@@ -127,28 +161,36 @@ def play_batch(
     Returns:
         One :class:`GameResult` per task, in order.
     """
-    game = make_game(game_spec)
-    results = []
-    for task in tasks:
-        a, b = pairs[task.pair]
-        seats = (a, b) if task.a_first else (b, a)
-        # the agent in seat k gets the game seed's child k, as play_game gives a spec
-        seeds = child_seeds(game_seed(root, task.seed_key), 2)
-        record = play_game(game, [build(agent, seed) for agent, seed in zip(seats, seeds, strict=True)])
-        a_seat = 0 if task.a_first else 1
-        winner = None if record.winner is None else ("a" if record.winner == a_seat else "b")
-        results.append(
-            GameResult(
-                pair=task.pair,
-                index=task.index,
-                a_first=task.a_first,
-                moves=tuple(int(m) for m in record.moves),
-                winner=winner,
-                returns=(record.returns[a_seat], record.returns[1 - a_seat]),
-                seconds=(record.seconds[a_seat], record.seconds[1 - a_seat]),
-            )
+    return list(play_games(game_spec, pairs, root, tasks))
+
+
+MAX_WORKERS = 256
+"""The most worker processes a run may start (``workers=100_000`` would fork until the machine stops)."""
+
+MAX_GAMES = 1_000_000
+"""The most games one run may schedule: its tasks are held in memory (about 250 MB per
+million), so ``games=10**9`` is refused at once instead of failing with ``MemoryError``."""
+
+
+def check_games(games: int, per: int = 1) -> int:
+    """``games`` (an int >= 1) if ``games * per`` fits in :data:`MAX_GAMES`.
+
+    Args:
+        games: games per pairing.
+        per: pairings (1 in a match).
+
+    Raises:
+        TypeError: if ``games`` is not an integer.
+        ValueError: if it is < 1, or the run would have more than :data:`MAX_GAMES` games.
+    """
+    games = positive_int("games", games)
+    if games * per > MAX_GAMES:
+        where = "" if per == 1 else f" x {per} pairings"
+        raise ValueError(
+            f"games must be at most {MAX_GAMES:,} in one run, got {games:,}{where}; "
+            "play several runs with different seeds instead"
         )
-    return results
+    return games
 
 
 def available_cores() -> int:
@@ -170,14 +212,14 @@ def default_batch_size(games: int, workers: int) -> int:
 
 
 def check_workers(workers: int | None, batch_size: int | None) -> None:
-    """Check the ``workers`` and ``batch_size`` options: each ``None`` or an int >= 1.
+    """Check the ``workers`` and ``batch_size`` options: each ``None`` or an int >= 1 (workers at most 256).
 
     Raises:
         TypeError: if either is neither ``None`` nor an int.
         ValueError: if either is < 1.
     """
     if workers is not None:
-        positive_int("workers", workers, hint=" (or None for every core)")
+        integer("workers", workers, low=1, high=MAX_WORKERS, hint=" (or None for every core)")
     if batch_size is not None:
         positive_int("batch_size", batch_size, hint=" (games per task, or None for automatic)")
 
@@ -230,6 +272,8 @@ def run_games(
     bar = tqdm(total=done + len(tasks), initial=done, desc=desc, unit="game", disable=not progress)
 
     def collect(batch_results: list[GameResult]) -> None:
+        if not batch_results:
+            return
         results.extend(batch_results)
         if on_batch is not None:
             on_batch(batch_results)
@@ -237,22 +281,105 @@ def run_games(
 
     try:
         if executor is None and (n_workers == 1 or len(batches) <= 1):
-            for batch in batches:
-                collect(play_batch(game_spec, pairs, root, batch))
+            _run_here(game_spec, pairs, root, batches, collect)
+        elif executor is None:
+            _run_on_pool(game_spec, pairs, root, batches, collect, n_workers)
         else:
-            pool = executor if executor is not None else ProcessPoolExecutor(max_workers=n_workers)
-            futures = []
-            try:
-                futures = [pool.submit(play_batch, game_spec, pairs, root, batch) for batch in batches]
-                for future in as_completed(futures):
-                    collect(future.result())
-            finally:
-                if executor is None:
-                    pool.shutdown(wait=True, cancel_futures=True)
-                else:
-                    for future in futures:
-                        future.cancel()
+            _run_on_executor(executor, game_spec, pairs, root, batches, collect)
+    except KeyboardInterrupt:
+        raise RunInterrupted(done + len(results), done + len(tasks)) from None
     finally:
         bar.close()
     results.sort(key=lambda r: r.key)
     return results
+
+
+GRACE_SECONDS = 1.0
+"""After Ctrl-C, how long the main process waits for workers to send the games they finished."""
+
+Collect = Callable[[list[GameResult]], None]
+
+
+def _run_here(game_spec: str, pairs, root, batches: list[list[GameTask]], collect: Collect) -> None:
+    """Play in this process; on Ctrl-C, keep the games of the batch finished so far."""
+    for batch in batches:
+        finished: list[GameResult] = []
+        try:
+            for result in play_games(game_spec, pairs, root, batch):
+                finished.append(result)
+        except KeyboardInterrupt:
+            collect(finished)
+            raise
+        collect(finished)
+
+
+def _run_on_executor(executor: Executor, game_spec: str, pairs, root, batches, collect: Collect) -> None:
+    """Play on the caller's executor (used, not shut down); on Ctrl-C, cancel what has not started."""
+    futures = [executor.submit(play_batch, game_spec, pairs, root, batch) for batch in batches]
+    try:
+        for future in as_completed(futures):
+            collect(future.result())
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def _run_on_pool(game_spec: str, pairs, root, batches, collect: Collect, n_workers: int) -> None:
+    """Play on a process pool of :mod:`~mctslab.tournament.workers` that stop on Ctrl-C and die with us.
+
+    On Ctrl-C (here, or in the whole process group as a terminal sends it), SIGINT goes
+    to every worker, which returns the games it finished; those that arrive within
+    :data:`GRACE_SECONDS` are collected, then every worker is killed.
+    """
+    pool = ProcessPoolExecutor(max_workers=n_workers, initializer=init_worker, initargs=(os.getpid(),))
+    futures: list[Future] = []
+    try:
+        futures = [pool.submit(play_until_stopped, game_spec, pairs, root, batch) for batch in batches]
+        for future in as_completed(futures):
+            collect(future.result()[0])
+    except KeyboardInterrupt:
+        _salvage(pool, futures, collect)
+        raise
+    except BaseException:
+        _kill_workers(pool)
+        raise
+    finally:
+        pool.shutdown(wait=not _stopping(futures), cancel_futures=True)
+
+
+def _stopping(futures: list[Future]) -> bool:
+    return any(not f.done() for f in futures)
+
+
+def _salvage(pool: ProcessPoolExecutor, futures: list[Future], collect: Collect) -> None:
+    """After Ctrl-C: stop the workers, collect the games they finished, then kill them."""
+    for future in futures:
+        future.cancel()  # those not yet sent to a worker
+    for process in list(getattr(pool, "_processes", None) or {}):
+        try:
+            os.kill(process, signal.SIGINT)  # a SIGINT sent to this process alone must reach them too
+        except (ProcessLookupError, PermissionError):
+            pass
+    deadline = time.monotonic() + GRACE_SECONDS
+    running = [f for f in futures if not f.cancelled()]
+    try:
+        for future in as_completed(running, timeout=max(0.0, deadline - time.monotonic())):
+            try:
+                finished, _ = future.result()
+            except Exception:  # a worker that died or failed: its games are lost, the others are kept
+                continue
+            collect(finished)
+    except (FuturesTimeout, KeyboardInterrupt):  # a second Ctrl-C: stop waiting
+        pass
+    finally:
+        _kill_workers(pool)
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """SIGKILL every worker still running (the pool's own shutdown would wait for their games)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+    for process in processes:  # reaped, so nothing of the run outlives it
+        process.join(timeout=1.0)

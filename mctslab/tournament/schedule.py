@@ -5,7 +5,7 @@ and seeds) and in how they summarise the results; both run their schedule throug
 :func:`play_schedule`:
 
 1. check the options (before any file is touched);
-2. with a results file: open it (:meth:`ResultsFile.open_for_append
+2. with a results file: lock it (one writer per file), open it (:meth:`ResultsFile.open_for_append
    <mctslab.tournament.results_file.ResultsFile.open_for_append>`), which checks its
    header against this run's, reads the finished games, writes the header of a new file
    and cuts a damaged last line;
@@ -30,6 +30,7 @@ import numpy as np
 from ..games import Game
 from .results_file import ResultsFile
 from .runner import GameResult, GameTask, check_workers, run_games
+from .workers import RunInterrupted
 
 
 @dataclass(frozen=True)
@@ -81,16 +82,29 @@ def play_schedule(
     Raises:
         TypeError, ValueError: for bad ``workers`` or ``batch_size``.
         ResultsFileError: if ``out`` holds another run's results or is damaged before
-            its last line.
+            its last line, is being written by another run, cannot be written (one line
+            saying why), or the disk fills up (the games written so far are kept).
+        RunInterrupted: (a ``KeyboardInterrupt``) on Ctrl-C, once every finished game
+            is written to ``out``; it says how many and how to resume.
     """
     check_workers(workers, batch_size)
-    done: dict[tuple[int, int], GameResult] = {}
-    results_file = None
-    if out is not None:
-        results_file = ResultsFile(out, header, game, {t.key: t.a_first for t in tasks})
+    if out is None:
+        played = _run(game, pairs, seed, tasks, {}, None, executor, workers, batch_size, progress, desc)
+        return Played(played, frozenset())
+    results_file = ResultsFile(out, header, game, {t.key: t.a_first for t in tasks})
+    with results_file.lock():  # one writer per file, from reading it to the last game
         done = results_file.open_for_append()
-        tasks = [t for t in tasks if t.key not in done]
-    played = run_games(
+        todo = [t for t in tasks if t.key not in done]
+        try:
+            played = _run(game, pairs, seed, todo, done, results_file, executor, workers, batch_size, progress, desc)
+        except RunInterrupted as stop:
+            raise RunInterrupted(stop.finished, stop.total, os.fspath(out)) from None
+    results = sorted([*done.values(), *played], key=lambda r: r.key)
+    return Played(results, frozenset(done))
+
+
+def _run(game, pairs, seed, tasks, done, results_file, executor, workers, batch_size, progress, desc):
+    return run_games(
         game.spec,
         pairs,
         seed,
@@ -103,5 +117,3 @@ def play_schedule(
         done=len(done),
         on_batch=None if results_file is None else results_file.append,
     )
-    results = sorted([*done.values(), *played], key=lambda r: r.key)
-    return Played(results, frozenset(done))

@@ -48,6 +48,23 @@ NO_DOT_MESSAGE = (
 )
 
 
+def dot_failed_message(err: BaseException) -> str:
+    """What the text fallback says when ``dot`` exists but could not draw (a crash, a bad install...)."""
+    reason = f"{type(err).__name__}"
+    detail = getattr(err, "stderr", None) or str(err)
+    if isinstance(detail, bytes):
+        detail = detail.decode("utf-8", "replace")
+    first = next((line.strip() for line in str(detail).splitlines() if line.strip()), "")
+    if first:
+        reason += f": {first[:200]}"
+    return f"graphviz's `dot` program failed ({reason}), so the tree is shown as text."
+
+
+def _fallback(text: str, err: BaseException | None) -> str:
+    """The text shown instead of a drawing, with the reason ``dot`` failed if it did."""
+    return text if err is None else text.replace(NO_DOT_MESSAGE, dot_failed_message(err), 1)
+
+
 def dot_available() -> bool:
     """True if graphviz's ``dot`` program is on the ``PATH`` (needed to show or save a drawing)."""
     return shutil.which("dot") is not None
@@ -85,20 +102,23 @@ def _graph_class() -> type:
             wanted = {"image/svg+xml", "image/png", "text/plain"} if include is None else set(include)
             wanted -= set(exclude or ())
             bundle: dict[str, Any] = {}
+            failure = None
             if dot_available():
                 try:
                     if "image/svg+xml" in wanted:
                         bundle["image/svg+xml"] = self.pipe(format="svg", encoding="utf-8")
-                except (graphviz.ExecutableNotFound, graphviz.CalledProcessError, OSError):
+                except graphviz.ExecutableNotFound:
                     bundle = {}
+                except Exception as err:  # dot is there but failed: still show the tree, and why
+                    bundle, failure = {}, err
                 else:
                     try:
                         if "image/png" in wanted:
                             bundle["image/png"] = self.pipe(format="png")
-                    except (graphviz.ExecutableNotFound, graphviz.CalledProcessError, OSError):
-                        pass  # the SVG alone is fine; the PNG is only for untrusted views
-            if "text/plain" in wanted:
-                bundle["text/plain"] = self.describe() if bundle else self.text
+                    except Exception:  # the SVG alone is fine; the PNG is only for untrusted views
+                        pass
+            if "text/plain" in wanted or not bundle:
+                bundle["text/plain"] = self.describe() if bundle else _fallback(self.text, failure)
             return bundle
 
     return TreeGraph
@@ -271,6 +291,7 @@ def draw_tree(
 
 def graph_html(graph: Any) -> str:
     """A drawing as HTML: its SVG, or without ``dot`` the message and outline in a ``<pre>`` block."""
+    failure = None
     if dot_available():
         import graphviz
 
@@ -278,7 +299,9 @@ def graph_html(graph: Any) -> str:
             return graph.pipe(format="svg", encoding="utf-8")
         except graphviz.ExecutableNotFound:
             pass
-    return f"<pre>{escape(getattr(graph, 'text', '') or graph.source)}</pre>"
+        except Exception as err:  # dot is there but failed: the outline, and why
+            failure = err
+    return f"<pre>{escape(_fallback(getattr(graph, 'text', '') or graph.source, failure))}</pre>"
 
 
 def _scalable(html: str) -> str:

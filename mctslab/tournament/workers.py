@@ -1,0 +1,156 @@
+"""Worker processes that stop when asked and never outlive the run that started them.
+
+A tournament's process pool runs :func:`play_until_stopped` in workers set up by
+:func:`init_worker`. Two promises follow:
+
+* **Ctrl-C stops everything within about a second, keeping every finished game.**
+  In a worker, SIGINT (a terminal's Ctrl-C reaches every process of the run; the main
+  process also forwards it, for a SIGINT sent to the main process alone) interrupts the
+  game being played, and the batch returns the games it finished, so the main process
+  can write them before it stops. Every later batch returns at once, without playing.
+* **Workers die with their parent.** On Linux a worker asks the kernel for SIGKILL when
+  its parent dies (``prctl(PR_SET_PDEATHSIG)``); elsewhere, or if that fails, a watchdog
+  thread checks twice a second that the parent is still there. So even a SIGKILL of
+  the main process (which runs no clean-up) leaves no orphan burning a core.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # runner imports this module
+    import numpy as np
+
+    from .runner import GameResult, GameTask
+
+PR_SET_PDEATHSIG = 1
+"""``prctl`` option (linux/prctl.h): the signal a process gets when its parent dies."""
+
+WATCH_SECONDS = 0.5
+"""How often the watchdog thread checks that the parent is alive (where prctl is not available)."""
+
+_stop = False  # set by SIGINT: play nothing more
+_playing = False  # inside a batch: SIGINT may interrupt the game being played
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (SIGINT) after saving what had finished.
+
+    A ``KeyboardInterrupt``, so code that stops on Ctrl-C still does; it says what was kept.
+
+    Attributes:
+        finished: games finished (read from the results file or played) when the run stopped.
+        total: games in the run.
+        out: the results file holding the finished games, or ``None`` if there is none.
+    """
+
+    def __init__(self, finished: int, total: int, out: str | None = None) -> None:
+        self.finished, self.total, self.out = finished, total, out
+        super().__init__(self.message())
+
+    def message(self) -> str:
+        """One line: what was kept and how to resume."""
+        if self.out is not None:
+            return (
+                f"interrupted: {self.finished} of {self.total} games finished and are in {self.out}; "
+                "run the same command again to play the other games"
+            )
+        return (
+            f"interrupted: {self.finished} of {self.total} games finished, none kept "
+            "(give --out FILE, or out=, to keep finished games and resume)"
+        )
+
+
+def _on_sigint(signum: int, frame) -> None:
+    global _stop
+    if _stop:  # already stopping: a second Ctrl-C must not interrupt the clean-up
+        return
+    _stop = True
+    if _playing:
+        raise KeyboardInterrupt
+
+
+def _parent_alive(parent_pid: int) -> bool:
+    return os.getppid() == parent_pid
+
+
+def _watch(parent_pid: int) -> None:
+    while True:
+        time.sleep(WATCH_SECONDS)
+        if not _parent_alive(parent_pid):
+            os._exit(1)
+
+
+def die_with_parent(parent_pid: int) -> bool:
+    """Make this process end when ``parent_pid`` (its parent) does; True if the kernel does it (Linux).
+
+    Otherwise a daemon thread checks every :data:`WATCH_SECONDS`. If the parent is
+    already gone, the process exits at once.
+    """
+    by_kernel = False
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            by_kernel = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):  # no libc.prctl: fall back to the watchdog
+            by_kernel = False
+    if not _parent_alive(parent_pid):  # the parent died before prctl took effect
+        os._exit(1)
+    if not by_kernel:
+        threading.Thread(target=_watch, args=(parent_pid,), name="mctslab-watchdog", daemon=True).start()
+    return by_kernel
+
+
+def init_worker(parent_pid: int) -> None:
+    """Set up a pool worker: SIGINT stops the batch (:func:`play_until_stopped`); die with the parent.
+
+    It also closes its copies of the results files' lock descriptors, so that the lock ends
+    with the run, not with the last worker.
+    """
+    from .results_file import LOCKS
+
+    for fd in list(LOCKS):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    LOCKS.clear()
+    signal.signal(signal.SIGINT, _on_sigint)
+    die_with_parent(parent_pid)
+
+
+def play_until_stopped(
+    game_spec: str,
+    pairs: Sequence[tuple[str, str]],
+    root: int | np.random.SeedSequence,
+    tasks: Sequence[GameTask],
+) -> tuple[list[GameResult], bool]:
+    """Play a batch as :func:`~mctslab.tournament.runner.play_batch` does, unless SIGINT stops it.
+
+    Returns:
+        ``(results, stopped)``: the games finished, in order, and whether SIGINT
+        stopped the batch before its end (then ``results`` holds the games finished
+        before it; the game it interrupted is not among them).
+    """
+    from .runner import play_games
+
+    global _playing
+    results: list[GameResult] = []
+    if _stop:
+        return results, True
+    try:
+        _playing = True
+        for result in play_games(game_spec, pairs, root, tasks):
+            results.append(result)
+            if _stop:
+                break
+        _playing = False
+    except KeyboardInterrupt:
+        _playing = False
+    return results, _stop

@@ -1,0 +1,145 @@
+"""Stopping a run: a real Ctrl-C (SIGINT) stops it within about a second, keeps every finished
+game, says how to resume, and leaves no worker behind, even when the main process is SIGKILLed.
+One writer per results file (a lock)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mctslab import make_game, play_match
+from mctslab.cli import main
+from mctslab.tournament.results_file import ResultsFile, ResultsFileBusyError
+from mctslab.tournament.runner import GameTask, play_batch
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find the workers")
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC_A, SPEC_B, SEED = "uct:iterations=200", "random", 5
+# a stop takes the grace of GRACE_SECONDS (1 s) at most, plus interpreter exit; margin for a loaded CI machine
+STOP_SECONDS = 4.0
+
+
+def _start(args: list[str], **kwargs) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "mctslab", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        **kwargs,
+    )
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except FileNotFoundError:
+        return []
+
+
+def _running(pid: int) -> bool:
+    """True if ``pid`` exists and is not a zombie (a zombie has stopped; only its parent's reaping is missing)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def _wait_until(condition, timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def _games_in(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    lines = path.read_text().splitlines()[1:]
+    return [json.loads(line) for line in lines]
+
+
+@pytest.mark.parametrize(
+    "workers,to_group", [(2, False), (2, True), (1, False)], ids=["pool-main-only", "pool-ctrl-c", "in-process"]
+)
+def test_sigint_stops_within_a_second_keeps_finished_games_and_leaves_no_worker(tmp_path, workers, to_group):
+    out = tmp_path / "games.jsonl"
+    args = ["match", "tictactoe", SPEC_A, SPEC_B, "--games", "400", "--seed", str(SEED), "--workers", str(workers)]
+    args += ["--batch-size", "3", "--out", str(out), "--no-progress"]
+    # a terminal's Ctrl-C signals the whole process group; a `kill -INT` reaches the main process only
+    proc = _start(args, start_new_session=to_group)
+    try:
+        assert _wait_until(lambda: len(_games_in(out)) >= 1, 60), "no game finished within 60 s"
+        workers_seen = _children(proc.pid)
+        if workers > 1:
+            assert len(workers_seen) == workers
+        before = len(_games_in(out))
+        began = time.monotonic()
+        if to_group:
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        took = time.monotonic() - began
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert took < STOP_SECONDS, f"took {took:.1f} s to stop"
+    assert proc.returncode == 130
+    assert err.count("\n") == 1 and "run the same command again" in err and str(out) in err, err
+    games = _games_in(out)
+    assert len(games) >= before and f"{len(games)} of 400 games finished" in err
+    assert _wait_until(lambda: not any(_running(pid) for pid in workers_seen), 2.0), "a worker survived"
+    # what was written is what an uninterrupted run plays (checked on the first few games)
+    game = make_game("tictactoe")
+    for line in games[:3]:
+        task = GameTask(0, line["index"], line["index"] % 2 == 0, (line["index"],))
+        (replayed,) = play_batch(game.spec, [(SPEC_A, SPEC_B)], SEED, [task])
+        assert list(replayed.moves) == line["moves"]
+
+
+def test_workers_die_with_a_sigkilled_parent(tmp_path):
+    proc = _start(["match", "tictactoe", "uct:iterations=1000000000000", "random", "--games", "4", "--workers", "2"])
+    try:
+        assert _wait_until(lambda: len(_children(proc.pid)) == 2, 30), "the pool did not start"
+        workers = _children(proc.pid)
+        assert _wait_until(lambda: all(_running(w) for w in workers), 10)
+        proc.kill()  # SIGKILL: no clean-up runs in the main process
+        proc.wait(timeout=10)
+        assert _wait_until(lambda: not any(_running(w) for w in workers), 3.0), "orphaned workers still run"
+    finally:
+        for w in _children(proc.pid):
+            os.kill(w, signal.SIGKILL)
+
+
+def test_a_second_writer_of_the_same_file_stops_with_a_message(tmp_path):
+    out = tmp_path / "games.jsonl"
+    game = make_game("tictactoe")
+    holder = ResultsFile(out, {"kind": "other"}, game, {})
+    with holder.lock():  # another writer holds the file
+        with pytest.raises(ResultsFileBusyError, match="being written by another run"):
+            play_match(game, "random", "random", games=4, seed=0, out=out, workers=1, progress=False)
+    # once it is released, the run goes ahead
+    assert play_match(game, "random", "random", games=4, seed=0, out=out, workers=1, progress=False).games == 4
+
+
+def test_a_second_writer_on_the_command_line_stops_at_once(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    holder = ResultsFile(out, {"kind": "other"}, make_game("tictactoe"), {})
+    with holder.lock():
+        code = main(["match", "tictactoe", "random", "random", "--games", "4", "--out", str(out), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "being written by another run" in err, err
+    assert out.read_text() == ""  # nothing written by the second run
