@@ -54,6 +54,10 @@ def _check_evaluator(name: str, value: Any) -> str:
     return validation.one_of(name, value, EVALUATORS)
 
 
+def _check_alpha(name: str, value: Any) -> float:
+    return validation.positive_number(name, value, finite=True)
+
+
 def _check_weights(name: str, value: Any) -> str | None:
     if value is None:
         return None
@@ -103,7 +107,7 @@ class PUCT(UCT):
         Param("evaluator", str, "rollout", _check_evaluator, "priors and values: rollout or net", show="always"),
         Param("weights", str, None, _check_weights, "network file for evaluator=net (default: the shipped one)"),
         Param("noise", float, 0.0, validation.probability, "weight of Dirichlet noise on the root's priors"),
-        Param("alpha", float, 0.3, validation.positive_number, "Dirichlet concentration of the root noise"),
+        Param("alpha", float, 0.3, _check_alpha, "Dirichlet concentration of the root noise"),
         Param("final", str, "visits", check_final, "the move played: most visits, or best mean"),
     )
 

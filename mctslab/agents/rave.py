@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from math import sqrt
 
+from .. import validation
 from ..games.base import Game
 from ..seeding import Seed
 from ..ucb import SQRT2, ucb1
@@ -33,12 +34,8 @@ from .uct import UCT, VARIANT_PARAMS, Node
 
 
 def check_k(name: str, k: float) -> float:
-    """The equivalence parameter as a float > 0 (TypeError for a non-number, ValueError otherwise)."""
-    if isinstance(k, bool) or not isinstance(k, (int, float)):
-        raise TypeError(f"{name} must be a number > 0, got {k!r}")
-    if not k > 0:
-        raise ValueError(f"{name} must be > 0, got {k}")
-    return float(k)
+    """The equivalence parameter as a finite float > 0 (TypeError for a non-number, ValueError otherwise)."""
+    return validation.positive_number(name, k, finite=True)
 
 
 class RaveNode(Node):
