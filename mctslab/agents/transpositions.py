@@ -31,7 +31,7 @@ that were walked (not the first parents). The recorder and the pictures of
 
 from __future__ import annotations
 
-from math import floor, inf, log, sqrt
+from math import inf, log, sqrt
 
 from ..games.base import Game, State
 from ..seeding import Seed
@@ -117,15 +117,9 @@ class TranspositionUCT(UCT):
 
     def expand(self, game: Game, node: TNode) -> Node:
         """Step 2: one untried move, at random; its position's node is looked up, or created once."""
-        if node.untried is None:
-            node.untried = list(game.legal_moves(node.state))
-        untried = node.untried
-        if not untried:
+        move = self.pop_untried(game, node)
+        if move is None:
             return node
-        i = floor(self.rng.random() * len(untried))
-        move = untried[i]
-        untried[i] = untried[-1]
-        untried.pop()
         state = game.apply(node.state, move)
         child = self.table.get(state)
         if child is None:

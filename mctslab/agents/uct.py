@@ -339,17 +339,28 @@ class UCT(Agent):
             depth += 1
         return node, depth
 
-    def expand(self, game: Game, node: Node) -> Node:
-        """Step 2: add one child (a :attr:`node_class`) for a random untried move; a terminal node is returned as is."""
+    def pop_untried(self, game: Game, node: Node) -> int | None:
+        """Remove one of ``node``'s untried moves, chosen at random, and return it (``None`` if none is left).
+
+        The untried moves are listed the first time (:attr:`Node.untried`); the chosen one is
+        swapped with the last and popped, so each call costs one random number.
+        """
         if node.untried is None:
             node.untried = list(game.legal_moves(node.state))
         untried = node.untried
         if not untried:
-            return node
+            return None
         i = floor(self.rng.random() * len(untried))
         move = untried[i]
         untried[i] = untried[-1]
         untried.pop()
+        return move
+
+    def expand(self, game: Game, node: Node) -> Node:
+        """Step 2: add one child (a :attr:`node_class`) for a random untried move; a terminal node is returned as is."""
+        move = self.pop_untried(game, node)
+        if move is None:
+            return node
         child = self.node_class(game.apply(node.state, move), game.to_move(node.state), move, node)
         if node.children:
             node.children.append(child)

@@ -14,7 +14,10 @@ from . import CompiledTree, search
 if TYPE_CHECKING:
     from ..agents.uct import UCT
 
-OVERRIDABLE = ("node_class", "child_value", "select_child", "select", "expand", "simulate", "backpropagate", "iterate")
+OVERRIDABLE = (
+    "node_class", "child_value", "select_child", "select", "pop_untried", "expand", "simulate",
+    "backpropagate", "iterate",
+)  # fmt: skip
 """What a UCT variant overrides; the compiled engine runs plain UCT only."""
 
 
