@@ -199,6 +199,33 @@ def matches(scale: float = 1.0) -> list[Pairing]:
 MATCHES = matches()
 """The matches at the size the notebook shows."""
 
+CURVE_VARIANT = "rave"
+"""The variant of the budget curve: RAVE, the largest effect at equal iterations on Ultimate
+Tic-Tac-Toe, and the enhancement whose effect should depend most on the budget (AMAF
+statistics stand in for the real ones while a node has few visits)."""
+
+CURVE_BUDGETS = (25, 50, 100, 200, 400, 800)
+"""Iterations per move of both sides on the budget curve (200 is the table's match, the same
+file and games), doubling from 25 to 800 (at 800 a game takes about 7 s on a quiet core)."""
+
+CURVE_GAMES = 30
+"""Games per budget on the curve (seats alternating)."""
+
+
+def curve_matches(scale: float = 1.0) -> list[Pairing]:
+    """The budget curve's matches: :data:`CURVE_VARIANT` against UCT on Ultimate Tic-Tac-Toe at each of :data:`CURVE_BUDGETS`.
+
+    The match at 200 iterations is the table's (the same file, the same games).
+    """
+    return [
+        Pairing("uttt", _with(CURVE_VARIANT, f"iterations={n}"), f"uct:iterations={n}", max(2, round(CURVE_GAMES * scale)))
+        for n in CURVE_BUDGETS
+    ]
+
+
+CURVE_MATCHES = curve_matches()
+"""The budget curve's matches at the size the notebook shows."""
+
 SEED = 2026
 """The seed of every match (game ``i`` of a match: ``SeedSequence(SEED).spawn(...)[i]``)."""
 
@@ -378,7 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="play only the matches whose file name contains this")
     args = parser.parse_args(argv)
     Path(args.out_dir).mkdir(parents=True, exist_ok=True)
-    for pairing in MATCHES:
+    for pairing in [*MATCHES, *(p for p in CURVE_MATCHES if p not in MATCHES)]:
         if args.only in pairing.filename:
             head_to_head(pairing, args.out_dir, workers=args.workers, progress=True)
     return 0
