@@ -28,6 +28,7 @@ from ..agents import UCT
 from ..agents.playouts import policy_rollout
 from ..games.base import Game, State
 from ..tournament import MatchResult, Outcomes, play_match
+from .curves import Curve
 
 CONNECT4_ENDGAMES: tuple[tuple[int, ...], ...] = (
     (6, 5, 4, 2, 4, 6, 1, 6, 1, 5, 4, 6, 3, 4, 2, 3, 3, 5, 5, 5, 6, 2, 0, 2, 4, 0, 3, 4),
@@ -228,6 +229,23 @@ def curve_matches(scale: float = 1.0) -> list[Pairing]:
 CURVE_MATCHES = curve_matches()
 """The budget curve's matches at the size the notebook shows."""
 
+
+def measured_curve(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> Curve:
+    """The score of :data:`CURVE_VARIANT` against UCT at each budget of :data:`CURVE_MATCHES`, read back.
+
+    From ``out_dir``; missing games are played (run the command first). ``xs``: iterations per move.
+    """
+    pairings = CURVE_MATCHES if pairings is None else pairings
+    results = [head_to_head(p, out_dir) for p in pairings]
+    return Curve(
+        label=f"{CURVE_VARIANT} vs uct (Ultimate Tic-Tac-Toe)",
+        xs=tuple(float(p.variant.rpartition("iterations=")[2]) for p in pairings),
+        outcomes=tuple(r.outcomes for r in results),
+        opponent="uct",
+        specs=tuple(p.variant for p in pairings),
+    )
+
+
 SEED = 2026
 """The seed of every match (game ``i`` of a match: ``SeedSequence(SEED).spawn(...)[i]``)."""
 
@@ -282,6 +300,15 @@ TIMED_MATCHES = timed_matches()
 """The equal-time matches on Ultimate Tic-Tac-Toe at the size the notebook shows."""
 
 
+def is_timed(pairing: Pairing) -> bool:
+    """Whether ``pairing`` is played by :func:`timed_match`: the equal-time matches on Ultimate.
+
+    Connect Four's equal-time games were played earlier by :func:`head_to_head` (through
+    :func:`~mctslab.tournament.play_match`, which keeps no iteration counts) and stay as stored.
+    """
+    return pairing.budget == "time" and pairing.game == "uttt"
+
+
 @dataclass(frozen=True)
 class TimedGame:
     """One equal-time game, from the point of view of the variant (A) and UCT (B).
@@ -311,7 +338,7 @@ class TimedGame:
             "a_first": self.a_first,
             "winner": self.winner,
             "plies": len(self.moves),
-            "seconds": [round(t, 6) for t in self.seconds],
+            "seconds": list(self.seconds),
             "iterations": list(self.iterations),
             "decisions": list(self.decisions),
             "moves": list(self.moves),
@@ -370,7 +397,7 @@ def play_timed_game(pairing: Pairing, index: int) -> TimedGame:
         a_first,
         winner,
         tuple(moves),
-        (seconds[a], seconds[1 - a]),
+        (round(seconds[a], 6), round(seconds[1 - a], 6)),  # as stored: microseconds
         (iterations[a], iterations[1 - a]),
         (decisions[a], decisions[1 - a]),
     )
@@ -578,7 +605,7 @@ def measured_table(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | Non
     """
     rows = []
     for p in [*MATCHES, *TIMED_MATCHES] if pairings is None else pairings:
-        if p in TIMED_MATCHES:
+        if is_timed(p):
             timed = timed_match(p, out_dir)
             rows.append(Row(p.game, p.variant, p.budget, timed.outcomes))
         else:
