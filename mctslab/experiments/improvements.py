@@ -485,6 +485,7 @@ def timed_match(
                 g = TimedGame.from_dict(json.loads(line))
                 stored[g.index] = g
     elif path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(header) + "\n")
     missing = [i for i in range(n) if i not in stored]
     for i in tqdm(missing, desc=f"{pairing.variant} vs {pairing.baseline} ({pairing.game})", disable=not progress):
