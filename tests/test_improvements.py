@@ -140,3 +140,19 @@ def test_the_budget_curve_replays_from_its_seeds_and_reads_back():
     assert curve.xs == tuple(float(n) for n in CURVE_BUDGETS) and len(curve.outcomes) == len(CURVE_BUDGETS)
     assert all(o.games == CURVE_GAMES for o in curve.outcomes)
     assert CURVE_MATCHES[CURVE_BUDGETS.index(ITERATIONS)] in MATCHES  # the table's match is a point of the curve
+
+
+def test_the_score_curve_is_drawn_with_its_bands_and_the_even_line():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mctslab.figures.plots import plot_score_curve
+
+    curve = measured_curve(DATA)
+    ax = plot_score_curve(curve)
+    (line, even) = ax.get_lines()
+    assert list(line.get_xdata()) == list(curve.xs) and list(line.get_ydata()) == list(curve.rates())
+    assert list(even.get_ydata()) == [0.5, 0.5] and ax.get_xscale() == "log"
+    assert [t.get_text() for t in ax.get_xticklabels()] == [str(n) for n in CURVE_BUDGETS]
+    plt.close(ax.figure)

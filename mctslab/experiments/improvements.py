@@ -7,12 +7,17 @@
   by :func:`mctslab.exact.move_values` in the tests);
 * :func:`head_to_head`: a variant against plain UCT at equal iterations, seats
   alternating, through :func:`mctslab.tournament.play_match` (resumable with ``out=``);
+* :func:`timed_match`: a variant against plain UCT at equal time on Ultimate Tic-Tac-Toe,
+  recording the seconds and iterations per move each side reached (:func:`reach`);
+* :func:`measured_curve`: RAVE's score against UCT over budgets (:data:`CURVE_MATCHES`);
 * :func:`node_counts`: tree nodes of UCT against positions stored with transpositions;
 * :func:`playout_costs`: seconds per playout of each playout policy, interleaved.
 
 Everything is seeded; the matches write results files (one JSON line per game) that
 the notebook reads back: ``python -m mctslab.experiments.improvements`` plays what is
-missing (resumable), at the size of :data:`MATCHES`.
+missing (resumable), at the size of :data:`MATCHES`, :data:`CURVE_MATCHES` and
+:data:`TIMED_MATCHES` (those in one process, whatever ``--workers``: concurrent games would
+share the cores their clocks measure).
 """
 
 from __future__ import annotations
