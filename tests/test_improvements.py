@@ -9,13 +9,22 @@ import pytest
 
 from mctslab import make_game
 from mctslab.experiments.improvements import (
+    CURVE_BUDGETS,
+    CURVE_GAMES,
+    CURVE_MATCHES,
+    ITERATIONS,
     MATCHES,
+    SECONDS,
+    SEED,
+    TIMED_MATCHES,
     Pairing,
     Row,
     head_to_head,
     iteration_costs,
+    measured_curve,
     node_counts,
     playout_costs,
+    timed_match,
 )
 from mctslab.tournament import Outcomes
 
@@ -61,3 +70,89 @@ def test_node_counts_and_costs_are_measured():
     assert set(costs) == {"random", "decisive", "antidecisive"} and all(c > 0 for c in costs.values())
     per_iteration = iteration_costs(game, ["uct", "rave"], iterations=50, rounds=1)
     assert all(c > 0 for c in per_iteration.values())
+
+
+# -- equal time on Ultimate Tic-Tac-Toe (timed_match) and the budget curve ----------------
+def timed_games(pairing):
+    lines = (DATA / pairing.filename).read_text().splitlines()
+    return json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+
+
+@pytest.mark.parametrize("pairing", TIMED_MATCHES, ids=lambda p: p.filename)
+def test_every_timed_match_is_stored_complete_with_its_clock_and_iterations(pairing):
+    header, games = timed_games(pairing)
+    assert header["format"] == "mctslab-timed" and header["seed"]["entropy"] == SEED
+    assert header["agents"] == [pairing.variant, pairing.baseline] and header["seconds_per_move"] == SECONDS
+    assert sorted(g["index"] for g in games) == list(range(pairing.games)) and pairing.games >= 40
+    for g in games:
+        a, b = g["decisions"]
+        assert a + b == g["plies"] == len(g["moves"]) and g["a_first"] == (g["index"] % 2 == 0)
+        assert a - b == (1 if g["a_first"] else -1) * (g["plies"] % 2)  # the first mover made the extra move
+        # each move searched at least once, and for at least its budget (the clock stops the search)
+        assert all(it >= d for it, d in zip(g["iterations"], g["decisions"], strict=True))
+        assert all(t >= SECONDS * d for t, d in zip(g["seconds"], g["decisions"], strict=True))
+    match = timed_match(pairing, DATA)
+    assert match.outcomes.games == pairing.games and min(match.iterations_per_move()) > 1
+
+
+@pytest.mark.parametrize("pairing", TIMED_MATCHES[:2], ids=lambda p: p.filename)
+def test_stored_timed_games_replay_as_legal_games_with_their_recorded_winner(pairing):
+    # the moves depend on the machine's speed, so a game cannot be played again move for
+    # move; what can be checked: the first games replay as legal games ending as recorded
+    game = make_game(pairing.game)
+    _, games = timed_games(pairing)
+    for g in games[:4]:
+        state = game.state_from_moves(g["moves"])
+        assert game.is_terminal(state)
+        winner = game.winner(state)
+        a_seat = 0 if g["a_first"] else 1
+        assert g["winner"] == (None if winner is None else "a" if winner == a_seat else "b")
+
+
+def test_timed_match_plays_counts_and_resumes(tmp_path):
+    pairing = TIMED_MATCHES[2]  # transpositions at 0.02 s per move
+    first = timed_match(pairing, tmp_path, games=1)
+    (g,) = first.games
+    assert g.a_first and sum(g.decisions) == len(g.moves) and all(i >= 1 for i in g.iterations)
+    again = timed_match(pairing, tmp_path, games=2)  # the first game is read back, the second played
+    assert again.games[0] == g and again.games[1].index == 1 and not again.games[1].a_first
+    assert len((tmp_path / pairing.filename).read_text().splitlines()) == 3
+    other = Pairing(pairing.game, "solver:seconds=0.02", pairing.baseline, 1, "time")
+    (tmp_path / other.filename).write_text((tmp_path / pairing.filename).read_text())
+    with pytest.raises(ValueError, match="another match"):
+        timed_match(other, tmp_path)
+
+
+@pytest.mark.parametrize("pairing", CURVE_MATCHES, ids=lambda p: p.filename)
+def test_every_match_of_the_budget_curve_is_stored_complete(pairing):
+    header = json.loads((DATA / pairing.filename).read_text().splitlines()[0])
+    assert header["agents"] == [pairing.variant, pairing.baseline] and header["seed"]["entropy"] == SEED
+    assert sorted(g["index"] for g in games_in(pairing)) == list(range(pairing.games))
+
+
+def test_the_budget_curve_replays_from_its_seeds_and_reads_back():
+    pairing = CURVE_MATCHES[0]  # 25 iterations: cheap to play again
+    stored = {g["index"]: g for g in games_in(pairing)}
+    for result in head_to_head(pairing, games=2).results:
+        assert list(result.moves) == stored[result.index]["moves"]
+        assert result.winner == stored[result.index]["winner"]
+    curve = measured_curve(DATA)
+    assert curve.xs == tuple(float(n) for n in CURVE_BUDGETS) and len(curve.outcomes) == len(CURVE_BUDGETS)
+    assert all(o.games == CURVE_GAMES for o in curve.outcomes)
+    assert CURVE_MATCHES[CURVE_BUDGETS.index(ITERATIONS)] in MATCHES  # the table's match is a point of the curve
+
+
+def test_the_score_curve_is_drawn_with_its_bands_and_the_even_line():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mctslab.figures.plots import plot_score_curve
+
+    curve = measured_curve(DATA)
+    ax = plot_score_curve(curve)
+    (line, even) = ax.get_lines()
+    assert list(line.get_xdata()) == list(curve.xs) and list(line.get_ydata()) == list(curve.rates())
+    assert list(even.get_ydata()) == [0.5, 0.5] and ax.get_xscale() == "log"
+    assert [t.get_text() for t in ax.get_xticklabels()] == [str(n) for n in CURVE_BUDGETS]
+    plt.close(ax.figure)

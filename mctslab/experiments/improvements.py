@@ -7,12 +7,17 @@
   by :func:`mctslab.exact.move_values` in the tests);
 * :func:`head_to_head`: a variant against plain UCT at equal iterations, seats
   alternating, through :func:`mctslab.tournament.play_match` (resumable with ``out=``);
+* :func:`timed_match`: a variant against plain UCT at equal time on Ultimate Tic-Tac-Toe,
+  recording the seconds and iterations per move each side reached (:func:`reach`);
+* :func:`measured_curve`: RAVE's score against UCT over budgets (:data:`CURVE_MATCHES`);
 * :func:`node_counts`: tree nodes of UCT against positions stored with transpositions;
 * :func:`playout_costs`: seconds per playout of each playout policy, interleaved.
 
 Everything is seeded; the matches write results files (one JSON line per game) that
 the notebook reads back: ``python -m mctslab.experiments.improvements`` plays what is
-missing (resumable), at the size of :data:`MATCHES`.
+missing (resumable), at the size of :data:`MATCHES`, :data:`CURVE_MATCHES` and
+:data:`TIMED_MATCHES` (those in one process, whatever ``--workers``: concurrent games would
+share the cores their clocks measure).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from ..agents import UCT
 from ..agents.playouts import policy_rollout
 from ..games.base import Game, State
 from ..tournament import MatchResult, Outcomes, play_match
+from .curves import Curve
 
 CONNECT4_ENDGAMES: tuple[tuple[int, ...], ...] = (
     (6, 5, 4, 2, 4, 6, 1, 6, 1, 5, 4, 6, 3, 4, 2, 3, 3, 5, 5, 5, 6, 2, 0, 2, 4, 0, 3, 4),
@@ -199,6 +205,52 @@ def matches(scale: float = 1.0) -> list[Pairing]:
 MATCHES = matches()
 """The matches at the size the notebook shows."""
 
+CURVE_VARIANT = "rave"
+"""The variant of the budget curve: RAVE, the largest effect at equal iterations on Ultimate
+Tic-Tac-Toe, and the enhancement whose effect should depend most on the budget (AMAF
+statistics stand in for the real ones while a node has few visits)."""
+
+CURVE_BUDGETS = (25, 50, 100, 200, 400, 800)
+"""Iterations per move of both sides on the budget curve (200 is the table's match, the same
+file and games), doubling from 25 to 800 (at 800 a game takes about 7 s on a quiet core)."""
+
+CURVE_GAMES = 30
+"""Games per budget on the curve (seats alternating)."""
+
+
+def curve_matches(scale: float = 1.0) -> list[Pairing]:
+    """The budget curve's matches: :data:`CURVE_VARIANT` against UCT on Ultimate at each of :data:`CURVE_BUDGETS`.
+
+    The match at 200 iterations is the table's (the same file, the same games).
+    """
+    return [
+        Pairing(
+            "uttt", _with(CURVE_VARIANT, f"iterations={n}"), f"uct:iterations={n}", max(2, round(CURVE_GAMES * scale))
+        )
+        for n in CURVE_BUDGETS
+    ]
+
+
+CURVE_MATCHES = curve_matches()
+"""The budget curve's matches at the size the notebook shows."""
+
+
+def measured_curve(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> Curve:
+    """The score of :data:`CURVE_VARIANT` against UCT at each budget of :data:`CURVE_MATCHES`, read back.
+
+    From ``out_dir``; missing games are played (run the command first). ``xs``: iterations per move.
+    """
+    pairings = CURVE_MATCHES if pairings is None else pairings
+    results = [head_to_head(p, out_dir) for p in pairings]
+    return Curve(
+        label=f"{CURVE_VARIANT} vs uct (Ultimate Tic-Tac-Toe)",
+        xs=tuple(float(p.variant.rpartition("iterations=")[2]) for p in pairings),
+        outcomes=tuple(r.outcomes for r in results),
+        opponent="uct",
+        specs=tuple(p.variant for p in pairings),
+    )
+
+
 SEED = 2026
 """The seed of every match (game ``i`` of a match: ``SeedSequence(SEED).spawn(...)[i]``)."""
 
@@ -227,6 +279,261 @@ def head_to_head(
     return play_match(
         pairing.game, pairing.variant, pairing.baseline, games=n, seed=SEED, workers=workers, out=out, progress=progress
     )
+
+
+# -- head to head at equal time, with the iterations each side reached ------------------
+TIMED_GAMES = 60
+"""Games per equal-time match on Ultimate Tic-Tac-Toe (seats alternating)."""
+
+
+def timed_matches(scale: float = 1.0) -> list[Pairing]:
+    """The equal-time matches on Ultimate Tic-Tac-Toe: every variant against UCT at :data:`SECONDS` per move.
+
+    The same time per move as on Connect Four: a game of about 50 plies then takes
+    about a second, so 60 games per variant are affordable. They are played by
+    :func:`timed_match`, which also records the iterations each side reached.
+    """
+    return [
+        Pairing(
+            "uttt", _with(v, f"seconds={SECONDS}"), f"uct:seconds={SECONDS}", max(2, round(TIMED_GAMES * scale)), "time"
+        )
+        for v in VARIANTS
+    ]
+
+
+TIMED_MATCHES = timed_matches()
+"""The equal-time matches on Ultimate Tic-Tac-Toe at the size the notebook shows."""
+
+
+def is_timed(pairing: Pairing) -> bool:
+    """Whether ``pairing`` is played by :func:`timed_match`: the equal-time matches on Ultimate.
+
+    Connect Four's equal-time games were played earlier by :func:`head_to_head` (through
+    :func:`~mctslab.tournament.play_match`, which keeps no iteration counts) and stay as stored.
+    """
+    return pairing.budget == "time" and pairing.game == "uttt"
+
+
+@dataclass(frozen=True)
+class TimedGame:
+    """One equal-time game, from the point of view of the variant (A) and UCT (B).
+
+    Attributes:
+        index: the game's number (its seed: ``SeedSequence(SEED).spawn(...)[index]``).
+        a_first: whether A moved first (game ``i``: ``i`` even).
+        winner: ``"a"``, ``"b"`` or ``None`` (a draw).
+        moves: the moves played.
+        seconds: wall-clock seconds A and B spent choosing their moves.
+        iterations: iterations A and B ran over the game (what their clocks allowed).
+        decisions: moves A and B chose.
+    """
+
+    index: int
+    a_first: bool
+    winner: str | None
+    moves: tuple[int, ...]
+    seconds: tuple[float, float]
+    iterations: tuple[int, int]
+    decisions: tuple[int, int]
+
+    def as_dict(self) -> dict:
+        """The game as one JSON object (a line of the results file)."""
+        return {
+            "index": self.index,
+            "a_first": self.a_first,
+            "winner": self.winner,
+            "plies": len(self.moves),
+            "seconds": list(self.seconds),
+            "iterations": list(self.iterations),
+            "decisions": list(self.decisions),
+            "moves": list(self.moves),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> TimedGame:
+        """The game of one results-file line."""
+        return cls(
+            d["index"],
+            d["a_first"],
+            d["winner"],
+            tuple(d["moves"]),
+            tuple(d["seconds"]),
+            tuple(d["iterations"]),
+            tuple(d["decisions"]),
+        )
+
+
+def play_timed_game(pairing: Pairing, index: int) -> TimedGame:
+    """Play game ``index`` of ``pairing`` (seeded as :func:`~mctslab.tournament.play_match` does), counting iterations.
+
+    Each move is chosen by the agent's ``analyse``, whose ``iterations`` is what the
+    clock allowed; the seconds are measured around it, as :func:`mctslab.play.play_game` does.
+    """
+    from ..agents import make_agent
+    from ..games import make_game
+    from ..seeding import child_seeds
+    from ..tournament import game_seed
+
+    game = make_game(pairing.game)
+    a_first = index % 2 == 0
+    specs = (pairing.variant, pairing.baseline) if a_first else (pairing.baseline, pairing.variant)
+    players = [
+        make_agent(spec, seed=s) for spec, s in zip(specs, child_seeds(game_seed(SEED, (index,)), 2), strict=True)
+    ]
+    for agent in players:
+        agent.reset()
+    seconds, iterations, decisions = [0.0, 0.0], [0, 0], [0, 0]
+    state = game.initial_state()
+    moves = []
+    while not game.is_terminal(state):
+        mover = game.to_move(state)
+        began = time.perf_counter()
+        analysis = players[mover].analyse(game, state)
+        seconds[mover] += time.perf_counter() - began
+        iterations[mover] += analysis.iterations
+        decisions[mover] += 1
+        moves.append(int(analysis.move))
+        state = game.play(state, analysis.move)
+    a = 0 if a_first else 1  # A's seat
+    won = game.winner(state)
+    winner = None if won is None else ("a" if won == a else "b")
+    return TimedGame(
+        index,
+        a_first,
+        winner,
+        tuple(moves),
+        (round(seconds[a], 6), round(seconds[1 - a], 6)),  # as stored: microseconds
+        (iterations[a], iterations[1 - a]),
+        (decisions[a], decisions[1 - a]),
+    )
+
+
+@dataclass(frozen=True)
+class TimedMatch:
+    """An equal-time match's games, with what each side's clock allowed.
+
+    Attributes:
+        pairing: the match.
+        games: its games, by index.
+    """
+
+    pairing: Pairing
+    games: tuple[TimedGame, ...]
+
+    @property
+    def outcomes(self) -> Outcomes:
+        """The variant's (A's) wins, draws and losses."""
+        wins = sum(g.winner == "a" for g in self.games)
+        losses = sum(g.winner == "b" for g in self.games)
+        return Outcomes(wins, len(self.games) - wins - losses, losses)
+
+    def iterations_per_move(self) -> tuple[float, float]:
+        """Mean iterations per move that A (the variant) and B (UCT) reached in their time."""
+        return tuple(sum(g.iterations[k] for g in self.games) / sum(g.decisions[k] for g in self.games) for k in (0, 1))
+
+    def seconds_per_move(self) -> tuple[float, float]:
+        """Mean wall-clock seconds per move of A and B (the budget, plus each move's overshoot)."""
+        return tuple(sum(g.seconds[k] for g in self.games) / sum(g.decisions[k] for g in self.games) for k in (0, 1))
+
+
+def _timed_header(pairing: Pairing) -> dict:
+    from ..games import make_game
+
+    return {
+        "format": "mctslab-timed",
+        "version": 1,
+        "kind": "match",
+        "game": make_game(pairing.game).spec,
+        "agents": [pairing.variant, pairing.baseline],
+        "seed": {"entropy": SEED, "spawn_key": []},
+        "seats": "alternate",
+        "seconds_per_move": SECONDS,
+    }
+
+
+def timed_match(
+    pairing: Pairing,
+    out_dir: str | os.PathLike | None = None,
+    *,
+    games: int | None = None,
+    progress: bool = False,
+) -> TimedMatch:
+    """Play (or read back) an equal-time match, recording each side's iterations, in this process.
+
+    Games already in ``out_dir``'s file are read, not played again; each new game is
+    appended as it ends (an interrupted run loses at most the game under way). The moves
+    depend on this machine's speed, so a game played again need not be the same one.
+
+    Args:
+        pairing: the match (its variant and baseline with ``seconds=``).
+        out_dir: the folder of the results files (``None``: play everything, keep nothing).
+        games: the first ``games`` games (default: ``pairing.games``).
+        progress: show a progress bar.
+
+    Raises:
+        ValueError: if the file holds another match.
+    """
+    import json
+
+    from tqdm.auto import tqdm
+
+    n = pairing.games if games is None else games
+    header = _timed_header(pairing)
+    stored: dict[int, TimedGame] = {}
+    path = None if out_dir is None else Path(out_dir) / pairing.filename
+    if path is not None and path.exists() and path.stat().st_size:
+        lines = path.read_text().splitlines()
+        if json.loads(lines[0]) != header:
+            raise ValueError(f"{path} holds another match (header {lines[0]})")
+        for line in lines[1:]:
+            if line.strip():
+                g = TimedGame.from_dict(json.loads(line))
+                stored[g.index] = g
+    elif path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(header) + "\n")
+    missing = [i for i in range(n) if i not in stored]
+    for i in tqdm(missing, desc=f"{pairing.variant} vs {pairing.baseline} ({pairing.game})", disable=not progress):
+        g = play_timed_game(pairing, i)
+        stored[i] = g
+        if path is not None:
+            with path.open("a") as f:
+                f.write(json.dumps(g.as_dict(), separators=(",", ":")) + "\n")
+    return TimedMatch(pairing, tuple(stored[i] for i in range(n)))
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What each side's clock allowed in the equal-time matches on this machine; shows itself."""
+
+    matches: tuple[TimedMatch, ...]
+
+    def lines(self) -> list[str]:
+        """One line per match: seconds per move and mean iterations per move of each side."""
+        out = [
+            f"{'game':<6}{'variant (A) vs uct (B)':<40}{'s/move A':>9}{'s/move B':>9}{'it/move A':>10}{'it/move B':>10}"
+        ]
+        for m in self.matches:
+            (sa, sb), (ia, ib) = m.seconds_per_move(), m.iterations_per_move()
+            name = f"{m.pairing.variant}"
+            out.append(f"{m.pairing.game.split(':')[0]:<6}{name:<40}{sa:>9.4f}{sb:>9.4f}{ia:>10.1f}{ib:>10.1f}")
+        return out
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return "<pre>" + html.escape(str(self)) + "</pre>"
+
+
+def reach(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> Reach:
+    """The iterations and seconds per move of :data:`TIMED_MATCHES`, read back from ``out_dir``."""
+    return Reach(tuple(timed_match(p, out_dir) for p in (TIMED_MATCHES if pairings is None else pairings)))
 
 
 @dataclass(frozen=True)
@@ -298,11 +605,18 @@ def _short(spec: str) -> str:
 
 
 def measured_table(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> Table:
-    """The table of :data:`MATCHES` read back from ``out_dir`` (missing games are played: run the command first)."""
+    """The table of :data:`MATCHES` and :data:`TIMED_MATCHES` read back from ``out_dir``.
+
+    Missing games are played: run the command first.
+    """
     rows = []
-    for p in MATCHES if pairings is None else pairings:
-        result = head_to_head(p, out_dir)
-        rows.append(Row(result.game, result.a, p.budget, result.outcomes))
+    for p in [*MATCHES, *TIMED_MATCHES] if pairings is None else pairings:
+        if is_timed(p):
+            timed = timed_match(p, out_dir)
+            rows.append(Row(p.game, p.variant, p.budget, timed.outcomes))
+        else:
+            result = head_to_head(p, out_dir)
+            rows.append(Row(result.game, result.a, p.budget, result.outcomes))
     return Table(tuple(rows))
 
 
@@ -378,9 +692,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="play only the matches whose file name contains this")
     args = parser.parse_args(argv)
     Path(args.out_dir).mkdir(parents=True, exist_ok=True)
-    for pairing in MATCHES:
+    for pairing in [*MATCHES, *(p for p in CURVE_MATCHES if p not in MATCHES)]:
         if args.only in pairing.filename:
             head_to_head(pairing, args.out_dir, workers=args.workers, progress=True)
+    for pairing in TIMED_MATCHES:  # one process: the clocks of concurrent games would compete
+        if args.only in pairing.filename:
+            timed_match(pairing, args.out_dir, progress=True)
     return 0
 
 

@@ -193,6 +193,23 @@ def plot_curves(
     return ax
 
 
+def plot_score_curve(
+    curve: Curve, ax: Any = None, xlabel: str = "iterations per move (both sides)", title: str = ""
+) -> Any:
+    """One variant's score against a baseline at equal budgets, with Wilson 95% bands and the even line at 1/2.
+
+    The budgets (``curve.xs``) are marked on the log x axis; a band that leaves the line
+    at 1/2 is where the variant is shown better (above) or worse (below).
+    """
+    ax = plot_curves([curve], "score", ax=ax, xlabel=xlabel, title=title)
+    ax.axhline(0.5, color="grey", linestyle="--", linewidth=1, label=f"even with {curve.opponent}")
+    ax.set_xticks(list(curve.xs), [f"{x:g}" for x in curve.xs])
+    ax.minorticks_off()
+    ax.set_ylim(0.0, 1.0)
+    ax.legend(fontsize=8)
+    return ax
+
+
 def plot_grid(grid: Grid, ax: Any = None, title: str = "") -> Any:
     """A heat map of UCT's score over ``c`` (rows) and iterations (columns), each cell written out."""
     ax = _axes(ax, (7.0, 4.5))
