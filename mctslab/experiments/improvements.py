@@ -502,8 +502,26 @@ def timed_match(
     return TimedMatch(pairing, tuple(stored[i] for i in range(n)))
 
 
+class _ShowsLines:
+    """Shows itself as its :meth:`lines`: in text (``str``, ``repr``) and, preformatted, in a notebook."""
+
+    def lines(self) -> list[str]:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return "<pre>" + html.escape(str(self)) + "</pre>"
+
+
 @dataclass(frozen=True)
-class Reach:
+class Reach(_ShowsLines):
     """What each side's clock allowed in the equal-time matches on this machine; shows itself."""
 
     matches: tuple[TimedMatch, ...]
@@ -518,17 +536,6 @@ class Reach:
             name = f"{m.pairing.variant}"
             out.append(f"{m.pairing.game.split(':')[0]:<6}{name:<40}{sa:>9.4f}{sb:>9.4f}{ia:>10.1f}{ib:>10.1f}")
         return out
-
-    def __str__(self) -> str:
-        return "\n".join(self.lines())
-
-    def __repr__(self) -> str:
-        return str(self)
-
-    def _repr_html_(self) -> str:
-        import html
-
-        return "<pre>" + html.escape(str(self)) + "</pre>"
 
 
 def reach(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> Reach:
@@ -560,7 +567,7 @@ class Row:
 
 
 @dataclass(frozen=True)
-class Table:
+class Table(_ShowsLines):
     """The measured table (enhancement x game x budget -> score vs UCT [95% interval]); shows itself."""
 
     rows: tuple[Row, ...]
@@ -574,17 +581,6 @@ class Table:
             cell = f"{o.score:.3f} [{low:.3f}, {high:.3f}]"
             out.append(f"{r.game.split(':')[0]:<10}{r.variant:<38}{r.budget:<11}{o.games:>6}  {cell:<22}{r.verdict}")
         return out
-
-    def __str__(self) -> str:
-        return "\n".join(self.lines())
-
-    def __repr__(self) -> str:
-        return str(self)
-
-    def _repr_html_(self) -> str:
-        import html
-
-        return "<pre>" + html.escape(str(self)) + "</pre>"
 
     def row(self, game: str, variant: str, budget: str = "iterations") -> Row:
         """The row of ``variant`` (its name before ``:``, or the full spec) on ``game``."""
