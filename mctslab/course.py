@@ -9,8 +9,9 @@ is the same notebooks with
 * the outputs of the exercise cells cleared: cells tagged ``exercise`` and every cell
   that calls a function the notebook imports from an ``exercises`` module of the
   package (``from mctslab.bandits.exercises import check_tuned_c``), whose stored
-  output would otherwise show the reference solution's "passed: ..." line. Their
-  ``# NBVAL_CHECK_OUTPUT`` marker goes too, since there is no output left to compare;
+  output would otherwise show the reference solution's "passed: ..." line. Their nbval
+  marker (the ``nbval-check-output`` tag, or a ``# NBVAL_CHECK_OUTPUT`` comment) goes
+  too, since there is no output left to compare;
 * everything else as it is: the other cells, their ids, outputs and nbval markers, so
   the student edition runs under nbval like the repository, and its exercise checks
   say "not written yet" instead of raising.
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
+    "CHECK_OUTPUT_TAG",
     "EXERCISE_TAG",
     "SOLUTION_TAG",
     "ExportReport",
@@ -40,6 +42,8 @@ SOLUTION_TAG = "solution"
 """Cell tag of a reference solution: dropped from the student edition."""
 EXERCISE_TAG = "exercise"
 """Cell tag of an exercise's stub or check cell: kept, with its outputs cleared."""
+CHECK_OUTPUT_TAG = "nbval-check-output"
+"""nbval's cell tag for "compare this cell's output" (the course's notebooks use it, not the comment)."""
 
 _EXERCISE_IMPORT = re.compile(r"^\s*from\s+mctslab(?:\.\w+)*\.exercises(?:\.\w+)*\s+import\s+(\([^)]*\)|[^\n]*)", re.M)
 _CHECK_OUTPUT_MARKER = re.compile(r"^[ \t]*#[ \t]*NBVAL_CHECK_OUTPUT[ \t]*\n?", re.MULTILINE)
@@ -111,6 +115,8 @@ def student_notebook(notebook: dict) -> tuple[dict, ExportReport]:
             cell["execution_count"] = None
             cell.get("metadata", {}).pop("execution", None)
             cell["source"] = _CHECK_OUTPUT_MARKER.sub("", _source(cell))
+            if CHECK_OUTPUT_TAG in _tags(cell):
+                cell["metadata"]["tags"] = [t for t in _tags(cell) if t != CHECK_OUTPUT_TAG]
             cleared.append(cell.get("id", ""))
         cells.append(cell)
     out["cells"] = cells

@@ -46,6 +46,7 @@ def test_every_notebook_is_exported_without_its_solutions(edition):
         for before, after in zip(kept, student.cells, strict=True):
             if after.id in report.cleared:
                 assert after.outputs == [] and "NBVAL_CHECK_OUTPUT" not in after.source
+                assert "nbval-check-output" not in tags(after)
                 assert after.source == before.source.replace("# NBVAL_CHECK_OUTPUT\n", "")
             else:
                 assert after.source == before.source and after.get("outputs") == before.get("outputs")

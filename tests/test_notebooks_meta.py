@@ -60,6 +60,7 @@ def test_saved_executed_with_the_outputs_nbval_compares(path):
     code = [c for c in _cells(path) if c["cell_type"] == "code"]
     assert all(c["execution_count"] is not None for c in code), "run every cell before saving"
     assert not any(o["output_type"] == "error" for c in code for o in c["outputs"])
-    checked = [c for c in code if "NBVAL_CHECK_OUTPUT" in _source(c)]
+    checked = [c for c in code if "nbval-check-output" in c["metadata"].get("tags", [])]
+    assert not any("NBVAL_CHECK_OUTPUT" in _source(c) for c in code), "the tag, not the comment, marks checked cells"
     assert checked, "deterministic results are compared by nbval"
     assert all(c["outputs"] for c in checked), "a checked cell without output checks nothing"
