@@ -361,3 +361,20 @@ def test_monte_carlo_with_compiled_playouts_is_the_same_player(spec):
     fast, slow = (make_agent(s, seed=0).analyse(game, state) for s in (spec + ",engine=compiled", spec))
     assert fast.iterations == slow.iterations  # the same playouts spent
     assert [s.visits for s in fast.stats] == [s.visits for s in slow.stats]
+
+
+def test_the_compiled_engine_leaves_numpys_global_generator_alone():
+    """Numba's generator is its own, seeded per search from the agent's: NumPy's global one is untouched."""
+    game = make_game("connect4")
+    saved = np.random.get_state()  # noqa: NPY002 - this test is about the global generator
+    try:
+        np.random.seed(1)  # noqa: NPY002
+        expected = np.random.random()  # noqa: NPY002
+        np.random.seed(1)  # noqa: NPY002
+        first = make_agent("uct:iterations=500,engine=compiled", seed=3).select_move(game, game.initial_state())
+        assert np.random.random() == expected  # noqa: NPY002
+        np.random.seed(99)  # noqa: NPY002
+        again = make_agent("uct:iterations=500,engine=compiled", seed=3).select_move(game, game.initial_state())
+        assert again == first
+    finally:
+        np.random.set_state(saved)  # noqa: NPY002

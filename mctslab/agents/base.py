@@ -60,12 +60,19 @@ class Analysis:
     root: Any = None
     value: float | None = None
 
-    def table(self) -> str:
-        """The per-move statistics as a text table, best first (Bradberry 2015's printout)."""
+    def table(self, move_text: Callable[[int], str] | None = None) -> str:
+        """The per-move statistics as a text table, best first (Bradberry 2015's printout).
+
+        Args:
+            move_text: how to name a move (e.g. :meth:`Game.move_text
+                <mctslab.games.base.Game.move_text>`: ``"col 3"``); the move number by default.
+        """
         rows = sorted(self.stats, key=lambda s: (-s.visits, -s.mean, s.move))
-        lines = [f"{'move':>5} {'visits':>8} {'mean':>7}"]
-        for s in rows:
-            line = f"{s.move:>5} {s.visits:>8} {s.mean:>7.3f}"
+        names = [str(s.move) if move_text is None else move_text(s.move) for s in rows]
+        width = 5 if move_text is None else max([len("move"), *map(len, names)])
+        lines = [f"{'move':>{width}} {'visits':>8} {'mean':>7}"]
+        for name, s in zip(names, rows, strict=True):
+            line = f"{name:>{width}} {s.visits:>8} {s.mean:>7.3f}"
             if s.score is not None:
                 line += f" score {s.score:+g}"
             if s.exploration is not None:

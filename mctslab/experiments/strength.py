@@ -26,6 +26,13 @@ PERFECT = "perfect"
 
 
 # -- strength in games -------------------------------------------------------------------
+def _outcomes(
+    game: str | Game, spec: str, opponent: AgentLike, games: int, seed, executor: Executor | None, workers: int | None
+) -> Outcomes:
+    """One point of a curve or grid: ``spec`` against ``opponent``, seats alternating, no progress bar."""
+    return play_match(game, spec, opponent, games, seed, executor=executor, workers=workers, progress=False).outcomes
+
+
 def budget_agent(kind: str, budget: int) -> str:
     """The spec of an agent of ``kind`` spending ``budget`` playouts per decision.
 
@@ -73,17 +80,9 @@ def strength_curves(
     for k, (label, kind) in enumerate(kinds.items()):
         outcomes = []
         for i, budget in enumerate(budgets):
-            match = play_match(
-                game,
-                budget_agent(kind, budget),
-                opponent,
-                games,
-                game_seed(seed, (k, i)),
-                executor=executor,
-                workers=workers,
-                progress=False,
+            outcomes.append(
+                _outcomes(game, budget_agent(kind, budget), opponent, games, game_seed(seed, (k, i)), executor, workers)
             )
-            outcomes.append(match.outcomes)
         specs = tuple(budget_agent(kind, budget) for budget in budgets)
         curves[label] = Curve(label, tuple(budgets), tuple(outcomes), canonical_spec(opponent), specs)
     return curves
@@ -136,16 +135,6 @@ def uct_grid(
         row = []
         for j, budget in enumerate(budgets):
             spec = UCT(iterations=budget, c=c, engine=engine).spec
-            match = play_match(
-                game,
-                spec,
-                opponent,
-                games,
-                game_seed(seed, (i, j)),
-                executor=executor,
-                workers=workers,
-                progress=False,
-            )
-            row.append(match.outcomes)
+            row.append(_outcomes(game, spec, opponent, games, game_seed(seed, (i, j)), executor, workers))
         rows.append(tuple(row))
     return Grid(tuple(float(c) for c in cs), tuple(budgets), tuple(rows), canonical_spec(opponent))

@@ -174,20 +174,7 @@ class PlaySession:
         analysis = self.analysis
         if analysis is None:
             return "(the agent has not moved yet)"
-        rows = sorted(analysis.stats, key=lambda s: (-s.visits, -s.mean, s.move))
-        names = [self.game.move_text(s.move) for s in rows]
-        width = max([len("move"), *map(len, names)])
-        lines = [f"{'move':>{width}} {'visits':>8} {'mean':>7}"]
-        for name, s in zip(names, rows, strict=True):
-            line = f"{name:>{width}} {s.visits:>8} {s.mean:>7.3f}"
-            if s.score is not None:
-                line += f" score {s.score:+g}"
-            if s.exploration is not None:
-                line += f" ucb {s.ucb:.3f}"
-            lines.append(line)
-        if analysis.max_depth is not None:
-            lines.append(f"maximum depth searched: {analysis.max_depth}")
-        return "\n".join(lines)
+        return analysis.table(self.game.move_text)
 
     def grid(self) -> list[list[Cell]]:
         """The board as rows of :class:`Cell` (top row first), with the heat of the agent's last search.
