@@ -24,10 +24,10 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from . import course
 from .agents import AGENTS, canonical_spec, make_agent
 from .alphazero import cli as train_command
 from .bench import cli as bench_command
+from .course import editions
 from .games import GAMES, IllegalMoveError, make_game
 from .specs import SpecError
 from .tournament import ResultsFileError, RunInterrupted, play_match, round_robin
@@ -232,7 +232,7 @@ COMMANDS = {
     "tournament": ("round robin with a score table and Elo ratings", _configure_tournament, _run_tournament),
     "bench": (bench_command.SUMMARY, bench_command.configure, bench_command.run),
     "train": (train_command.SUMMARY, train_command.configure, train_command.run),
-    "course": (course.SUMMARY, course.configure, course.run),
+    "course": (editions.SUMMARY, editions.configure, editions.run),
 }
 """The subcommands: name -> (one line for ``--help``, add the arguments, run and return the exit status)."""
 

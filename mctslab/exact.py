@@ -283,7 +283,7 @@ def flat_choice_odds(game: Game, state: State, playouts: int) -> dict[int, float
     draw, loss) probabilities; the moves' scores are independent. A move is chosen when
     its score is the best, and a tie among ``t`` moves goes to each with probability
     ``1 / t`` (the agent breaks ties at random). This sums those events over every score:
-    no sampling (:func:`mctslab.experiments.predicted_flat_choices` estimates the same
+    no sampling (:func:`mctslab.course.experiments.predicted_flat_choices` estimates the same
     numbers by simulation). Computed in floating point (exact up to rounding, about 1e-15).
 
     Args:

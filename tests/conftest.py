@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+import mctslab.course  # noqa: F401  (registers the course's own agents: racioppo)
 from mctslab.agents.minimax import Minimax
 from mctslab.exact import move_values
 from mctslab.games import Game

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from mctslab.bandits import EpsilonGreedy, Greedy, Policy, argmax_random
-from mctslab.bandits.exercises import check_epsilon_decreasing, check_tuned_c, check_two_sided_radius
+from mctslab.course.exercises.bandits import check_epsilon_decreasing, check_tuned_c, check_two_sided_radius
 
 SMALL = {"runs": 60, "steps": 5000}
 

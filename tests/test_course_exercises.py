@@ -1,11 +1,11 @@
-"""The exercise checks of notebooks 02 and 05: right, wrong and unfinished answers (mctslab.experiments.exercises)."""
+"""The exercise checks of notebooks 02 and 05: right, wrong and unfinished answers (course.experiments.exercises)."""
 
 from __future__ import annotations
 
 import math
 from statistics import NormalDist
 
-from mctslab.experiments.exercises import (
+from mctslab.course.experiments.exercises import (
     Verdict,
     check_centre_playouts,
     check_flat,

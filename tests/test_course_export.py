@@ -10,10 +10,10 @@ import nbformat
 import pytest
 
 from mctslab.bandits import Policy
-from mctslab.bandits.exercises import check_epsilon_decreasing, check_tuned_c, check_two_sided_radius
 from mctslab.cli import main
-from mctslab.course import SOLUTION_TAG, export_student, is_exercise_cell, student_notebook
-from mctslab.games.exercises import check_misere
+from mctslab.course.editions import SOLUTION_TAG, export_student, is_exercise_cell, student_notebook
+from mctslab.course.exercises.bandits import check_epsilon_decreasing, check_tuned_c, check_two_sided_radius
+from mctslab.course.exercises.misere import check_misere
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -63,12 +63,12 @@ def test_00_and_01_have_tagged_solutions_and_cleared_checks(edition):
 def test_a_check_call_marks_an_exercise_cell_but_an_import_does_not():
     checks = {"check_tuned_c"}
     assert is_exercise_cell(nbformat.v4.new_code_cell("print(check_tuned_c(my_c))"), checks)
-    importing = nbformat.v4.new_code_cell("from mctslab.bandits.exercises import check_tuned_c")
+    importing = nbformat.v4.new_code_cell("from mctslab.course.exercises.bandits import check_tuned_c")
     assert not is_exercise_cell(importing, checks)
     assert not is_exercise_cell(nbformat.v4.new_code_cell("check_game(TwentyOne())"), checks)
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [
-        nbformat.v4.new_code_cell("from mctslab.bandits.exercises import (\n    check_tuned_c,  # ex. 3\n)"),
+        nbformat.v4.new_code_cell("from mctslab.course.exercises.bandits import (\n    check_tuned_c,  # ex. 3\n)"),
         nbformat.v4.new_code_cell("# NBVAL_CHECK_OUTPUT\nprint(check_tuned_c(my_c))"),
     ]
     student, report = student_notebook(notebook)

@@ -329,7 +329,7 @@ def test_memory_per_node_is_small():
 
 @needs_numba
 def test_experiments_take_the_compiled_engine():
-    from mctslab.experiments.strength import budget_agent, uct_grid
+    from mctslab.course.experiments.strength import budget_agent, uct_grid
 
     assert budget_agent("uct-compiled", 50) == "uct:iterations=50,engine=compiled"
     grid = uct_grid("tictactoe", [1.0], [50], games=4, engine="compiled")

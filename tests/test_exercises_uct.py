@@ -14,8 +14,7 @@ import random
 import pytest
 
 from mctslab import UCT, make_game
-from mctslab.exact import move_values, random_play_odds
-from mctslab.exercises import (
+from mctslab.course.exercises import (
     ArmsGame,
     TreeNode,
     check_backpropagate,
@@ -28,9 +27,10 @@ from mctslab.exercises import (
     play_student_match,
     position,
 )
-from mctslab.exercises.parts import _ROOT_STATS, _selection_tree
-from mctslab.exercises.report import FAILED, NOT_WRITTEN, PASSED, SKIPPED
-from mctslab.exercises.uct import _SLIPS, ARMS, CHECKS, DRAW_ESCAPES, ONE_MOVE, SMALL_C, _fingerprint, _ucb1
+from mctslab.course.exercises.parts import _ROOT_STATS, _selection_tree
+from mctslab.course.exercises.report import FAILED, NOT_WRITTEN, PASSED, SKIPPED
+from mctslab.course.exercises.uct import _SLIPS, ARMS, CHECKS, DRAW_ESCAPES, ONE_MOVE, SMALL_C, _fingerprint, _ucb1
+from mctslab.exact import move_values, random_play_odds
 from mctslab.ucb import SQRT2
 from mctslab.ucb import ucb1 as package_ucb1
 
@@ -553,7 +553,7 @@ def test_play_student_match_is_seeded_and_counts_every_game():
 def test_numpy_integer_moves_count_as_moves():
     import numpy as np
 
-    from mctslab.exercises.uct import _Checker
+    from mctslab.course.exercises.uct import _Checker
 
     class NumpyMoves(Reference):
         def final(self, root):
@@ -574,7 +574,7 @@ def test_a_correct_uct_finds_every_answer_with_other_seeds_too():
 
 
 def test_the_statistics_check_catches_a_root_counted_twice():
-    from mctslab.exercises.uct import _Checker
+    from mctslab.course.exercises.uct import _Checker
 
     class RootCountedTwice(Reference):
         def search(self, game, state):

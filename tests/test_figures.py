@@ -7,15 +7,15 @@ import pytest
 from mctslab import make_game
 from mctslab.agents import SCHEDULES, FixedBudget, FlatMonteCarlo, WindowedMonteCarlo
 from mctslab.agents.budget import round_sizes, schedule
-from mctslab.experiments import (
+from mctslab.course.experiments import (
     choice_rates,
     decision_quality,
     predicted_flat_choices,
     sample_positions,
     strength_curves,
 )
-from mctslab.figures import FIGURES, FIGURES_DIR, save
-from mctslab.figures.__main__ import main
+from mctslab.course.figures import FIGURES, FIGURES_DIR, save
+from mctslab.course.figures.__main__ import main
 from mctslab.viz import dot_available
 
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from mctslab.course.exercises.misere import check_misere
 from mctslab.games.base import Game
-from mctslab.games.exercises import check_misere
 
 
 class Count(NamedTuple):

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from mctslab import make_game
+from mctslab.course.experiments import predicted_flat_choices
 from mctslab.exact import exact_flat_values, flat_choice_odds, flat_traps, random_play_odds
-from mctslab.experiments import predicted_flat_choices
 from mctslab.tournament import games_needed, games_needed_one_sample, wilson
 
 # -- an independent tic-tac-toe: a board is a tuple of 9 cells, "X", "O" or "" -----------

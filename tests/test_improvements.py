@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mctslab import make_game
-from mctslab.experiments.improvements import (
+from mctslab.course.experiments.improvements import (
     CURVE_BUDGETS,
     CURVE_GAMES,
     CURVE_MATCHES,
@@ -147,7 +147,7 @@ def test_the_score_curve_is_drawn_with_its_bands_and_the_even_line():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from mctslab.figures.plots import plot_score_curve
+    from mctslab.course.figures.plots import plot_score_curve
 
     curve = measured_curve(DATA)
     ax = plot_score_curve(curve)

@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 
 from mctslab import make_agent, make_game
-from mctslab.agents import RacioppoMonteCarlo, canonical_spec
-from mctslab.agents.racioppo import DEFECTS
-from mctslab.experiments import budget_curve
-from mctslab.figures.plots import plot_curves
-from mctslab.reproduction import PAPER_ROWS, Measurement, fit_p_value, measure, reproduce
-from mctslab.reproduction import paper_code as pc
-from mctslab.reproduction.outcomes import after_move_probabilities, playout_probabilities
+from mctslab.agents import canonical_spec
+from mctslab.course import RacioppoMonteCarlo
+from mctslab.course.experiments import budget_curve
+from mctslab.course.figures.plots import plot_curves
+from mctslab.course.reproduction import PAPER_ROWS, Measurement, fit_p_value, measure, reproduce
+from mctslab.course.reproduction import paper_code as pc
+from mctslab.course.reproduction.agent import DEFECTS
+from mctslab.course.reproduction.outcomes import after_move_probabilities, playout_probabilities
 from mctslab.tournament import play_match
 
 GAME = make_game("tictactoe")
@@ -230,7 +231,7 @@ def test_budget_curves_and_their_plot():
 
 
 def test_centre_trials_split_between_workers_give_the_same_count():
-    from mctslab.reproduction.experiments import _centre_trials, centre_first_rate
+    from mctslab.course.reproduction.experiments import _centre_trials, centre_first_rate
 
     agent = "racioppo:playouts=2,procedure=paper"
     seed = np.random.SeedSequence(4)
@@ -241,7 +242,7 @@ def test_centre_trials_split_between_workers_give_the_same_count():
 
 # -- exact values of the window-1 rows -----------------------------------------------------
 def test_exact_decisions_match_the_agents_sampled_decisions():
-    from mctslab.reproduction.exact_rows import decision_probabilities
+    from mctslab.course.reproduction.exact_rows import decision_probabilities
 
     # X to move after X 0, O 4: six empty cells; 10 playouts make ties common
     state = GAME.state_from_moves([0, 4])
@@ -257,7 +258,7 @@ def test_exact_decisions_match_the_agents_sampled_decisions():
 
 
 def test_exact_match_values_agree_with_enumeration_and_the_stored_file():
-    from mctslab.reproduction.exact_rows import exact_rates, load_exact, match_probabilities
+    from mctslab.course.reproduction.exact_rows import exact_rates, load_exact, match_probabilities
 
     random_game = match_probabilities("random", "random")
     assert random_game[:3] == pytest.approx(_oracle(GAME.initial_state()), abs=1e-12)
@@ -275,7 +276,7 @@ def test_exact_match_values_agree_with_enumeration_and_the_stored_file():
 
 
 def test_exact_match_values_agree_with_simulation():
-    from mctslab.reproduction.exact_rows import match_probabilities
+    from mctslab.course.reproduction.exact_rows import match_probabilities
 
     x, o = "racioppo:playouts=10,procedure=paper", "racioppo:playouts=10,procedure=corrected"
     exact = match_probabilities(x, o)
@@ -291,7 +292,7 @@ def test_exact_match_values_agree_with_simulation():
 def test_stored_ablation_rederives_a_sample_and_supports_its_conclusions():
     import json
 
-    from mctslab.reproduction.ablation import DATA_FILE, ablation_chunk, ablation_variants, load_ablation
+    from mctslab.course.reproduction.ablation import DATA_FILE, ablation_chunk, ablation_variants, load_ablation
 
     data = json.loads(DATA_FILE.read_text())
     row = next(r for r in PAPER_ROWS if r.key == data["row"])
@@ -304,7 +305,7 @@ def test_stored_ablation_rederives_a_sample_and_supports_its_conclusions():
 
 
 def test_tables_stay_narrow_and_show_html():
-    from mctslab.experiments.tables import Table
+    from mctslab.course.experiments.tables import Table
 
     wide = Table(["budget", *(f"column number {i}" for i in range(12))], [[i, *range(12)] for i in range(3)], title="t")
     lines = wide.text().splitlines()
@@ -316,7 +317,7 @@ def test_tables_stay_narrow_and_show_html():
 
 
 def test_without_each_defect_switches_one_defect_off_at_a_time():
-    from mctslab.reproduction import without_each_defect
+    from mctslab.course.reproduction import without_each_defect
 
     row = next(r for r in PAPER_ROWS if r.key == "centre-100")
     ablation = without_each_defect(row, 400, 1, workers=1)

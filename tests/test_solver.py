@@ -6,7 +6,7 @@ import pytest
 
 from mctslab import UCT, exact, make_agent, make_game, play_game
 from mctslab.agents.solver import Solver, SolverNode, iterations_to_prove, root_value
-from mctslab.experiments.improvements import CONNECT4_ENDGAMES, iterations_to_win
+from mctslab.course.experiments.improvements import CONNECT4_ENDGAMES, iterations_to_win
 from mctslab.viz import SearchRecorder, TreeExplorer, draw_iteration, draw_tree
 
 VALUE = {1: 1.0, 0: 0.5, -1: 0.0}  # exact.solve's -1/0/1 as a return for the player to move

@@ -13,7 +13,6 @@ from .minimax import Minimax
 from .montecarlo import FlatMonteCarlo, WindowedMonteCarlo
 from .perfect import PerfectPlayer
 from .puct import PUCT, PUCTNode  # noqa: I001  (after UCT, its parent)
-from .racioppo import RacioppoMonteCarlo
 
 # Importing a module registers its agents, in this order.
 from .random_agent import RandomAgent  # noqa: I001
@@ -37,7 +36,6 @@ __all__ = [
     "Node",
     "Param",
     "PerfectPlayer",
-    "RacioppoMonteCarlo",
     "RandomAgent",
     "Rave",
     "RaveNode",

@@ -16,7 +16,7 @@ The schedules (:data:`SCHEDULES`):
 * ``halving``: sequential halving's schedule (Karnin, Koren and Somekh 2013): halve
   the candidates until two are left, keeping the evidence already gathered.
 
-Used by notebooks 03 and 05 and by :mod:`mctslab.figures`; named in tournaments as
+Used by notebooks 03 and 05 and by :mod:`mctslab.course.figures`; named in tournaments as
 ``fixedbudget:kind=window,budget=450`` and shown in tables as ``window@450``.
 """
 

@@ -13,7 +13,7 @@ blind:
 Both use only the :class:`~mctslab.games.base.Game` interface, so they work on every
 game; their price is the look-ahead: decisive tries every legal move at every step
 (``b`` applications instead of one), anti-decisive also every reply (``b**2``).
-:func:`mctslab.experiments.improvements.playout_costs` measures it. ``"random"`` is the
+:func:`mctslab.course.experiments.improvements.playout_costs` measures it. ``"random"`` is the
 game's own fast :meth:`~mctslab.games.base.Game.rollout`.
 """
 

@@ -69,7 +69,10 @@ def parse_agent_spec(spec: str) -> tuple[type[Agent], dict[str, Any]]:
     """
     name, raw = parse_spec(spec)
     if name not in AGENTS:
-        raise SpecError(f"unknown agent {name!r}; known agents: {known_agents()}")
+        raise SpecError(
+            f"unknown agent {name!r}; known agents: {known_agents()}"
+            " (the course's own agents, such as racioppo, are registered by `import mctslab.course`)"
+        )
     cls = AGENTS[name]
     declared = {p.name: p for p in cls.params}
     kwargs: dict[str, Any] = {}

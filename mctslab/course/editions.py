@@ -1,0 +1,191 @@
+"""The two editions of the course: the repository (instructor) and the student edition.
+
+The instructor edition is the repository itself: every notebook with its reference
+solutions (cells tagged ``solution``, collapsed) and their outputs. The student
+edition, written by ``python -m mctslab course student OUT/`` (:func:`export_student`),
+is the same notebooks with
+
+* every cell tagged ``solution`` removed (code and markdown);
+* the outputs of the exercise cells cleared: cells tagged ``exercise`` and every cell
+  that calls a function the notebook imports from an ``exercises`` module of the
+  package (``from mctslab.course.exercises.bandits import check_tuned_c``), whose stored
+  output would otherwise show the reference solution's "passed: ..." line. Their nbval
+  marker (the ``nbval-check-output`` tag, or a ``# NBVAL_CHECK_OUTPUT`` comment) goes
+  too, since there is no output left to compare;
+* everything else as it is: the other cells, their ids, outputs and nbval markers, so
+  the student edition runs under nbval like the repository, and its exercise checks
+  say "not written yet" instead of raising.
+
+Each exported notebook records ``{"mctslab": {"edition": "student"}}`` in its metadata.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "CHECK_OUTPUT_TAG",
+    "EXERCISE_TAG",
+    "SOLUTION_TAG",
+    "ExportReport",
+    "exercise_checks",
+    "export_student",
+    "is_exercise_cell",
+    "student_notebook",
+]
+
+SOLUTION_TAG = "solution"
+"""Cell tag of a reference solution: dropped from the student edition."""
+EXERCISE_TAG = "exercise"
+"""Cell tag of an exercise's stub or check cell: kept, with its outputs cleared."""
+CHECK_OUTPUT_TAG = "nbval-check-output"
+"""nbval's cell tag for "compare this cell's output" (the course's notebooks use it, not the comment)."""
+
+_EXERCISE_IMPORT = re.compile(r"^\s*from\s+mctslab(?:\.\w+)*\.exercises(?:\.\w+)*\s+import\s+(\([^)]*\)|[^\n]*)", re.M)
+_CHECK_OUTPUT_MARKER = re.compile(r"^[ \t]*#[ \t]*NBVAL_CHECK_OUTPUT[ \t]*\n?", re.MULTILINE)
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+"""The repository's notebooks (present in a git checkout, not in an installed wheel)."""
+
+
+def _tags(cell: dict) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def exercise_checks(notebook: dict) -> set[str]:
+    """Names the notebook imports from the package's ``exercises`` modules (its check functions)."""
+    names: set[str] = set()
+    for cell in notebook["cells"]:
+        if cell.get("cell_type") == "code":
+            for imported in _EXERCISE_IMPORT.findall(_source(cell)):
+                for part in imported.strip("()").replace("\n", ",").split(","):
+                    words = part.split("#")[0].split()
+                    if words:
+                        names.add(words[-1])  # "check_x" or "check_x as alias"
+    return names
+
+
+def is_exercise_cell(cell: dict, checks: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+    """True for a code cell tagged ``exercise`` or calling one of ``checks`` (not merely importing it)."""
+    if cell.get("cell_type") != "code":
+        return False
+    if EXERCISE_TAG in _tags(cell):
+        return True
+    source = _EXERCISE_IMPORT.sub("", _source(cell))
+    return any(re.search(rf"\b{re.escape(name)}\s*\(", source) for name in checks)
+
+
+def _source(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
+@dataclass
+class ExportReport:
+    """What :func:`student_notebook` changed in one notebook.
+
+    Attributes:
+        dropped: ids of the removed ``solution`` cells.
+        cleared: ids of the exercise cells whose outputs were cleared.
+    """
+
+    dropped: list[str]
+    cleared: list[str]
+
+
+def student_notebook(notebook: dict) -> tuple[dict, ExportReport]:
+    """The student edition of one notebook (an nbformat 4 notebook or its JSON dict).
+
+    Returns:
+        The new notebook (the input is left unchanged) and an :class:`ExportReport`.
+    """
+    out = copy.deepcopy(notebook)
+    checks = exercise_checks(out)
+    cells, dropped, cleared = [], [], []
+    for cell in out["cells"]:
+        if SOLUTION_TAG in _tags(cell):
+            dropped.append(cell.get("id", ""))
+            continue
+        if is_exercise_cell(cell, checks):
+            cell["outputs"] = []
+            cell["execution_count"] = None
+            cell.get("metadata", {}).pop("execution", None)
+            cell["source"] = _CHECK_OUTPUT_MARKER.sub("", _source(cell))
+            if CHECK_OUTPUT_TAG in _tags(cell):
+                cell["metadata"]["tags"] = [t for t in _tags(cell) if t != CHECK_OUTPUT_TAG]
+            cleared.append(cell.get("id", ""))
+        cells.append(cell)
+    out["cells"] = cells
+    out.setdefault("metadata", {})["mctslab"] = {"edition": "student"}
+    return out, ExportReport(dropped, cleared)
+
+
+def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> dict[str, ExportReport]:
+    """Write the student edition of every notebook in ``notebooks`` into ``out_dir``.
+
+    Args:
+        out_dir: the folder to write to (created if needed; same-named notebooks in it
+            are replaced). It must not be the source folder.
+        notebooks: the folder of the instructor edition (default: the repository's
+            ``notebooks/``).
+
+    Returns:
+        ``{file name: ExportReport}`` for each notebook written, in name order.
+
+    Raises:
+        FileNotFoundError: if the source folder does not exist or holds no notebook.
+        ValueError: if ``out_dir`` is the source folder (that would overwrite the
+            instructor edition).
+    """
+    import nbformat
+
+    source = Path(notebooks) if notebooks is not None else NOTEBOOKS
+    if not source.is_dir():
+        raise FileNotFoundError(
+            f"no notebooks folder at {source}: run this from a copy of the course repository, "
+            "or pass the folder with --notebooks"
+        )
+    files = sorted(source.glob("*.ipynb"))
+    if not files:
+        raise FileNotFoundError(f"no .ipynb files in {source}")
+    target = Path(out_dir)
+    if target.resolve() == source.resolve():
+        raise ValueError(f"{target} is the instructor edition itself; choose another folder for the student edition")
+    target.mkdir(parents=True, exist_ok=True)
+    reports = {}
+    for path in files:
+        notebook = nbformat.read(path, as_version=4)
+        student, report = student_notebook(notebook)
+        nbformat.write(nbformat.from_dict(student), target / path.name)
+        reports[path.name] = report
+    return reports
+
+
+# -- the command line: python -m mctslab course student OUT/ ------------------------------
+SUMMARY = "write the student edition of the notebooks (reference solutions removed)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``python -m mctslab course``."""
+    editions = parser.add_subparsers(dest="edition", metavar="EDITION", required=True)
+    student = editions.add_parser("student", help=SUMMARY, description=SUMMARY)
+    student.add_argument("out", metavar="OUT", help="folder to write the notebooks to")
+    student.add_argument(
+        "--notebooks", metavar="DIR", default=None, help="the instructor edition (default: the repository's notebooks/)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``python -m mctslab course student OUT``; print one line per notebook."""
+    try:
+        reports = export_student(args.out, args.notebooks)
+    except FileNotFoundError as err:
+        raise ValueError(str(err)) from None  # reported by the command line as one line
+    for name, report in reports.items():
+        print(f"{name}: {len(report.dropped)} solution cells removed, {len(report.cleared)} exercise outputs cleared")
+    print(f"the student edition is in {args.out} ({len(reports)} notebooks)")
+    return 0

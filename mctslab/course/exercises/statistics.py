@@ -1,0 +1,157 @@
+"""The tournament-statistics exercise: a student's Wilson interval, and a match scored with one.
+
+:func:`check_wilson` grades a student's ``wilson(successes, n, z)`` against
+:func:`mctslab.tournament.stats.wilson` and names the usual slips (the textbook Wald
+interval, a centre left at the observed rate, a missing denominator).
+:func:`play_student_match` plays a student's agent (any object with ``select_move``)
+against a package agent, seats alternating, and returns the student's
+:class:`~mctslab.tournament.stats.Outcomes` (score and Wilson interval included).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from statistics import NormalDist
+from typing import Any
+
+import numpy as np
+
+from ...agents import Agent, make_agent
+from ...games import Game, make_game
+from ...tournament.stats import Outcomes, wilson
+from ...validation import non_negative_int, positive_int
+from .parts import Outcome, _run
+from .report import Report
+
+__all__ = ["check_wilson", "play_student_match"]
+
+_Z95 = NormalDist().inv_cdf(0.975)
+_Z99 = NormalDist().inv_cdf(0.995)
+_GRID = [(s, n, z) for (s, n) in ((3, 10), (7.5, 10), (45, 100), (91, 100), (1, 20), (250, 400)) for z in (_Z95, _Z99)]
+
+
+def _wald(s: float, n: int, z: float) -> tuple[float, float]:
+    p = s / n
+    half = z * math.sqrt(p * (1 - p) / n)
+    return (p - half, p + half)
+
+
+def _centred_at_p(s: float, n: int, z: float) -> tuple[float, float]:
+    p, z2n = s / n, z * z / n
+    half = z * math.sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n)
+    return (p - half, p + half)
+
+
+def _no_denominator(s: float, n: int, z: float) -> tuple[float, float]:
+    p, z2n = s / n, z * z / n
+    centre = p + z2n / 2
+    half = z * math.sqrt(p * (1 - p) / n + z2n / (4 * n))
+    return (centre - half, centre + half)
+
+
+_SLIPS = (
+    (_wald, "this is the textbook (Wald) interval p +- z sqrt(p (1 - p) / n); Wilson's is centred between p "
+     "and 1/2 and does not collapse to a point at 0 or n successes"),
+    (_centred_at_p, "the interval is centred at the observed rate p; Wilson's centre is "
+     "(p + z^2 / 2n) / (1 + z^2 / n), pulled towards 1/2"),
+    (_no_denominator, "the centre and the half-width are not divided by 1 + z^2 / n"),
+)  # fmt: skip
+
+
+def _close(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12) for x, y in zip(a, b, strict=True))
+
+
+def check_wilson(wilson_function: Callable[[float, int, float], tuple[float, float]]) -> Report:
+    """Check a student's ``wilson(successes, n, z)``, the Wilson score interval of a rate.
+
+    Args:
+        wilson_function: returns ``(low, high)`` for ``successes`` out of ``n`` (successes
+            may be fractional: a score counts a draw as half a win) with the normal
+            quantile ``z`` (1.96 for 95%).
+
+    Returns:
+        A :class:`Report` with the checks ``formula`` (against
+        :func:`mctslab.tournament.stats.wilson`, at 95% and 99%) and ``edges`` (0 and
+        ``n`` successes give ``[0, high]`` and ``[low, 1]``, not a point).
+    """
+
+    def formula() -> Outcome:
+        got = [tuple(map(float, wilson_function(s, n, z))) for s, n, z in _GRID]
+        want = [wilson(s, n, 0.95 if z == _Z95 else 0.99) for s, n, z in _GRID]
+        if all(_close(a, b) for a, b in zip(got, want, strict=True)):
+            return True, f"{len(_GRID)} rates (fractional successes included), at 95% and 99%: the same intervals"
+        for slip, words in _SLIPS:
+            if all(_close(a, slip(s, n, z)) for a, (s, n, z) in zip(got, _GRID, strict=True)):
+                return False, f"not Wilson's interval: {words}"
+        i = next(k for k in range(len(_GRID)) if not _close(got[k], want[k]))
+        s, n, z = _GRID[i]
+        return False, (
+            f"for {s:g} successes in {n} (z = {z:.4f}) your interval is ({got[i][0]:.5f}, {got[i][1]:.5f}); "
+            f"Wilson's is ({want[i][0]:.5f}, {want[i][1]:.5f})"
+        )
+
+    def edges() -> Outcome:
+        low0, high0 = map(float, wilson_function(0, 10, _Z95))
+        lown, highn = map(float, wilson_function(10, 10, _Z95))
+        w0, wn = wilson(0, 10), wilson(10, 10)
+        if abs(low0) < 1e-12 and abs(highn - 1) < 1e-12 and math.isclose(high0, w0[1]) and math.isclose(lown, wn[0]):
+            return True, f"0 of 10 gives [0, {high0:.3f}], 10 of 10 gives [{lown:.3f}, 1]: never a single point"
+        return False, (
+            f"0 of 10 gives ({low0:.4f}, {high0:.4f}) and 10 of 10 gives ({lown:.4f}, {highn:.4f}); Wilson's "
+            f"are [0, {w0[1]:.4f}] and [{wn[0]:.4f}, 1]: ten losses do not prove a win rate of exactly 0"
+        )
+
+    return _run("check_wilson", wilson_function, [
+        ("formula", "Wilson's interval", formula),
+        ("edges", "no collapse at 0 or n successes", edges),
+    ])  # fmt: skip
+
+
+def play_student_match(
+    make_student: Callable[[int], Any],
+    opponent: str | Agent,
+    games: int,
+    seed: int = 0,
+    game: str | Game = "tictactoe",
+) -> Outcomes:
+    """Play a student's agent against a package agent, seats alternating, and count the student's results.
+
+    Game ``i`` gives the student ``make_student(s)`` and the opponent ``make_agent(opponent, seed=t)``,
+    with ``s`` and ``t`` drawn from ``numpy.random.SeedSequence(seed).spawn(games)[i]``;
+    the student moves first in the even games.
+
+    Args:
+        make_student: ``make_student(seed)`` returns a fresh agent with ``select_move(game, state)``.
+        opponent: an agent spec such as ``"uct:iterations=300"`` (or a spec-built agent).
+        games: number of games, >= 1.
+        seed: an int >= 0.
+        game: the game or its spec.
+
+    Returns:
+        The student's :class:`~mctslab.tournament.stats.Outcomes` (``score``, ``score_ci()``).
+
+    Raises:
+        TypeError, ValueError: for a bad ``games`` or ``seed``; an illegal move by either
+            agent raises :class:`~mctslab.games.IllegalMoveError`.
+    """
+    games = positive_int("games", games)
+    seed = non_negative_int("seed", seed)
+    game = make_game(game)
+    spec = opponent.spec if isinstance(opponent, Agent) else opponent
+    wins = draws = losses = 0
+    for i, child in enumerate(np.random.SeedSequence(seed).spawn(games)):
+        s, t = (int(x) for x in child.generate_state(2, np.uint32))
+        seat = i % 2
+        agents: list[Any] = [None, None]
+        agents[seat] = make_student(s)
+        agents[1 - seat] = make_agent(spec, seed=t)
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            state = game.play(state, agents[game.to_move(state)].select_move(game, state))
+        result = game.returns(state)[seat]
+        wins += result == 1.0
+        draws += result == 0.5
+        losses += result == 0.0
+    return Outcomes(wins, draws, losses)

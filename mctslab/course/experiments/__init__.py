@@ -1,0 +1,34 @@
+"""The course's experiments: seeded, returning numbers, drawing nothing.
+
+The notebooks import them and assert on their results; :mod:`mctslab.course.figures` draws them.
+
+* :mod:`.decisions`: decisions graded exactly (random play, move choice rates, decision
+  quality at a budget; notebooks 02 and 03);
+* :mod:`.strength`: games against a fixed opponent over the budget and UCT's ``c``
+  (notebooks 03 and 05);
+* :mod:`.curves`: :class:`Curve`, results against the budget, and :func:`budget_curve`
+  with seats fixed (notebook 08);
+* :mod:`.improvements`: MCTS-Solver, RAVE, transpositions and decisive playouts against
+  plain UCT (notebook 09).
+
+Racioppo 2020's reproduction (its procedure, rows and table) is :mod:`mctslab.course.reproduction`.
+"""
+
+from .curves import Curve, budget_curve
+from .decisions import choice_rates, decision_quality, predicted_flat_choices, random_play_sample, sample_positions
+from .strength import PERFECT, Grid, budget_agent, strength_curves, uct_grid
+
+__all__ = [
+    "PERFECT",
+    "Curve",
+    "Grid",
+    "budget_agent",
+    "budget_curve",
+    "choice_rates",
+    "decision_quality",
+    "predicted_flat_choices",
+    "random_play_sample",
+    "sample_positions",
+    "strength_curves",
+    "uct_grid",
+]

@@ -1,0 +1,215 @@
+"""Decisions graded exactly: random play, move choice rates and decision quality (notebooks 02 and 03).
+
+Each function runs one experiment and returns a small dataclass of numbers; the
+notebooks print and assert on them, and :mod:`mctslab.course.figures.plots` draws them. Every
+random choice comes from ``seed``: decision ``j`` at budget ``i`` is seeded with
+``SeedSequence(seed).spawn(...)[i].spawn(...)[j]`` (see
+:func:`mctslab.tournament.game_seed`), and games are seeded by the tournament code, so
+the numbers are the same on any number of processes.
+
+* :func:`random_play_sample`: random games, to set beside :func:`mctslab.exact.random_play_odds`;
+* :func:`choice_rates` and :func:`predicted_flat_choices`: how often an agent picks each move;
+* :func:`decision_quality`: the simple regret and the perfect-move rate of agents on a set
+  of positions, at several budgets (notebook 03).
+
+Games against a fixed opponent are in :mod:`mctslab.course.experiments.strength`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...agents import UCT, Agent, FixedBudget
+from ...exact import best_moves, exact_flat_values, flat_values, move_odds, reachable_states
+from ...games.base import Game, State
+from ...tournament import Outcomes, game_seed, wilson
+
+MakeAgent = Callable[[int, np.random.SeedSequence], Agent]
+"""Builds an agent from a budget and a seed, e.g. ``lambda b, s: UCT(iterations=b, seed=s)``."""
+
+
+# -- random play -------------------------------------------------------------------------
+def random_play_sample(game: Game, games: int, seed: int) -> Outcomes:
+    """Play ``games`` uniformly random games from the initial position.
+
+    Returns:
+        Player 0's (X's) :class:`~mctslab.tournament.Outcomes`: wins, draws and losses.
+    """
+    rng = random.Random(seed)
+    start = game.initial_state()
+    counts = {1.0: 0, 0.5: 0, 0.0: 0}
+    for _ in range(games):
+        counts[game.rollout(start, rng)[0]] += 1
+    return Outcomes(counts[1.0], counts[0.5], counts[0.0])
+
+
+# -- which move is chosen ----------------------------------------------------------------
+@dataclass(frozen=True)
+class ChoiceRates:
+    """How often an agent chose each move of one position, at several budgets.
+
+    Attributes:
+        budgets: the budgets, in increasing order.
+        moves: the legal moves of the position.
+        counts: ``counts[i, j]``: decisions at ``budgets[i]`` that chose ``moves[j]``.
+    """
+
+    budgets: tuple[int, ...]
+    moves: tuple[int, ...]
+    counts: np.ndarray
+
+    @property
+    def decisions(self) -> int:
+        """Decisions per budget."""
+        return int(self.counts[0].sum())
+
+    def rate(self, moves: int | Sequence[int]) -> np.ndarray:
+        """Fraction of decisions that chose ``moves`` (one move or any of several), per budget."""
+        wanted = {moves} if isinstance(moves, int) else set(moves)
+        columns = [j for j, m in enumerate(self.moves) if m in wanted]
+        return self.counts[:, columns].sum(axis=1) / self.decisions
+
+    def band(self, moves: int | Sequence[int], confidence: float = 0.95) -> np.ndarray:
+        """Wilson intervals of :meth:`rate` (95% by default), shape ``(len(budgets), 2)``."""
+        return np.array([wilson(round(r * self.decisions), self.decisions, confidence) for r in self.rate(moves)])
+
+
+def choice_rates(
+    game: Game, state: State, make: MakeAgent, budgets: Sequence[int], decisions: int, seed: int
+) -> ChoiceRates:
+    """Let a freshly seeded agent choose a move in ``state``, ``decisions`` times at each budget.
+
+    Args:
+        game: the game.
+        state: the position.
+        make: builds the agent from a budget and a seed.
+        budgets: the budgets to try.
+        decisions: decisions per budget, >= 1.
+        seed: the experiment's seed.
+    """
+    moves = game.legal_moves(state)
+    index = {m: j for j, m in enumerate(moves)}
+    counts = np.zeros((len(budgets), len(moves)), dtype=int)
+    for i, budget in enumerate(budgets):
+        for j in range(decisions):
+            counts[i, index[make(budget, game_seed(seed, (i, j))).select_move(game, state)]] += 1
+    return ChoiceRates(tuple(budgets), moves, counts)
+
+
+def predicted_flat_choices(game: Game, state: State, playouts: int, trials: int, seed: int) -> dict[int, float]:
+    """How often flat Monte Carlo with ``playouts`` per move picks each move, from the exact playout odds.
+
+    The ``playouts`` random games after a move are independent draws from that move's
+    :func:`~mctslab.exact.move_odds`, so its wins and losses are a multinomial sample:
+    this draws ``trials`` decisions from that model (ties broken at random, as the agent
+    does) instead of playing the games. Notebook 02 checks the agent against it.
+
+    Returns:
+        Move -> fraction of the ``trials`` decisions that chose it.
+    """
+    rng = np.random.default_rng(seed)
+    me = game.to_move(state)
+    odds = move_odds(game, state)
+    moves = list(odds)
+    scores = np.empty((trials, len(moves)))
+    for j, m in enumerate(moves):
+        win, draw, loss = odds[m].for_player(me)
+        counts = rng.multinomial(playouts, [win, draw, max(0.0, 1.0 - win - draw)], size=trials)
+        scores[:, j] = counts[:, 0] - counts[:, 2]
+    # Scores are integers: noise below 1 breaks ties uniformly and changes nothing else.
+    chosen = np.argmax(scores + rng.random(scores.shape) * 0.5, axis=1)
+    return {m: float(np.mean(chosen == j)) for j, m in enumerate(moves)}
+
+
+# -- decision quality on a set of positions ----------------------------------------------
+def sample_positions(game: Game, count: int, seed: int, min_moves: int = 4) -> list[State]:
+    """``count`` different positions drawn at random from all reachable ones.
+
+    Only positions with at least ``min_moves`` legal moves whose moves do not all have
+    the same flat Monte Carlo value qualify (there is something to find).
+
+    Raises:
+        ValueError: if fewer than ``count`` positions qualify.
+    """
+    pool = []
+    for state in reachable_states(game):
+        if len(game.legal_moves(state)) >= min_moves:
+            values = exact_flat_values(game, state).values()
+            if max(values) != min(values):  # exact fractions: equal values compare equal
+                pool.append(state)
+    if len(pool) < count:
+        raise ValueError(f"only {len(pool)} positions have at least {min_moves} moves; asked for {count}")
+    picks = np.random.default_rng(seed).choice(len(pool), size=count, replace=False)
+    return [pool[i] for i in sorted(picks)]
+
+
+@dataclass(frozen=True)
+class Quality:
+    """How well an agent decided on a set of positions, at several budgets.
+
+    Attributes:
+        label: the agent's name.
+        budgets: the budgets (playouts per decision).
+        spent: mean playouts actually spent per decision, per budget.
+        regret: mean simple regret per budget: the best move's flat value minus the
+            chosen move's (:func:`mctslab.exact.flat_values`; 0 when the choice is the
+            move pure Monte Carlo converges to).
+        regret_se: standard error of each mean.
+        perfect: fraction of decisions that chose a move perfect play allows.
+    """
+
+    label: str
+    budgets: tuple[int, ...]
+    spent: np.ndarray
+    regret: np.ndarray
+    regret_se: np.ndarray
+    perfect: np.ndarray
+
+
+def decision_quality(
+    game: Game, positions: Sequence[State], label: str, make: MakeAgent, budgets: Sequence[int], repeats: int, seed: int
+) -> Quality:
+    """Every position, ``repeats`` seeded decisions at each budget: simple regret and perfect-move rate.
+
+    Args:
+        game: a small game (the answers are exact, by enumeration).
+        positions: the positions (see :func:`sample_positions`).
+        label: the agent's name, for tables and legends.
+        make: builds the agent from a budget and a seed.
+        budgets: the budgets.
+        repeats: decisions per position and budget, >= 1.
+        seed: the experiment's seed; position ``p``'s ``r``-th decision at budget ``i``
+            is seeded by ``(i, p, r)``, whatever the agent, so agents are compared on
+            the same positions.
+    """
+    truth = [(flat_values(game, s), set(best_moves(game, s))) for s in positions]
+    spent, regret, se, perfect = [], [], [], []
+    for i, budget in enumerate(budgets):
+        costs, regrets, good = [], [], []
+        for p, state in enumerate(positions):
+            values, perfect_moves = truth[p]
+            top = max(values.values())
+            for r in range(repeats):
+                analysis = make(budget, game_seed(seed, (i, p, r))).analyse(game, state)
+                costs.append(analysis.iterations)
+                regrets.append(top - values[analysis.move])
+                good.append(analysis.move in perfect_moves)
+        spent.append(np.mean(costs))
+        regret.append(np.mean(regrets))
+        se.append(np.std(regrets, ddof=1) / np.sqrt(len(regrets)))
+        perfect.append(np.mean(good))
+    return Quality(label, tuple(budgets), np.array(spent), np.array(regret), np.array(se), np.array(perfect))
+
+
+def monte_carlo_makers() -> dict[str, MakeAgent]:
+    """The agents of notebook 03 at a fixed budget per decision: flat, Racioppo 2020's window, halving, UCT."""
+    return {
+        "flat": lambda b, s: FixedBudget("flat", b, seed=s),
+        "window (Racioppo 2020)": lambda b, s: FixedBudget("window", b, seed=s),
+        "halving": lambda b, s: FixedBudget("halving", b, seed=s),
+        "UCT": lambda b, s: UCT(iterations=b, seed=s),
+    }

@@ -1,0 +1,140 @@
+"""Strength in games: each agent against a fixed opponent, against the budget and over UCT's ``c``.
+
+The experiments of notebook 05 (and section 4 of notebook 03): seeded matches with seats
+alternating, whose results are :class:`~mctslab.tournament.Outcomes` with Wilson
+intervals. The default opponent is perfect play (:data:`PERFECT`), which makes exactly
+minimax's moves from a cached enumeration, so thousands of games cost seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...agents import UCT, FixedBudget, canonical_spec
+from ...games.base import Game
+from ...tournament import Outcomes, game_seed, play_match
+from ...tournament.factory import AgentLike
+from .curves import Curve
+
+PERFECT = "perfect"
+"""Perfect play as a tournament agent: minimax's choices, from a cached enumeration
+(:class:`~mctslab.agents.PerfectPlayer`)."""
+
+
+# -- strength in games -------------------------------------------------------------------
+def _outcomes(
+    game: str | Game, spec: str, opponent: AgentLike, games: int, seed, executor: Executor | None, workers: int | None
+) -> Outcomes:
+    """One point of a curve or grid: ``spec`` against ``opponent``, seats alternating, no progress bar."""
+    return play_match(game, spec, opponent, games, seed, executor=executor, workers=workers, progress=False).outcomes
+
+
+def budget_agent(kind: str, budget: int) -> str:
+    """The spec of an agent of ``kind`` spending ``budget`` playouts per decision.
+
+    ``kind`` is ``"uct"`` (``uct:iterations=budget``), ``"uct-compiled"`` (the same on the
+    compiled engine, :mod:`mctslab.engine`: ``uct:iterations=budget,engine=compiled``) or a
+    :class:`~mctslab.agents.FixedBudget` schedule (``"flat"``, ``"window"``, ``"halving"``:
+    ``fixedbudget:kind=...,budget=...``, shown in tables as ``flat@450``).
+
+    Raises:
+        ValueError, TypeError: for an unknown kind or a budget < 1.
+    """
+    if kind == "uct":
+        return UCT(iterations=budget).spec
+    if kind == "uct-compiled":
+        return UCT(iterations=budget, engine="compiled").spec
+    return FixedBudget(kind, budget).spec
+
+
+def strength_curves(
+    game: str | Game,
+    kinds: Mapping[str, str],
+    budgets: Sequence[int],
+    *,
+    opponent: AgentLike = PERFECT,
+    games: int = 100,
+    seed: int = 0,
+    executor: Executor | None = None,
+    workers: int | None = 1,
+) -> dict[str, Curve]:
+    """Each agent kind against ``opponent`` at each budget, seats alternating.
+
+    Args:
+        game: the game or its spec.
+        kinds: label -> kind (see :func:`budget_agent`), e.g. ``{"UCT": "uct"}``.
+        budgets: playouts per decision.
+        opponent: the fixed opponent (perfect play by default: :data:`PERFECT`).
+        games: games per point, >= 1.
+        seed: the seed; point ``(kind, budget)`` plays a match seeded by its place in the grid.
+        executor, workers: where the games are played (see :func:`mctslab.play_match`).
+
+    Returns:
+        Label -> :class:`Curve`.
+    """
+    curves = {}
+    for k, (label, kind) in enumerate(kinds.items()):
+        outcomes = []
+        for i, budget in enumerate(budgets):
+            outcomes.append(
+                _outcomes(game, budget_agent(kind, budget), opponent, games, game_seed(seed, (k, i)), executor, workers)
+            )
+        specs = tuple(budget_agent(kind, budget) for budget in budgets)
+        curves[label] = Curve(label, tuple(budgets), tuple(outcomes), canonical_spec(opponent), specs)
+    return curves
+
+
+@dataclass(frozen=True)
+class Grid:
+    """UCT's results over exploration constants and budgets.
+
+    Attributes:
+        cs: the exploration constants (rows).
+        budgets: the iterations per move (columns).
+        outcomes: ``outcomes[i][j]``: UCT's results with ``cs[i]`` and ``budgets[j]``.
+        opponent: the opponent's spec.
+    """
+
+    cs: tuple[float, ...]
+    budgets: tuple[int, ...]
+    outcomes: tuple[tuple[Outcomes, ...], ...]
+    opponent: str
+
+    def scores(self) -> np.ndarray:
+        """UCT's score (wins + draws / 2) per cell, shape ``(len(cs), len(budgets))``."""
+        return np.array([[o.score for o in row] for row in self.outcomes])
+
+    def losses(self) -> np.ndarray:
+        """UCT's loss rate per cell."""
+        return np.array([[o.loss_rate for o in row] for row in self.outcomes])
+
+
+def uct_grid(
+    game: str | Game,
+    cs: Sequence[float],
+    budgets: Sequence[int],
+    *,
+    opponent: AgentLike = PERFECT,
+    games: int = 40,
+    seed: int = 0,
+    executor: Executor | None = None,
+    workers: int | None = 1,
+    engine: str = "python",
+) -> Grid:
+    """UCT with each ``c`` and each budget against ``opponent`` (perfect play by default), seats alternating.
+
+    ``engine="compiled"`` plays UCT on the compiled engine (:mod:`mctslab.engine`): the same
+    player, faster, so more games fit in the same time.
+    """
+    rows = []
+    for i, c in enumerate(cs):
+        row = []
+        for j, budget in enumerate(budgets):
+            spec = UCT(iterations=budget, c=c, engine=engine).spec
+            row.append(_outcomes(game, spec, opponent, games, game_seed(seed, (i, j)), executor, workers))
+        rows.append(tuple(row))
+    return Grid(tuple(float(c) for c in cs), tuple(budgets), tuple(rows), canonical_spec(opponent))
