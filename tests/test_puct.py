@@ -9,9 +9,9 @@ import pytest
 
 from mctslab import make_agent, make_game
 from mctslab.agents.puct import PUCT
-from mctslab.alphazero.evaluators import shipped_network, weights_path
-from mctslab.alphazero.network import Adam, Batch, PolicyValueNet
 from mctslab.alphazero.training import TrainConfig, read_log, train
+from mctslab.nets.evaluators import shipped_network, weights_path
+from mctslab.nets.network import Adam, Batch, PolicyValueNet
 
 TTT = make_game("tictactoe")
 
@@ -216,7 +216,7 @@ def test_shipped_tictactoe_network_is_small_and_never_loses_to_perfect_play():
 
 def test_the_shipped_network_is_what_its_training_run_produces():
     """Re-run the first two rounds of the shipped network's training: the same losses as its log."""
-    from mctslab.alphazero.evaluators import WEIGHTS_DIR
+    from mctslab.nets.evaluators import WEIGHTS_DIR
 
     config = json.loads((WEIGHTS_DIR / "tictactoe_n3_k3.config.json").read_text())
     shipped_log = [json.loads(line) for line in (WEIGHTS_DIR / "tictactoe_n3_k3.log.jsonl").read_text().splitlines()]

@@ -7,9 +7,9 @@ import pytest
 from mctslab import make_agent, play_match
 from mctslab.agents import AGENTS, Agent, Param, describe_agents, register_agent
 from mctslab.agents.base import check_positive_int
-from mctslab.alphazero.evaluators import weights_path
 from mctslab.engine import available as engine_available
 from mctslab.games import make_game
+from mctslab.nets.evaluators import weights_path
 from mctslab.specs import SpecError
 
 # A value other than the default for every declared parameter of every registered agent: one

@@ -33,7 +33,7 @@ from .registry import register_agent
 from .uct import UCT, Node, check_c, check_final, check_seconds
 
 EVALUATORS = ("rollout", "net")
-"""The evaluators a spec can name (see :mod:`mctslab.alphazero.evaluators`)."""
+"""The evaluators a spec can name (see :mod:`mctslab.nets.evaluators`)."""
 
 
 class PUCTNode(Node):
@@ -84,7 +84,7 @@ class PUCT(UCT):
         alpha: the Dirichlet concentration of that noise.
         final: ``"visits"`` (default) plays the most visited child, ``"mean"`` the best mean.
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
-        network: a :class:`~mctslab.alphazero.network.PolicyValueNet` to use with
+        network: a :class:`~mctslab.nets.network.PolicyValueNet` to use with
             ``evaluator=net`` instead of a file (training passes its network here; such an
             agent's spec names no weights, so save the network to name it).
 
@@ -148,8 +148,8 @@ class PUCT(UCT):
         """
         ev = self._evaluators.get(game)
         if ev is None:
-            from ..alphazero.evaluators import NetEvaluator, RolloutEvaluator, shipped_network
-            from ..alphazero.network import PolicyValueNet
+            from ..nets.evaluators import NetEvaluator, RolloutEvaluator, shipped_network
+            from ..nets.network import PolicyValueNet
 
             if self.evaluator == "rollout":
                 ev = RolloutEvaluator()

@@ -34,11 +34,13 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
+from ..agents.puct import PUCT
 from ..games import make_game
 from ..games.base import Game
+from ..nets.evaluators import legal_mask
+from ..nets.network import Adam, Batch, PolicyValueNet
 from ..seeding import Seed, child_seed, make_rng
-from .evaluators import legal_mask
-from .network import Adam, Batch, PolicyValueNet
+from ..tournament import play_match
 
 
 @dataclass
@@ -93,8 +95,6 @@ def self_play_game(game: Game, net: PolicyValueNet, config: TrainConfig, seed: S
 
     The search draws from ``child_seed(seed, (0,))``, the sampled opening moves from ``(1,)``.
     """
-    from ..agents.puct import PUCT
-
     agent = PUCT(
         iterations=config.iterations, c=config.c, evaluator="net", noise=config.noise,
         alpha=config.alpha, seed=child_seed(seed, (0,)), network=net,
@@ -125,8 +125,6 @@ def evaluate(game: Game, weights: str | Path, config: TrainConfig, seed: int, pr
         A dict: ``vs_uct`` (score, interval, wins/draws/losses) and, with
         ``config.perfect``, ``vs_perfect`` (the same; a loss there is a mistake of the network's search).
     """
-    from ..tournament import play_match
-
     puct = f"puct:iterations={config.iterations},evaluator=net,weights={weights}"
     out: dict[str, Any] = {}
     opponents = {"vs_uct": f"uct:iterations={config.iterations}"}

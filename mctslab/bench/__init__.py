@@ -12,329 +12,46 @@ same searches on the compiled engine (:mod:`mctslab.engine`), with OpenSpiel's C
 ``MCTSBot`` as their reference and their speed-up over the Python ``uct`` row; the time
 to compile (or load from Numba's cache) the kernels is measured once, before the rounds,
 and reported apart.
+
+The suite lives in :mod:`mctslab.bench.suite`; the naive baseline in :mod:`mctslab.bench.naive`.
 """
 
-from __future__ import annotations
+from .suite import (
+    BATCHED_PER_MOVE,
+    FLAT_PER_MOVE,
+    ROLLOUTS,
+    UCT_BUDGETS,
+    VARIANT_BUDGET,
+    VARIANTS,
+    Case,
+    Report,
+    Row,
+    cases,
+    compiled_node_bytes,
+    format_report,
+    machine,
+    node_bytes,
+    peak_memory,
+    report_dict,
+    run_benchmark,
+)
 
-import os
-import platform
-import random
-import statistics
-import subprocess
-import sys
-import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-
-from .. import engine
-from ..agents import make_agent
-from ..games import make_game
-from . import openspiel
-from .naive import naive_uct
-
-
-@dataclass
-class Case:
-    """One benchmark row.
-
-    Attributes:
-        name: what is measured (``uct``, ``rollout``, ``flat``, ``naive uct``).
-        game: the game spec.
-        work: units of work per round (iterations or playouts).
-        unit: what ``work`` counts.
-        run: does the work once.
-        reference: OpenSpiel's equivalent, or ``None``.
-        reference_name: what the reference is (``"OpenSpiel Python"``, ``"OpenSpiel C++"``).
-        baseline: the row (name) of the same game this one is compared with, or ``None``.
-    """
-
-    name: str
-    game: str
-    work: int
-    unit: str
-    run: Callable[[], object]
-    reference: Callable[[], object] | None = None
-    reference_name: str = "OpenSpiel Python"
-    baseline: str | None = None
-
-
-@dataclass
-class Row:
-    """A measured row: medians over rounds (seconds) and the rate they give."""
-
-    name: str
-    game: str
-    work: int
-    unit: str
-    wall: float
-    cpu: float
-    rate: float
-    openspiel_rate: float | None = None
-    ratio: float | None = None
-    reference: str | None = None
-    speedup: float | None = None
-
-
-@dataclass
-class Report:
-    """All rows plus where they were measured.
-
-    Attributes:
-        compile_seconds: seconds to compile (or load from Numba's cache) the compiled
-            engine's kernels, paid once per process; ``None`` without Numba.
-    """
-
-    rows: list[Row]
-    rounds: int
-    machine: dict = field(default_factory=dict)
-    compile_seconds: float | None = None
-
-
-def _uct(game_spec: str, iterations: int, agent: str = "uct") -> Callable[[], object]:
-    game = make_game(game_spec)
-    spec = f"{agent}{',' if ':' in agent else ':'}iterations={iterations}"
-
-    def run() -> object:
-        return make_agent(spec, seed=0).search(game, game.initial_state())
-
-    return run
-
-
-def _compiled_uct(game_spec: str, iterations: int) -> Callable[[], object]:
-    game = make_game(game_spec)
-    agent = make_agent(f"uct:iterations={iterations},engine=compiled", seed=0)
-
-    def run() -> object:
-        return agent.search(game, game.initial_state())
-
-    return run
-
-
-def _rollouts(game_spec: str, playouts: int) -> Callable[[], object]:
-    game = make_game(game_spec)
-
-    def run() -> object:
-        rng, state, rollout = random.Random(0), game.initial_state(), game.rollout
-        for _ in range(playouts):
-            rollout(state, rng)
-
-    return run
-
-
-def _flat(game_spec: str, per_move: int, batched: bool = False) -> tuple[Callable[[], object], int]:
-    game = make_game(game_spec)
-    moves = len(game.legal_moves(game.initial_state()))
-    spec = f"flat:playouts={per_move}" + (",batched=true" if batched else "")
-
-    def run() -> object:
-        return make_agent(spec, seed=0).select_move(game, game.initial_state())
-
-    return run, per_move * moves
-
-
-UCT_BUDGETS = {"tictactoe": 20_000, "connect4": 5_000, "uttt": 2_000}
-ROLLOUTS = {"tictactoe": 50_000, "connect4": 10_000, "uttt": 2_000, "fractio": 5_000, "nim": 50_000}
-FLAT_PER_MOVE = {"tictactoe": 2_000, "tictactoe:n=4,k=3": 200, "connect4": 1_000, "uttt": 20}
-VARIANTS = ("solver", "rave", "transpositions", "uct:playout=decisive")
-"""UCT's variants (notebook 09), benchmarked on Connect Four at :data:`VARIANT_BUDGET` iterations
-beside plain UCT's row: their cost per iteration relative to UCT."""
-VARIANT_BUDGET = 1_000
-BATCHED_PER_MOVE = {"tictactoe": (100, 2_000), "tictactoe:n=4,k=3": (200,)}
-"""Flat Monte Carlo with ``batched=true`` (NumPy playouts): Racioppo 2020's 100 per move, and more."""
-
-
-def cases(scale: float = 1.0, compare: bool = True) -> list[Case]:
-    """The benchmark rows; ``scale`` multiplies every budget (the tests use a small one)."""
-
-    def n(x: int) -> int:
-        return max(1, int(x * scale))
-
-    out = []
-    for game, its in UCT_BUDGETS.items():
-        reference = openspiel.uct_search(game, n(its)) if compare and openspiel.available() else None
-        out.append(Case("uct", game, n(its), "iterations", _uct(game, n(its)), reference))
-    if engine.available():
-        for game, its in UCT_BUDGETS.items():
-            reference = openspiel.cpp_uct_search(game, n(its)) if compare and openspiel.available() else None
-            run = _compiled_uct(game, n(its))
-            out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct"))
-    for agent in VARIANTS:
-        out.append(Case(agent, "connect4", n(VARIANT_BUDGET), "iterations", _uct("connect4", n(VARIANT_BUDGET), agent)))
-    naive_budget = n(2_000)
-    out.append(Case("naive uct", "tictactoe", naive_budget, "iterations", lambda: naive_uct(naive_budget)))
-    for game, playouts in ROLLOUTS.items():
-        out.append(Case("rollout", game, n(playouts), "playouts", _rollouts(game, n(playouts))))
-    for game, per_move in FLAT_PER_MOVE.items():
-        run, work = _flat(game, n(per_move))
-        out.append(Case("flat", game, work, "playouts", run))
-    for game, budgets in BATCHED_PER_MOVE.items():
-        for per_move in budgets:
-            run, work = _flat(game, n(per_move), batched=True)
-            out.append(Case("flat numpy", game, work, "playouts", run))
-    return out
-
-
-def _time(fn: Callable[[], object]) -> tuple[float, float]:
-    wall, cpu = time.perf_counter(), time.process_time()
-    fn()
-    return time.perf_counter() - wall, time.process_time() - cpu
-
-
-def machine() -> dict:
-    """Python version, implementation and machine, recorded with every report."""
-    return {
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "machine": platform.machine(),
-        "processor": platform.processor() or platform.machine(),
-        "system": platform.system(),
-        "cpus": os.cpu_count(),
-        "openspiel": openspiel.available(),
-    }
-
-
-def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, progress: bool = True) -> Report:
-    """Measure every row ``rounds`` times, interleaved, and keep the medians.
-
-    Args:
-        rounds: measurements per row, >= 1 (the median is reported).
-        scale: budget multiplier, > 0 (1 is the documented benchmark).
-        compare: include OpenSpiel's MCTS when it is installed.
-        progress: show a progress bar.
-
-    Raises:
-        ValueError: for ``rounds < 1`` or ``scale <= 0``.
-    """
-    if rounds < 1:
-        raise ValueError(f"rounds must be >= 1, got {rounds}")
-    if not scale > 0:
-        raise ValueError(f"scale must be > 0, got {scale}")
-    from tqdm.auto import tqdm
-
-    compile_seconds = engine.compile_seconds() if engine.available() else None
-    todo = cases(scale, compare)
-    walls: dict[int, list[float]] = {i: [] for i in range(len(todo))}
-    cpus: dict[int, list[float]] = {i: [] for i in range(len(todo))}
-    refs: dict[int, list[float]] = {i: [] for i in range(len(todo))}
-    total = rounds * (len(todo) + sum(c.reference is not None for c in todo))
-    with tqdm(total=total, disable=not progress, desc="bench") as bar:
-        for _ in range(rounds):
-            for i, case in enumerate(todo):
-                wall, cpu = _time(case.run)
-                walls[i].append(wall)
-                cpus[i].append(cpu)
-                bar.update()
-                if case.reference is not None:
-                    refs[i].append(_time(case.reference)[0])
-                    bar.update()
-    rows = []
-    for i, case in enumerate(todo):
-        wall = statistics.median(walls[i])
-        row = Row(case.name, case.game, case.work, case.unit, wall, statistics.median(cpus[i]), case.work / wall)
-        if refs[i]:
-            row.openspiel_rate = case.work / statistics.median(refs[i])
-            row.ratio = row.rate / row.openspiel_rate
-            row.reference = case.reference_name
-        rows.append(row)
-    for row, case in zip(rows, todo, strict=True):
-        base = [r for r in rows if case.baseline and (r.name, r.game) == (case.baseline, case.game)]
-        if base:
-            row.speedup = row.rate / base[0].rate
-    return Report(rows, rounds, machine(), compile_seconds)
-
-
-def format_report(report: Report) -> str:
-    """The report as a text table."""
-    head = f"{'what':<10} {'game':<17} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
-    head += f" {'OpenSpiel/s':>11} {'ratio':>6} {'x python':>8}"
-    lines = [head, "-" * len(head)]
-    for r in report.rows:
-        ref = f"{r.openspiel_rate:>11,.0f} {r.ratio:>6.1f}" if r.openspiel_rate else f"{'':>11} {'':>6}"
-        ref += f" {r.speedup:>8.1f}" if r.speedup else ""
-        name = r.name if len(r.name) <= 10 else r.name.replace("uct compiled", "uct (nb)")
-        lines.append(
-            f"{name:<10} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
-        )
-    m = report.machine
-    spiel = "installed" if m["openspiel"] else "not installed (pip install -e .[compare])"
-    lines.append(
-        f"median of {report.rounds} interleaved rounds; Python {m['python']} ({m['implementation']}), "
-        f"{m['system']} {m['machine']}, {m['cpus']} CPUs; OpenSpiel {spiel}"
-    )
-    if report.compile_seconds is not None:
-        lines.append(
-            "uct (nb): the compiled engine (mctslab.engine, Numba); its OpenSpiel column is the C++ MCTSBot, "
-            "the others' OpenSpiel's Python MCTS;"
-        )
-        lines.append(
-            f"  x python: its speed over the uct row of the same game; kernels compiled or loaded from Numba's "
-            f"cache in {report.compile_seconds:.1f} s, once per process, not in the rows"
-        )
-    else:
-        lines.append("compiled engine: not measured (Numba not installed: pip install -e .[fast])")
-    return "\n".join(lines)
-
-
-def report_dict(report: Report) -> dict:
-    """The report as plain data for ``--json``."""
-    return {
-        "rounds": report.rounds,
-        "machine": report.machine,
-        "compile_seconds": report.compile_seconds,
-        "rows": [asdict(r) for r in report.rows],
-    }
-
-
-def node_bytes(game: str = "connect4", iterations: int = 20_000) -> float:
-    """Average bytes allocated per UCT tree node (node, state, child list), by tracemalloc."""
-    import tracemalloc
-
-    g = make_game(game)
-    agent = make_agent(f"uct:iterations={iterations}", seed=0)
-    tracemalloc.start()
-    root = agent.search(g, g.initial_state())
-    current, _ = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return current / root.size()
-
-
-def compiled_node_bytes(game: str = "connect4", iterations: int = 20_000) -> float | None:
-    """Bytes per node of the compiled engine's tree arrays in use (``None`` without Numba).
-
-    The arrays hold one slot per legal move of every expanded node (see
-    :mod:`mctslab.engine.kernels`), so this counts the untried moves' slots too.
-    """
-    if not engine.available():
-        return None
-    g = make_game(game)
-    tree = make_agent(f"uct:iterations={iterations},engine=compiled", seed=0).search(g, g.initial_state())
-    return tree.bytes_per_node()
-
-
-def peak_memory(game: str = "connect4", iterations: int = 1_000_000) -> dict:
-    """Peak resident memory of a fresh process running one UCT search of ``iterations``.
-
-    Runs in a subprocess so that the numbers are the search's own.
-    """
-    code = (
-        "import resource, time\n"
-        "from mctslab import make_game, make_agent\n"
-        f"g = make_game({game!r})\n"
-        "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-        "t = time.perf_counter()\n"
-        f"root = make_agent('uct:iterations={iterations}', seed=0).search(g, g.initial_state())\n"
-        "t = time.perf_counter() - t\n"
-        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-        "print(base, peak, root.size(), t)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    base_kb, peak_kb, nodes, seconds = int(out[0]), int(out[1]), int(out[2]), float(out[3])
-    return {
-        "game": game,
-        "iterations": iterations,
-        "nodes": nodes,
-        "seconds": seconds,
-        "peak_rss_mb": peak_kb / 1024,
-        "search_mb": (peak_kb - base_kb) / 1024,
-        "bytes_per_node": (peak_kb - base_kb) * 1024 / nodes,
-    }
+__all__ = [
+    "BATCHED_PER_MOVE",
+    "Case",
+    "FLAT_PER_MOVE",
+    "ROLLOUTS",
+    "Report",
+    "Row",
+    "UCT_BUDGETS",
+    "VARIANTS",
+    "VARIANT_BUDGET",
+    "cases",
+    "compiled_node_bytes",
+    "format_report",
+    "machine",
+    "node_bytes",
+    "peak_memory",
+    "report_dict",
+    "run_benchmark",
+]

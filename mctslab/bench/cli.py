@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from . import compiled_node_bytes, format_report, node_bytes, peak_memory, report_dict, run_benchmark
+from .suite import compiled_node_bytes, format_report, node_bytes, peak_memory, report_dict, run_benchmark
 
 SUMMARY = "measure search speed (UCT, playouts, flat Monte Carlo; OpenSpiel when installed)"
 

@@ -10,13 +10,6 @@ Figures are written to the ``figures/`` folder at the repository root
 (:data:`FIGURES_DIR`), whatever the working directory.
 """
 
-from __future__ import annotations
-
-from pathlib import Path
-
-from .catalogue import FIGURES, SEED, save
-
-FIGURES_DIR = Path(__file__).resolve().parents[3] / "figures"
-"""``figures/`` at the repository root (anchored at this file, not the working directory)."""
+from .catalogue import FIGURES, FIGURES_DIR, SEED, save
 
 __all__ = ["FIGURES", "FIGURES_DIR", "SEED", "save"]

@@ -37,6 +37,9 @@ from .plots import (
     plot_random_play,
 )
 
+FIGURES_DIR = Path(__file__).resolve().parents[3] / "figures"
+"""``figures/`` at the repository root (anchored at this file, not the working directory)."""
+
 SEED = 2024
 """The seed of every figure (each figure derives its own streams from it)."""
 

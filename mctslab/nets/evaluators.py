@@ -7,7 +7,7 @@ the player to move** in ``state``.
 
 * :class:`RolloutEvaluator`: uniform priors and the result of one random playout, the
   bridge from UCT: PUCT with it is UCT with another exploration term.
-* :class:`NetEvaluator`: a :class:`~mctslab.alphazero.network.PolicyValueNet`'s policy and
+* :class:`NetEvaluator`: a :class:`~mctslab.nets.network.PolicyValueNet`'s policy and
   value, AlphaZero's evaluator (Silver et al. 2018).
 
 :func:`shipped_network` loads the network trained for a game and shipped in the package.
