@@ -193,9 +193,9 @@ def test_perfect_player_value_and_errors(ttt):
 
 
 def test_too_large_a_game_is_refused_with_advice(monkeypatch):
-    import mctslab.exact as exact
+    import mctslab.exact.enumeration as enumeration
 
-    monkeypatch.setattr(exact, "MAX_STATES", 100)
+    monkeypatch.setattr(enumeration, "MAX_STATES", 100)  # where the limit is read
     with pytest.raises(ValueError, match="estimate by sampling"):
         random_play_odds(make_game("tictactoe:n=4,k=3"))
     assert MAX_STATES > 100

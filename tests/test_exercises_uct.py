@@ -27,9 +27,11 @@ from mctslab.course.exercises import (
     play_student_match,
     position,
 )
+from mctslab.course.exercises.diagnoses import _SLIPS, _fingerprint, _ucb1
 from mctslab.course.exercises.parts import _ROOT_STATS, _selection_tree
+from mctslab.course.exercises.positions import ARMS, DRAW_ESCAPES, ONE_MOVE, SMALL_C
 from mctslab.course.exercises.report import FAILED, NOT_WRITTEN, PASSED, SKIPPED
-from mctslab.course.exercises.uct import _SLIPS, ARMS, CHECKS, DRAW_ESCAPES, ONE_MOVE, SMALL_C, _fingerprint, _ucb1
+from mctslab.course.exercises.uct import CHECKS
 from mctslab.exact import move_values, random_play_odds
 from mctslab.ucb import SQRT2
 from mctslab.ucb import ucb1 as package_ucb1

@@ -15,7 +15,8 @@ deliberately broken version that fails exactly the check named after it.
 * :func:`play_student_match`: the student's agent against another, scored with a Wilson interval.
 """
 
-from .parts import check_backpropagate, check_expand, check_select, check_simulate, check_ucb1
+from .parts import check_expand, check_select, check_ucb1
+from .playout_parts import check_backpropagate, check_simulate
 from .report import Check, Report
 from .statistics import check_wilson, play_student_match
 from .tree import ArmsGame, TreeNode

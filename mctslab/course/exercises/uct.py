@@ -15,21 +15,18 @@ confirms each one in ``tests/test_exercises_uct.py``); the selection check uses
 
 from __future__ import annotations
 
-import math
-import operator
-import random
 import time
-import traceback
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from ...agents.perfect import PerfectPlayer
 from ...games import GAMES, make_game
 from ...games.base import Game, State
-from ...ucb import SQRT2, ucb1
+from ...ucb import SQRT2
+from .diagnoses import _SLIPS, _fingerprint, _one_move_diagnosis, _ucb1
+from .positions import ARMS, DRAW_ESCAPES, ONE_MOVE, PERFECT_GAMES, SMALL_C, _cells, _sample_positions, position
 from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report
+from .student import _as_int, _budget, _depth, _mean, _nodes, _Skip, _where
 from .tree import ArmsGame
 
 __all__ = [
@@ -45,35 +42,6 @@ BUDGETS = {"legal": 25, "tree": 200, "determinism": 60, "most_visited": 20, "sel
            "draws": 300, "perfect": 2000}  # fmt: skip
 """Iterations per move the checks give the agent (through its ``iterations`` attribute)."""
 
-ONE_MOVE: dict[str, tuple[tuple[str, int], ...]] = {
-    "win as X": (("XOOX.....", 6), ("XO.X.O...", 6), ("XO.OX....", 8)),
-    "win as O": (("XXO.OX...", 6), ("XXO..XO..", 4)),
-    "block as X": (("XOX....O.", 4), ("XO...X.O.", 4), ("XXO...O..", 4)),
-    "block as O": (("XO......X", 4), ("X.O.X....", 8)),
-}
-"""Tic-tac-toe positions (cells 0-8, row by row) and the one right move: the only
-immediate win, or the only move that stops the opponent's immediate win."""
-
-DRAW_ESCAPES: tuple[tuple[str, int], ...] = (
-    ("XO.O.X.X.", 8),
-    (".X.O.XXO.", 2),
-    (".X.X.O.OX", 0),
-    (".OXX.O.X.", 6),
-    ("XOXXO.O..", 7),
-    ("XO.XO.OX.", 2),
-)
-"""Positions where one move draws (every game after it is drawn) and every other
-move loses against perfect play: O to move in the first four, X in the last two."""
-
-ARMS = (1.0, 0.5, 0.0, 0.0)
-"""The payouts of the selection check's :class:`ArmsGame`."""
-
-SMALL_C = 0.5
-"""The second exploration constant the selection check sets (when the agent has a ``c``)."""
-
-PERFECT_GAMES = 2
-"""Games per seat against perfect play."""
-
 CHECKS: dict[str, tuple[str, tuple[str, ...] | str]] = {
     "legal": ("legal moves only, in every game", ()),
     "tree": ("the tree grows below the root", ()),
@@ -87,70 +55,6 @@ CHECKS: dict[str, tuple[str, tuple[str, ...] | str]] = {
     "perfect": ("never loses to perfect play", "all"),
 }
 """The checks of :func:`check_uct`, in order: name -> (title, the checks it needs to have passed)."""
-
-
-def position(cells: str) -> State:
-    """The tic-tac-toe state drawn by ``cells`` (9 characters ``X``, ``O`` or ``.``, row by row).
-
-    Raises:
-        ValueError: if the drawing is not a position of a game (X moves first, turns alternate).
-    """
-    if len(cells) != 9 or set(cells) - set("XO."):
-        raise ValueError(f"a position is 9 characters X, O or '.', got {cells!r}")
-    xs = [i for i, c in enumerate(cells) if c == "X"]
-    os_ = [i for i, c in enumerate(cells) if c == "O"]
-    if len(xs) - len(os_) not in (0, 1):
-        raise ValueError(f"{cells!r}: X moves first and the players alternate")
-    moves = [m for pair in zip(xs, os_ + [None], strict=False) for m in pair if m is not None]
-    return make_game("tictactoe").state_from_moves(moves)
-
-
-class _NotWritten(Exception):
-    """A stub raised NotImplementedError; carries the function's name."""
-
-
-_PACKAGE = str(Path(__file__).resolve().parents[2])
-
-
-def _where(err: BaseException) -> str:
-    """`` in `name` `` for the innermost function outside mctslab that was running (the student's)."""
-    frames = traceback.extract_tb(err.__traceback__)
-    theirs = [f for f in frames if not str(Path(f.filename).resolve()).startswith(_PACKAGE)]
-    frame = (theirs or frames)[-1] if frames else None
-    return f" in `{frame.name}`" if frame is not None and frame.name != "<module>" else ""
-
-
-@contextmanager
-def _budget(agent: Any, iterations: int) -> Iterator[None]:
-    """Set the agent's ``iterations`` for the duration, if it has one."""
-    if not hasattr(agent, "iterations"):
-        yield
-        return
-    saved = agent.iterations
-    agent.iterations = iterations
-    try:
-        yield
-    finally:
-        agent.iterations = saved
-
-
-def _cells(game: Game, state: State) -> str:
-    rows = game.board_cells(state)
-    if rows is None:
-        return game.render(state)
-    return "".join(c or "." for row in rows for c in row)
-
-
-def _nodes(root: Any) -> Iterator[Any]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(node.children)
-
-
-def _mean(node: Any) -> float:
-    return node.wins / node.visits if node.visits else math.nan
 
 
 class _Checker:
@@ -451,134 +355,6 @@ class _Checker:
             "a correct UCT practically never loses to perfect play at this budget (notebook 07 measures it), so "
             "look again at the checks above with more positions of your own"
         )
-
-
-class _Skip(Exception):
-    """A check that cannot run for this agent (e.g. no search method)."""
-
-
-def _as_int(move: Any) -> Any:
-    """``move`` as an int when it is an integer of any kind (a NumPy integer too), else as it is."""
-    if isinstance(move, bool):
-        return move
-    try:
-        return operator.index(move)
-    except TypeError:
-        return move
-
-
-def _depth(root: Any) -> int:
-    best, stack = 0, [(root, 0)]
-    while stack:
-        node, d = stack.pop()
-        best = max(best, d)
-        stack.extend((ch, d + 1) for ch in node.children)
-    return best
-
-
-def _sample_positions(game: Game) -> list[State]:
-    """The initial position and two from a seeded random game: a third and two thirds of the way."""
-    rng = random.Random(2024)
-    states = [game.initial_state()]
-    while not game.is_terminal(states[-1]):
-        moves = game.legal_moves(states[-1])
-        states.append(game.apply(states[-1], moves[math.floor(rng.random() * len(moves))]))
-    playing = states[:-1]
-    return [playing[0], playing[len(playing) // 3], playing[2 * len(playing) // 3]]
-
-
-def _ucb1(mean: float, parent: int, child: int, c: float) -> float:
-    return ucb1(mean, parent, child, c)
-
-
-def _log_child(mean: float, parent: int, child: int, c: float) -> float:
-    return mean + c * math.sqrt(math.log(child) / child)
-
-
-def _two_inside(mean: float, parent: int, child: int, c: float) -> float:
-    return mean + c * math.sqrt(2 * math.log(parent) / child)
-
-
-def _two_outside(mean: float, parent: int, child: int, c: float) -> float:
-    return mean + 2 * math.sqrt(math.log(parent) / child)
-
-
-def _c_ignored(mean: float, parent: int, child: int, c: float) -> float:
-    return mean + SQRT2 * math.sqrt(math.log(parent) / child)
-
-
-_SLIPS: tuple[tuple[Callable[[float, int, int, float], float], str], ...] = (
-    (
-        _log_child,
-        "These are the visits of a rule that never comes back to a worse arm: its exploration term is missing, "
-        "or takes the logarithm of the child's own visits, while UCB1's logarithm is of the parent's visits N "
-        "(how often the choice was made), divided by the child's visits n.",
-    ),
-    (
-        _two_inside,
-        "These are the visits of an exploration term sqrt(2) times too large: with c = sqrt(2), the 2 of "
-        "sqrt(2 ln N / n) is already in c, so it must not also appear inside the square root.",
-    ),
-    (
-        _two_outside,
-        "These are the visits of an exploration term 2 sqrt(ln N / n): a factor 2 outside the square root is "
-        "not UCB1's sqrt(2 ln N / n) = sqrt(2) sqrt(ln N / n); the factor outside the root is the constant c.",
-    ),
-    (
-        _c_ignored,
-        "These are the visits of UCB1 with c = sqrt(2) whatever the agent's `c`: use the constant c in the "
-        "exploration term, c sqrt(ln N / n).",
-    ),
-)
-
-
-def _fingerprint(
-    means: dict[int, float], n: int, c: float, rule: Callable[[float, int, int, float], float]
-) -> list[tuple[float, int]]:
-    """Visits of each arm after ``n`` selections by ``rule``, as sorted ``(mean, visits)`` pairs.
-
-    Every arm is tried once first (an unvisited child is worth infinity); afterwards the
-    arm with the highest ``rule(mean, parent visits, arm visits, c)`` is chosen.
-    """
-    arms = sorted(means)
-    visits = dict.fromkeys(arms, 0)
-    for t in range(n):
-        fresh = [a for a in arms if visits[a] == 0]
-        if fresh:
-            visits[fresh[0]] += 1
-            continue
-        best = max(arms, key=lambda a: rule(means[a], t, visits[a], c))
-        visits[best] += 1
-    return sorted((means[a], visits[a]) for a in arms)
-
-
-def _one_move_diagnosis(missed: dict[str, list[str]]) -> str:
-    win_x, win_o = "win as X" in missed, "win as O" in missed
-    block_x, block_o = "block as X" in missed, "block as O" in missed
-    if win_x != win_o:
-        good, bad = ("X", "O") if win_o else ("O", "X")
-        return (
-            f"Wins in one as {good} but not as {bad}: your agent scores results for one fixed player. Each node's "
-            "`wins` must count the results for the player who made the move into that node, which alternates "
-            "down the tree."
-        )
-    if win_x and win_o:
-        return (
-            "Misses wins in one from both seats: each node's `wins` must count results for the player who made "
-            "the move into it (node.player), not for the player to move there; choosing at a node maximises the "
-            "chooser's own results."
-        )
-    if block_x != block_o:
-        good, bad = ("X", "O") if block_o else ("O", "X")
-        return (
-            f"Blocks the opponent's win as {good} but not as {bad}: results are scored for one fixed player "
-            "somewhere in the tree; every node counts them for the player who moved into it."
-        )
-    return (
-        "Finds its own wins in one but does not stop the opponent's: below the root, the opponent's replies are "
-        "scored from the wrong point of view. Every node counts results for the player who made the move into "
-        "it, so at the opponent's turn the tree follows the opponent's best replies."
-    )
 
 
 def check_uct(make_agent: Callable[[int], Any]) -> Report:

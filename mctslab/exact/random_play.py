@@ -1,79 +1,17 @@
-"""Exact answers for small games, by enumeration: random play, pure Monte Carlo's target, perfect play.
-
-Three questions about a position have exact answers when the game is small enough to
-enumerate (3 x 3 tic-tac-toe has 5,478 positions, small Nim a few hundred):
-
-* **random play**: the probabilities that player 0 wins, player 1 wins, or the game is
-  drawn when both play uniformly random legal moves (as :meth:`Game.rollout` does), by
-  averaging over the legal moves at every position (:func:`random_play_odds`);
-* **what pure Monte Carlo estimates**: Racioppo 2020's flat Monte Carlo scores a move by
-  *wins minus losses* of random playouts after it; with unlimited playouts the score per
-  playout converges to :func:`flat_values`, so a finite budget is a noisy estimate of it.
-  Two moves can have *exactly* the same value (-4/15 and -4/15), which float sums
-  split by about 1e-16: wherever a tie or an argmax decides a claim, use
-  :func:`exact_flat_values` (``fractions.Fraction``), never float ``==``;
-* **perfect play**: the game-theoretic value of every move, +1 (a forced win), 0 (a draw)
-  or -1 (a loss) for the player who makes it (:func:`move_values`).
-
-Where pure Monte Carlo's target and perfect play disagree, more playouts make pure Monte
-Carlo *surer* of the wrong move: :func:`flat_traps` finds those positions (notebook 02).
-
-Results are cached per game (games are equal when their specs are), so repeated calls
-are cheap. Sources: Racioppo 2020 (Peter Racioppo, "Monte Carlo Tree Search: A
-Review") for the random-play rates and the flat Monte Carlo criterion; Browne et al.
-(2012), "A survey of Monte Carlo tree search methods", section 3.1, on flat Monte Carlo's failures that motivate a tree.
-"""
+"""Random play and pure Monte Carlo, exactly: outcome odds, flat values (as fractions), flat choices and traps."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import Literal
 
 import numpy as np
 
-from .games.base import Game, State
-from .validation import one_of, positive_int
-
-MAX_STATES = 2_000_000
-"""Enumeration gives up beyond this many distinct positions (a game too big to enumerate)."""
-
-WIN = 1_000_000
-"""Score of a position won now; a win ``d`` plies away scores ``WIN - d`` (as in :mod:`mctslab.agents.minimax`)."""
-
-
-class Odds(NamedTuple):
-    """Outcome probabilities of a game between two uniformly random players.
-
-    Attributes:
-        first: probability that player 0 (who moves first; X) wins.
-        second: probability that player 1 (O) wins.
-        draw: probability of a draw.
-    """
-
-    first: float
-    second: float
-    draw: float
-
-    def for_player(self, player: int) -> tuple[float, float, float]:
-        """``(win, draw, loss)`` probabilities from ``player``'s point of view (0 or 1)."""
-        if player == 0:
-            return (self.first, self.draw, self.second)
-        return (self.second, self.draw, self.first)
-
-    def score(self, player: int) -> float:
-        """``player``'s expected return: win 1, draw 0.5, loss 0."""
-        win, draw, _ = self.for_player(player)
-        return win + draw / 2
-
-    def margin(self, player: int) -> float:
-        """``player``'s expected wins minus losses per game (Racioppo 2020's criterion), in [-1, 1]."""
-        win, _, loss = self.for_player(player)
-        return win - loss
-
+from ..games.base import Game, State
+from ..validation import one_of, positive_int
+from .enumeration import Odds, _by_depth, _enumeration
+from .perfect_play import move_scores, move_values
 
 TieRule = Literal["unique", "all"]
 """How :func:`flat_traps` treats positions where several moves share the best flat value.
@@ -116,102 +54,6 @@ class Trap:
     margin: Fraction
     exact: dict[int, Fraction]
     leaders: tuple[int, ...]
-
-
-class Enumeration:
-    """Exact answers for one game, computed on demand and cached by position.
-
-    Use the module's functions (:func:`random_play_odds`, :func:`solve`...), which keep
-    one ``Enumeration`` per game; this class is where the recursions live.
-
-    Args:
-        game: a small game (see :data:`MAX_STATES`).
-    """
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.odds: dict[State, Odds] = {}
-        self.fractions: dict[State, tuple[Fraction, Fraction, Fraction]] = {}
-        self.scores: dict[State, int] = {}
-
-    def _check_size(self) -> None:
-        if max(len(self.odds), len(self.fractions)) + len(self.scores) > MAX_STATES:
-            raise ValueError(
-                f"{self.game.spec} has more than {MAX_STATES:,} positions to enumerate: exact answers are for "
-                "small games (3 x 3 tic-tac-toe, small Nim, tiny Connect Four boards); estimate by sampling instead"
-            )
-
-    def random_odds(self, state: State) -> Odds:
-        """Outcome probabilities of random play from ``state``: the average over its legal moves."""
-        cached = self.odds.get(state)
-        if cached is not None:
-            return cached
-        game = self.game
-        if game.is_terminal(state):
-            winner = game.winner(state)
-            odds = Odds(1.0, 0.0, 0.0) if winner == 0 else Odds(0.0, 1.0, 0.0) if winner == 1 else Odds(0.0, 0.0, 1.0)
-        else:
-            moves = game.legal_moves(state)
-            first = second = draw = 0.0
-            for move in moves:
-                child = self.random_odds(game.apply(state, move))
-                first += child.first
-                second += child.second
-                draw += child.draw
-            k = len(moves)
-            odds = Odds(first / k, second / k, draw / k)
-        self.odds[state] = odds
-        self._check_size()
-        return odds
-
-    def exact_odds(self, state: State) -> tuple[Fraction, Fraction, Fraction]:
-        """:meth:`random_odds` as exact fractions ``(first, second, draw)``: the same recursion, no rounding."""
-        cached = self.fractions.get(state)
-        if cached is not None:
-            return cached
-        game = self.game
-        if game.is_terminal(state):
-            winner = game.winner(state)
-            one, zero = Fraction(1), Fraction(0)
-            odds = (one, zero, zero) if winner == 0 else (zero, one, zero) if winner == 1 else (zero, zero, one)
-        else:
-            moves = game.legal_moves(state)
-            first = second = draw = Fraction(0)
-            for move in moves:
-                a, b, c = self.exact_odds(game.apply(state, move))
-                first, second, draw = first + a, second + b, draw + c
-            k = len(moves)
-            odds = (first / k, second / k, draw / k)
-        self.fractions[state] = odds
-        self._check_size()
-        return odds
-
-    def score(self, state: State) -> int:
-        """Minimax score for the player to move: ``WIN - d`` for a win in ``d`` plies, ``-(WIN - d)``, or 0."""
-        cached = self.scores.get(state)
-        if cached is not None:
-            return cached
-        game = self.game
-        if game.is_terminal(state):
-            winner = game.winner(state)
-            score = 0 if winner is None else (WIN if winner == game.to_move(state) else -WIN)
-        else:
-            score = max(_from_child(self.score(game.apply(state, move))) for move in game.legal_moves(state))
-        self.scores[state] = score
-        self._check_size()
-        return score
-
-
-def _from_child(score: int) -> int:
-    """A child's score seen from the parent: negated, and one ply further from the result."""
-    return -score + 1 if score > 0 else -score - 1 if score < 0 else 0
-
-
-@lru_cache(maxsize=16)
-def _enumeration(game: Game) -> Enumeration:
-    # Depth of recursion = length of the longest game; leave room for it.
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    return Enumeration(game)
 
 
 def random_play_odds(game: Game, state: State | None = None) -> Odds:
@@ -355,69 +197,6 @@ def leading_moves(values: dict[int, Fraction]) -> tuple[int, ...]:
         raise TypeError("leading_moves needs exact values (Fraction or int), got floats: use exact_flat_values")
     top = max(values.values())
     return tuple(sorted(m for m, v in values.items() if v == top))
-
-
-def solve(game: Game, state: State | None = None) -> int:
-    """The game-theoretic value of ``state`` for the player to move: 1 (win), 0 (draw) or -1 (loss).
-
-    Raises:
-        ValueError: if the game has too many positions to enumerate.
-    """
-    return _sign(_enumeration(game).score(game.initial_state() if state is None else state))
-
-
-def move_values(game: Game, state: State) -> dict[int, int]:
-    """Each legal move's value against perfect play for the player who makes it: 1, 0 or -1."""
-    return {m: _sign(score) for m, score in move_scores(game, state).items()}
-
-
-def move_scores(game: Game, state: State) -> dict[int, int]:
-    """Each legal move's minimax score for the player who makes it: ``WIN - d`` for a win in ``d`` plies, etc.
-
-    Quicker wins score higher and slower losses less badly, as in
-    :class:`~mctslab.agents.minimax.Minimax`: the moves with the top score are the
-    moves full-depth minimax chooses among.
-    """
-    enum = _enumeration(game)
-    return {m: _from_child(enum.score(game.apply(state, m))) for m in game.legal_moves(state)}
-
-
-def _sign(score: int) -> int:
-    return (score > 0) - (score < 0)
-
-
-def best_moves(game: Game, state: State) -> tuple[int, ...]:
-    """The moves that keep the best game-theoretic value (what perfect play may choose)."""
-    values = move_values(game, state)
-    best = max(values.values())
-    return tuple(m for m, v in values.items() if v == best)
-
-
-def reachable_states(game: Game) -> Iterator[State]:
-    """Every position reachable from the initial one, each once, in order of depth (moves played)."""
-    for state, _ in _by_depth(game):
-        yield state
-
-
-def _by_depth(game: Game) -> Iterator[tuple[State, int]]:
-    """``(state, moves played)`` for every reachable position, breadth first, in a fixed order."""
-    start = game.initial_state()
-    seen = {start}
-    frontier = [start]
-    depth = 0
-    while frontier:
-        following = []
-        for state in frontier:
-            yield state, depth
-            for move in game.legal_moves(state):
-                child = game.apply(state, move)
-                if child not in seen:
-                    seen.add(child)
-                    following.append(child)
-        if len(seen) > MAX_STATES:
-            raise ValueError(f"{game.spec} has more than {MAX_STATES:,} positions: too many to enumerate")
-        frontier = following
-        depth += 1
 
 
 def flat_traps(game: Game, ties: TieRule = "unique") -> list[Trap]:
