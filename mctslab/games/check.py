@@ -13,6 +13,7 @@ from collections.abc import Hashable
 import numpy as np
 
 from .base import Game, IllegalMoveError, InvalidStateError
+from .registry import GAMES, make_game
 from .rollouts import reports_its_rollout
 
 VALID_RETURNS = {(1.0, 0.0), (0.0, 1.0), (0.5, 0.5)}
@@ -144,8 +145,6 @@ def foreign_states(game: Game) -> list:
     parameters): a 4 x 4 tic-tac-toe position may well be a 3 x 3 one too, and a game
     whose states are plain tuples may accept ``()`` as it likes.
     """
-    from . import GAMES, make_game  # the registry imports this module's neighbours
-
     own = type(game.initial_state())
     found: list = [None, 0, 3.5, "state", (), (0, 0, -1)]
     rng = random.Random(0)
