@@ -13,8 +13,8 @@ from collections.abc import Hashable
 import numpy as np
 
 from .base import Game, IllegalMoveError, InvalidStateError
-from .check_kinds import declaration_fault, information_fault, position_fault
-from .kinds import CLASSIC
+from .check_kinds import declaration_fault, information_fault, player_fault, position_fault
+from .kinds import CHANCE, CLASSIC
 from .registry import GAMES, make_game
 from .rollouts import reports_its_rollout
 
@@ -235,7 +235,8 @@ def _check_position(game: Game, state, moves: list[int], rng: random.Random) -> 
             raise _fail(game, moves, fault)
         return
     if player not in (0, 1):
-        raise _fail(game, moves, f"to_move() must be 0 or 1, got {player!r}")
+        rule = player_fault(game, player) if player == CHANCE else f"to_move() must be 0 or 1, got {player!r}"
+        raise _fail(game, moves, rule)
     if not isinstance(game.render(state), str):
         raise _fail(game, moves, "render() must return a str")
     legal = game.legal_moves(state)

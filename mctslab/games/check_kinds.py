@@ -102,17 +102,23 @@ def information_fault(
     key, legal = game.information_state(state, player), game.legal_moves(state)
     first_legal, first_moves = seen.setdefault((player, key), (legal, list(moves)))
     if first_legal != legal:
-        return (
-            f"two positions with the same information_state for player {player} have different legal moves: "
-            f"{list(first_legal)} after moves {first_moves}, {list(legal)} here; the legal moves may depend "
-            "only on what the player to move knows"
-        )
+        return _same_key_fault(player, legal, first_legal, f"after moves {first_moves}")
     sampled = game.sample_state(state, player, rng)
     if not isinstance(sampled, Hashable) or game.information_state(sampled, player) != key:
         return f"sample_state(state, {player}, rng) must give a state with the same information_state for {player}"
-    if game.to_move(sampled) != player or game.legal_moves(sampled) != legal:
-        return f"sample_state(state, {player}, rng) must give a state where {player} moves, with the same legal moves"
+    if game.to_move(sampled) != player:
+        return f"sample_state(state, {player}, rng) must give a state where {player} is to move"
+    if game.legal_moves(sampled) != legal:
+        return _same_key_fault(player, legal, game.legal_moves(sampled), "in the position sample_state() drew")
     return None
+
+
+def _same_key_fault(player: int, legal: tuple[int, ...], other: tuple[int, ...], where: str) -> str:
+    return (
+        f"two positions with the same information_state for player {player} have different legal moves: "
+        f"{list(legal)} here, {list(other)} {where}; the legal moves may depend only on what the player "
+        "to move knows"
+    )
 
 
 def position_fault(game: Game, state: Any, rng: random.Random, player: Any) -> str | None:

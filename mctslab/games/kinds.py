@@ -77,7 +77,7 @@ def describe_traits(traits: frozenset[str]) -> str:
     without = [t for t in (WITH_CHANCE, HIDDEN_INFORMATION) if t not in traits]
     text = f"{players or 'no'} games"
     if with_:
-        text += f", with or without {' or '.join(with_)}"
+        text += f" with or without {' or '.join(with_)}"
     if without:
-        text += f", without {' or '.join(without)}"
+        text += f"{' and' if with_ else ''} without {' or '.join(without)}"
     return text
