@@ -19,7 +19,7 @@ from mctslab.games import CHANCE, Game
 
 
 class DiceState(NamedTuple):
-    """``turn``: turns played (3 each); ``scores``: points per player; ``die``: -1, or the die chosen and not yet rolled."""
+    """``turn``: turns played (3 each); ``scores``: points per player; ``die``: -1, or the die chosen to roll."""
 
     turn: int
     scores: tuple[int, int]
@@ -100,7 +100,7 @@ class ImpossibleFaceDice(DiceDuel):
 
 
 class CardState(NamedTuple):
-    """``cards``: the cards dealt so far (player 0's, then player 1's); ``history``: the bets, 1 bet, 0 check or fold."""
+    """``cards``: the cards dealt (player 0's, then player 1's); ``history``: the bets, 1 bet, 0 check or fold."""
 
     cards: tuple[int, ...]
     history: tuple[int, ...]

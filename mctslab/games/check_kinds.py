@@ -31,6 +31,8 @@ def declaration_fault(game: Game) -> str | None:
     low_high = game.score_range
     if low_high is not None and not (len(low_high) == 2 and low_high[0] < low_high[1]):
         return f"score_range must be None or (lowest, highest) with lowest < highest, got {low_high!r}"
+    if n == 2:
+        return None  # check_game's own mark(0) / mark(1) rule
     marks = [game.mark(p) for p in range(n)]
     if not all(isinstance(m, str) and m for m in marks) or len(set(marks)) != n:
         return f"mark(player) must give {n} different non-empty strings for players 0 to {n - 1}, got {marks!r}"
