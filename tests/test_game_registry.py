@@ -11,6 +11,7 @@ import ast
 import inspect
 import pathlib
 import random
+import sys
 
 import pytest
 import test_contract
@@ -143,3 +144,13 @@ def test_the_built_in_games_register_themselves_in_order_and_the_package_only_im
         docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
         exports = isinstance(node, ast.Assign) and [t.id for t in node.targets] == ["__all__"]  # type: ignore[attr-defined]
         assert docstring or exports or isinstance(node, (ast.Import, ast.ImportFrom)), ast.dump(node)[:80]
+
+
+def test_every_game_module_is_imported_by_the_package():
+    games = pathlib.Path(mctslab.__file__).parent / "games"
+    for path in sorted(games.glob("*.py")):
+        if path.stem != "registry" and "@register_game(" in path.read_text():
+            assert f"mctslab.games.{path.stem}" in sys.modules, (
+                f"mctslab/games/{path.name} registers a game but is never imported, so the game is not in GAMES: "
+                f"add `from .{path.stem} import <its class>` (and the class to __all__) in mctslab/games/__init__.py"
+            )
