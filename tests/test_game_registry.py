@@ -8,6 +8,7 @@ registered game missing what the suite needs is told what to add and where.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import inspect
 import pathlib
 import random
@@ -23,7 +24,7 @@ from conftest import registered_games
 from game_for_tests import Race
 
 import mctslab
-from mctslab import CHANCE, make_agent, make_game, round_robin
+from mctslab import CHANCE, check_game, make_agent, make_game, round_robin
 from mctslab.agents import AGENTS
 from mctslab.games import GAMES, Game, register_game
 from mctslab.specs import SpecError
@@ -154,3 +155,20 @@ def test_every_game_module_is_imported_by_the_package():
                 f"mctslab/games/{path.name} registers a game but is never imported, so the game is not in GAMES: "
                 f"add `from .{path.stem} import <its class>` (and the class to __all__) in mctslab/games/__init__.py"
             )
+
+
+def test_the_readme_game_is_one_file_that_check_game_accepts(monkeypatch):
+    readme = (pathlib.Path(mctslab.__file__).parents[1] / "README.md").read_text()
+    section = readme[readme.index("### Add a game") :]
+    code = section[section.index("```py\n") + 6 : section.index("```", section.index("```py\n") + 6)]
+    path = pathlib.Path(mctslab.__file__).parent / "games" / "subtraction.py"
+    spec = importlib.util.spec_from_loader("mctslab.games.subtraction", loader=None, origin=str(path))
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)
+    try:
+        exec(compile(code, str(path), "exec"), module.__dict__)  # as if the file were in mctslab/games/
+        game = make_game(GAMES["subtraction"].test_spec)
+        check_game(game)
+        assert make_agent("uct:iterations=200", seed=0).select_move(game, game.state_from_moves([1])) == 2  # leave 4
+    finally:
+        GAMES.pop("subtraction", None)
