@@ -129,9 +129,10 @@ class Game(DrawingHooks, ABC):
 
     @abstractmethod
     def to_move(self, state: State) -> int:
-        """The player to move, 0 to ``num_players - 1``, or :data:`CHANCE` at a chance node.
+        """The player to move: 0 to ``num_players - 1``, or ``CHANCE`` at a chance node.
 
-        In a finished game, whose turn it would be.
+        In a finished game, whose turn it would be. :data:`CHANCE` is
+        ``mctslab.games.CHANCE``.
         """
 
     @abstractmethod
@@ -157,7 +158,7 @@ class Game(DrawingHooks, ABC):
 
     @abstractmethod
     def winner(self, state: State) -> int | None:
-        """The player who has won; ``None`` for a draw, a game in progress or a game without winners.
+        """The player who has won (0, 1, ...); ``None`` for a draw or a game in progress.
 
         A one-player game whose :meth:`returns` is a score may always say ``None``.
         """
