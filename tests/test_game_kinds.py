@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 from conftest import sample_margin
-from toy_games import BROKEN, KINDS, CountingPuzzle, DiceDuel, HighCard
+from toy_games import BROKEN, KINDS, CountingPuzzle, DiceDuel, HighCard, ThreeWayRace
 
 import mctslab
 from mctslab import CHANCE, GameContractError, check_game, make_agent, make_game
@@ -36,7 +36,9 @@ def test_each_game_declares_its_kind():
     assert DiceDuel().kind().describe() == "a two-player game with chance"
     assert HighCard().kind().describe() == "a two-player game with chance and hidden information"
     assert CountingPuzzle().kind().describe() == "a one-player game"
-    assert {t for cls in KINDS.values() for t in cls().kind().traits} == TRAITS - {"more than two players"}
+    assert ThreeWayRace().kind().describe() == "a 3-player game"
+    assert ThreeWayRace().returns((7, 1)) == (1.0, 0.0, 0.0)  # the default returns: 1 to the winner, 0 to the others
+    assert {t for cls in KINDS.values() for t in cls().kind().traits} == TRAITS
 
 
 def test_chance_is_exported_and_chance_outcomes_are_exact():

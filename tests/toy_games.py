@@ -3,6 +3,7 @@
 * :class:`DiceDuel`: two players and dice (chance nodes, exact ``Fraction`` odds).
 * :class:`HighCard`: a hidden card each (chance deals, information states, determinizations).
 * :class:`CountingPuzzle`: one player, a raw score normalised to [0, 1].
+* :class:`ThreeWayRace`: three players.
 
 None is registered: ``tests/test_game_kinds.py`` builds them directly.
 """
@@ -263,7 +264,51 @@ class TwoSeatPuzzle(CountingPuzzle):
         return (value, 1 - value)
 
 
-KINDS = {"dice": DiceDuel, "cards": HighCard, "puzzle": CountingPuzzle}
+# -- three players -------------------------------------------------------------------------
+
+
+class ThreeWayRace(Game):
+    """Three players add 1 or 2 to a count in turn (0, 1, 2, 0...); whoever reaches 7 wins.
+
+    State: the count and the player to add next, ``(total, player)``. The default
+    :meth:`Game.returns` gives 1 to the winner and 0 to the two others.
+    """
+
+    spec = "threewayrace"
+    num_players = 3
+    goal = 7
+
+    def initial_state(self) -> tuple[int, int]:
+        return (0, 0)
+
+    def to_move(self, state: tuple[int, int]) -> int:
+        return state[1]
+
+    def legal_moves(self, state: tuple[int, int]) -> tuple[int, ...]:
+        return tuple(m for m in (1, 2) if state[0] + m <= self.goal)
+
+    def apply(self, state: tuple[int, int], move: int) -> tuple[int, int]:
+        return (state[0] + move, (state[1] + 1) % 3)
+
+    def is_terminal(self, state: tuple[int, int]) -> bool:
+        return state[0] == self.goal
+
+    def winner(self, state: tuple[int, int]) -> int | None:
+        return (state[1] - 1) % 3 if self.is_terminal(state) else None
+
+    def render(self, state: tuple[int, int]) -> str:
+        return f"{state[0]} of {self.goal}, player {state[1]} to add"
+
+
+class TwoWinnersRace(ThreeWayRace):
+    """Broken: a three-player game that returns two entries, as a two-player game would."""
+
+    def returns(self, state):
+        winner = super().returns(state).index(1.0)
+        return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+
+
+KINDS = {"dice": DiceDuel, "cards": HighCard, "puzzle": CountingPuzzle, "three": ThreeWayRace}
 """The toy game of each kind."""
 
 BROKEN = [
@@ -275,5 +320,6 @@ BROKEN = [
     (ReshufflingCards, "rng) must give a state with the same information_state"),
     (RawScorePuzzle, "must give numbers in [0, 1]"),
     (TwoSeatPuzzle, "one entry per player (1, num_players)"),
+    (TwoWinnersRace, "one entry per player (3, num_players)"),
 ]
 """Broken variants and the fault ``check_game``'s message must name."""

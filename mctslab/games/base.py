@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import operator
 import random
-import reprlib
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction
@@ -38,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from .errors import IllegalMoveError, InvalidStateError, describe_value
 from .hooks import DrawingHooks
 from .kinds import CHANCE, GameKind
 from .rollouts import PlayedRollout, replay_rollout
@@ -50,28 +50,6 @@ WIN0 = (1.0, 0.0)
 WIN1 = (0.0, 1.0)
 RESULTS: dict[int | None, tuple[float, float]] = {0: WIN0, 1: WIN1, None: DRAW}
 """Winner (``None`` for a draw) -> returns per player."""
-
-
-class IllegalMoveError(ValueError):
-    """A move that is not legal in the given state; the message lists the legal moves."""
-
-
-class InvalidStateError(ValueError):
-    """A value given as a state that is not a position of this game.
-
-    For example a Connect Four state given to tic-tac-toe, or a 4 x 4 tic-tac-toe state
-    given to the 3 x 3 game. Raised by :meth:`Game.check_state`, which :meth:`Game.play`
-    and every agent's ``select_move`` / ``analyse`` call before anything else.
-    """
-
-
-_short = reprlib.Repr()
-_short.maxstring, _short.maxother, _short.maxtuple = 40, 60, 8
-
-
-def describe_value(value: Any) -> str:
-    """A value for an error message: its repr, shortened, and its type."""
-    return f"{_short.repr(value)} (a {type(value).__name__})"
 
 
 class Game(DrawingHooks, ABC):
@@ -218,15 +196,18 @@ class Game(DrawingHooks, ABC):
     def returns(self, state: State) -> tuple[float, ...]:
         """Per-player returns of a finished game, one entry per player, each in [0, 1].
 
-        The default, for two-player games: 1 win, 0.5 draw, 0 loss (from :meth:`winner`).
-        Other games override it (a one-player game with :meth:`normalise`).
+        The default, from :meth:`winner`: 1 to the winner, 0 to the others, 0.5 each for a
+        draw. A game with scores overrides it (a one-player game with :meth:`normalise`).
 
         Raises:
             ValueError: if the game is not over.
         """
         if not self.is_terminal(state):
             raise ValueError("returns() needs a finished game; this one is still in progress")
-        return RESULTS[self.winner(state)]
+        if self.num_players == 2:
+            return RESULTS[self.winner(state)]
+        winner = self.winner(state)
+        return tuple(0.5 if winner is None else float(p == winner) for p in range(self.num_players))
 
     # -- kinds of game: players, chance, hidden information --------------------------
     def kind(self) -> GameKind:
