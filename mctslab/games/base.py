@@ -79,21 +79,22 @@ class Game(DrawingHooks, ABC):
     Attributes:
         spec: the canonical spec string that :func:`mctslab.make_game` accepts to
             rebuild this game, e.g. ``"tictactoe:n=3,k=3"``.
+        num_players: how many players take turns: 1 (a puzzle), 2 (the default) or more.
+        has_chance: True if some positions are chance nodes (:meth:`to_move` is
+            :data:`CHANCE` there); False by default.
+        perfect_information: False if a player may not see the whole position
+            (:meth:`information_state` says what each sees); True by default.
+        score_range: ``(lowest, highest)``, for a game with raw scores (a puzzle's
+            points) that :meth:`normalise` maps onto [0, 1]; None by default.
     """
 
     spec: str = "game"
 
+    # The game's kind (OpenSpiel's GameType), documented in the class docstring.
     num_players: int = 2
-    """How many players take turns: 1 (a puzzle), 2 (the default) or more."""
-
     has_chance: bool = False
-    """True if some positions are chance nodes (:meth:`to_move` is :data:`CHANCE` there)."""
-
     perfect_information: bool = True
-    """False if a player may not see the whole position (:meth:`information_state` says what each sees)."""
-
     score_range: tuple[float, float] | None = None
-    """A game with raw scores (a one-player puzzle's points): ``(lowest, highest)``, for :meth:`normalise`."""
 
     rollout_order: str = "ordered"
     """How :meth:`rollout` draws its moves, for :meth:`rollout_moves`: ``"ordered"`` or

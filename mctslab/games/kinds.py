@@ -70,12 +70,11 @@ class GameKind(NamedTuple):
 
 def describe_traits(traits: frozenset[str]) -> str:
     """Words for what an agent plays, e.g. ``"two-player games without chance or hidden information"``."""
-    counts = [t for t in (ONE_PLAYER, TWO_PLAYERS, MANY_PLAYERS) if t in traits]
-    players = " or ".join(c.replace("one player", "one-player").replace("two players", "two-player") for c in counts)
-    players = players.replace("more than two players", "many-player")
+    names = {ONE_PLAYER: "one-player", TWO_PLAYERS: "two-player", MANY_PLAYERS: "many-player"}
+    counts = [name for trait, name in names.items() if trait in traits]
     with_ = [t for t in (WITH_CHANCE, HIDDEN_INFORMATION) if t in traits]
     without = [t for t in (WITH_CHANCE, HIDDEN_INFORMATION) if t not in traits]
-    text = f"{players or 'no'} games"
+    text = "games of any number of players," if len(counts) == 3 else f"{' or '.join(counts) or 'no'} games"
     if with_:
         text += f" with or without {' or '.join(with_)}"
     if without:
