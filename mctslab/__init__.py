@@ -10,7 +10,16 @@ Quick start::
 """
 
 from .agents import UCT, Agent, Analysis, MoveStat, Node, make_agent
-from .games import GAMES, Game, IllegalMoveError, InvalidStateError, make_game, register_game, state_from_moves
+from .games import (
+    CHANCE,
+    GAMES,
+    Game,
+    IllegalMoveError,
+    InvalidStateError,
+    make_game,
+    register_game,
+    state_from_moves,
+)
 from .games.check import GameContractError, check_game
 from .play import GameRecord, play_game
 from .specs import SpecError
@@ -27,6 +36,7 @@ __all__ = [
     "make_agent",
     "GameRecord",
     "play_game",
+    "CHANCE",
     "GAMES",
     "SQRT2",
     "Game",

@@ -1,15 +1,31 @@
-"""Shared test helpers: the exact oracle that Monte Carlo agents are compared with."""
+"""Shared test helpers: the exact oracle that Monte Carlo agents are compared with, and the registered games.
+
+Importing :mod:`game_for_tests` registers a game that exists only for the tests: every
+test that iterates the registry (:func:`registered_games`) runs it too.
+"""
 
 from __future__ import annotations
 
 import math
 
+import game_for_tests  # noqa: F401  (registers the test-only game "race")
 import pytest
 
 import mctslab.course  # noqa: F401  (registers the course's own agents: racioppo)
 from mctslab.agents.minimax import Minimax
 from mctslab.exact import move_values
 from mctslab.games import Game
+
+
+def registered_games() -> list[str]:
+    """The small test spec of every registered game, in registration order, for tests that iterate the registry.
+
+    A game's ``test_spec`` (``@register_game(..., test_spec=...)``), or its name if it gave
+    none (``tests/test_game_registry.py`` then fails, saying where to add one).
+    """
+    from mctslab.games import GAMES
+
+    return [entry.test_spec or name for name, entry in GAMES.items()]
 
 
 def exact_move_values(game: Game, state) -> dict[int, int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import registered_games
 
 from mctslab import UCT, GameContractError, check_game, make_agent, make_game
 from mctslab.games.base import Game
@@ -170,7 +171,7 @@ def test_a_game_without_a_board_is_refused_by_the_play_board_with_a_reason():
         PlaySession(make_game("nim"), make_agent("random", seed=0))
 
 
-@pytest.mark.parametrize("spec", ["tictactoe", "tictactoe:n=4,k=3", "connect4", "uttt", "fractio", "nim"])
+@pytest.mark.parametrize("spec", [*registered_games(), "tictactoe:n=4,k=3"])
 def test_rollout_moves_plays_the_draws_of_rollout(spec):
     game = make_game(spec)
     positions = random.Random(3)

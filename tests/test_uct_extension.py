@@ -11,6 +11,7 @@ import doctest
 import math
 
 import pytest
+from conftest import registered_games
 
 from mctslab import UCT, Node, make_agent, make_game, play_game
 from mctslab.agents import uct as uct_module
@@ -27,7 +28,7 @@ from mctslab.viz import (
 )
 from mctslab.viz import tree as tree_module
 
-GAMES = ["tictactoe", "connect4", "uttt", "fractio", "nim"]
+GAMES = registered_games()
 
 
 class TunedNode(Node):

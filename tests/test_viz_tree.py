@@ -6,6 +6,7 @@ import re
 import shutil
 
 import pytest
+from conftest import registered_games
 
 from mctslab import UCT, make_game
 from mctslab.ucb import exploration
@@ -25,7 +26,7 @@ from mctslab.viz.labels import mark, move_text
 from mctslab.viz.prune import ranked
 from mctslab.viz.tree import BEST, LAST, NO_DOT_MESSAGE
 
-GAMES = ["tictactoe", "connect4", "uttt", "fractio", "nim"]
+GAMES = registered_games()
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot program is not installed")
 
 

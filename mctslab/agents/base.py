@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..games.base import Game, IllegalMoveError, State
+from ..games.kinds import CHANCE, CLASSIC, describe_traits
 from ..seeding import Seed, make_rng
 from ..validation import optional, positive_int
 
@@ -144,6 +146,38 @@ class Param:
         return value is not None and value != self.default
 
 
+class CannotPlayError(ValueError):
+    """An agent asked to play a kind of game it does not declare (:attr:`Agent.handles`).
+
+    The message is one line: the agent, the game and its kind, what the agent plays,
+    and the agents that can play it.
+    """
+
+
+ASKED: tuple[str, ...] = ("analyse", "search")
+"""The methods that ask an agent for a move or a tree; each checks the game's kind first (:meth:`Agent.check_can_play`).
+"""
+
+
+def _checks_the_kind(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method`` (``analyse`` or ``search``), refusing first a game whose kind the agent does not handle."""
+
+    @functools.wraps(method)
+    def asked(self: Agent, *args: Any, **kwargs: Any) -> Any:
+        self.check_can_play(args[0] if args else kwargs.get("game"))
+        return method(self, *args, **kwargs)
+
+    asked.checks_the_kind = True  # type: ignore[attr-defined]
+    return asked
+
+
+def _agent_classes(cls: type) -> list[type]:
+    found = []
+    for sub in cls.__subclasses__():
+        found += [sub, *_agent_classes(sub)]
+    return found
+
+
 class Agent(ABC):
     """A player. Subclasses implement :meth:`analyse` and declare their parameters.
 
@@ -161,12 +195,48 @@ class Agent(ABC):
         params: the declared parameters (:class:`Param`), in spec order.
         experiment: True for agents that exist for an experiment of the course (listed
             apart in ``--help``).
+        handles: the kinds of game it plays, as traits of
+            :data:`mctslab.games.kinds.TRAITS`; by default two-player games without
+            chance or hidden information. An agent asked to play another kind refuses
+            with a :class:`CannotPlayError` before any search (:meth:`check_can_play`).
         rng: the agent's random number generator.
     """
 
     name: ClassVar[str] = "agent"
     params: ClassVar[tuple[Param, ...]] = ()
     experiment: ClassVar[bool] = False
+    handles: ClassVar[frozenset[str]] = CLASSIC
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Make a subclass's own ``analyse`` and ``search`` check the game's kind first (:data:`ASKED`)."""
+        super().__init_subclass__(**kwargs)
+        for name in ASKED:
+            method = vars(cls).get(name)
+            if callable(method) and not getattr(method, "checks_the_kind", False):
+                setattr(cls, name, _checks_the_kind(method))
+
+    def check_can_play(self, game: Game) -> None:
+        """Refuse ``game`` unless this agent handles its kind (:meth:`Game.kind <mctslab.games.base.Game.kind>`).
+
+        Called by ``analyse`` and ``search`` before anything else, so an agent never
+        starts a search it cannot do (plain UCT on a game with hidden cards, minimax
+        on dice). A value that is not a game is left to the agent's own checks.
+
+        Raises:
+            CannotPlayError: (a ``ValueError``) naming the game's kind, what this agent
+                plays, and the agents that can play it.
+        """
+        if not isinstance(game, Game):
+            return
+        kind = game.kind()
+        traits = kind.traits
+        if traits <= self.handles:
+            return
+        able = sorted({c.name for c in _agent_classes(Agent) if "name" in vars(c) and traits <= c.handles})
+        raise CannotPlayError(
+            f"agent {self.name!r} cannot play {game.spec}, {kind.describe()}: it plays "
+            f"{describe_traits(self.handles)}; agents that can: {', '.join(able) or 'none yet'}"
+        )
 
     def __init__(self, seed: Seed = None) -> None:
         self.rng = make_rng(seed)
@@ -243,12 +313,15 @@ def legal_or_raise(game: Game, state: State) -> tuple[int, ...]:
 
     Raises:
         InvalidStateError: if ``state`` is not a position of ``game`` (:meth:`Game.check_state`).
-        IllegalMoveError: if the game is over (nothing to choose).
+        IllegalMoveError: if the game is over (nothing to choose), or ``state`` is a
+            chance node (no player chooses there).
     """
     game.check_state(state)
     moves = game.legal_moves(state)
     if not moves:
         raise IllegalMoveError("no move to select: the game is over")
+    if game.has_chance and game.to_move(state) == CHANCE:
+        raise IllegalMoveError("no player moves at a chance node: draw the outcome with game.chance_move(state, rng)")
     return moves
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 
 from ..games.base import Game, State
+from ..games.kinds import TWO_PLAYERS, WITH_CHANCE
 from ..seeding import Seed
 from .base import Agent, Analysis, Param, check_positive_int, legal_or_raise
 from .montecarlo import WindowedMonteCarlo
@@ -90,6 +91,7 @@ class FixedBudget(Agent):
     """
 
     name = "fixedbudget"
+    handles = frozenset({TWO_PLAYERS, WITH_CHANCE})  # as the flat and windowed Monte Carlo it runs
     experiment = True
     params = (
         Param("kind", str, "flat", check_kind, "schedule: flat, window or halving", show="always"),

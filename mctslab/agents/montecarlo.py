@@ -21,6 +21,7 @@ import numpy as np
 
 from ..engine import check_engine
 from ..games.base import Game, State
+from ..games.kinds import TWO_PLAYERS, WITH_CHANCE
 from ..seeding import Seed
 from ..specs import to_bool, to_int_list
 from .base import (
@@ -168,6 +169,7 @@ class WindowedMonteCarlo(Agent):
     """
 
     name = "windowed"
+    handles = frozenset({TWO_PLAYERS, WITH_CHANCE})  # rollouts draw chance outcomes; wins/losses need two players
     params = (
         PLAYOUTS,
         Param("window", int, 3, check_positive_int, "rounds (1: flat Monte Carlo)", show="always"),

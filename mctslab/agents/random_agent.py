@@ -5,6 +5,7 @@ from __future__ import annotations
 from math import floor
 
 from ..games.base import Game, State
+from ..games.kinds import TRAITS
 from ..seeding import Seed
 from .base import Agent, Analysis, legal_or_raise
 from .registry import register_agent
@@ -19,6 +20,7 @@ class RandomAgent(Agent):
     """
 
     name = "random"
+    handles = TRAITS  # a uniformly random legal move is a move in every kind of game
 
     def __init__(self, seed: Seed = None) -> None:
         super().__init__(seed)

@@ -6,30 +6,40 @@ bitboards or precomputed tables inside (see :mod:`mctslab.games.tictactoe`).
 
 Conventions (the same for every game):
 
-* Players are ``0`` and ``1``; ``0`` moves first (X in tic-tac-toe).
-* Moves are small non-negative integers (the cell, column, ``9 * board + cell``...).
-* Returns are per player: 1 for a win, 0.5 for a draw, 0 for a loss.
+* Players are ``0`` to ``num_players - 1`` (``0`` and ``1`` in a two-player game, ``0``
+  moving first: X in tic-tac-toe); at a chance node :meth:`Game.to_move` is
+  :data:`CHANCE`.
+* Moves are small non-negative integers (the cell, column, ``9 * board + cell``, a die's face...).
+* Returns are per player, each in [0, 1]: 1 for a win, 0.5 for a draw, 0 for a loss in
+  the two-player games; a one-player game's score, normalised (:meth:`Game.normalise`).
 
-To add your own game, subclass :class:`Game`, implement the abstract methods and run
-:func:`mctslab.check_game` on it. Optional hooks describe the game to the drawings and
-the play board (:meth:`Game.mark`, :meth:`Game.move_text`, :meth:`Game.board_cells`,
-:meth:`Game.move_cell`, :meth:`Game.played_cell`, :meth:`Game.click_move`,
-:meth:`Game.column_labels`), so nothing
-outside ``games/`` needs to know which game it is.
+A game declares its kind (:attr:`Game.num_players`, :attr:`Game.has_chance`,
+:attr:`Game.perfect_information`, gathered by :meth:`Game.kind`) and agents ask it.
+
+To add your own game, subclass :class:`Game`, implement the abstract methods, register
+it with :func:`mctslab.games.register_game` and run :func:`mctslab.check_game` on it.
+Optional hooks describe the game to the drawings and the play board
+(:class:`~mctslab.games.hooks.DrawingHooks`: :meth:`Game.mark`, :meth:`Game.move_text`,
+:meth:`Game.board_cells`, :meth:`Game.move_cell`, :meth:`Game.played_cell`,
+:meth:`Game.click_move`, :meth:`Game.column_labels`), so nothing outside ``games/``
+needs to know which game it is.
 """
 
 from __future__ import annotations
 
 import operator
 import random
-import reprlib
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
+from fractions import Fraction
 from math import floor
 from typing import Any
 
 import numpy as np
 
+from .errors import IllegalMoveError, InvalidStateError, describe_value
+from .hooks import DrawingHooks
+from .kinds import CHANCE, GameKind
 from .rollouts import PlayedRollout, replay_rollout
 
 State = Hashable
@@ -42,41 +52,49 @@ RESULTS: dict[int | None, tuple[float, float]] = {0: WIN0, 1: WIN1, None: DRAW}
 """Winner (``None`` for a draw) -> returns per player."""
 
 
-class IllegalMoveError(ValueError):
-    """A move that is not legal in the given state; the message lists the legal moves."""
-
-
-class InvalidStateError(ValueError):
-    """A value given as a state that is not a position of this game.
-
-    For example a Connect Four state given to tic-tac-toe, or a 4 x 4 tic-tac-toe state
-    given to the 3 x 3 game. Raised by :meth:`Game.check_state`, which :meth:`Game.play`
-    and every agent's ``select_move`` / ``analyse`` call before anything else.
-    """
-
-
-_short = reprlib.Repr()
-_short.maxstring, _short.maxother, _short.maxtuple = 40, 60, 8
-
-
-def describe_value(value: Any) -> str:
-    """A value for an error message: its repr, shortened, and its type."""
-    return f"{_short.repr(value)} (a {type(value).__name__})"
-
-
-class Game(ABC):
-    """Rules of a two-player, zero-sum, perfect-information game.
+class Game(DrawingHooks, ABC):
+    """Rules of a game: by default two-player, without chance, with perfect information.
 
     Subclasses implement the abstract methods; :meth:`play` (checked) and
     :meth:`rollout` (a random playout) come for free and may be overridden with
     faster versions that give the same results.
 
+    Other kinds of game declare themselves with three class attributes (after
+    OpenSpiel's ``GameType``) and implement the methods their kind needs:
+
+    * **One player, or more than two**: :attr:`num_players`; :meth:`returns` has one
+      entry per player, each in [0, 1] (a one-player game with raw scores declares
+      :attr:`score_range` and returns :meth:`normalise` of its score).
+    * **Chance** (dice, cards dealt): :attr:`has_chance` is True; at a chance node
+      :meth:`to_move` returns :data:`CHANCE` (``mctslab.games.CHANCE``),
+      :meth:`chance_outcomes` gives ``((move, probability), ...)`` and
+      :meth:`legal_moves` the same moves.
+    * **Hidden information** (cards in hand): :attr:`perfect_information` is False;
+      :meth:`information_state` is what a player knows, and :meth:`sample_state` a
+      position the player cannot tell apart from the real one (a determinization).
+
+    Agents ask :meth:`kind`, never the game's type, and refuse a kind they cannot play.
+    :func:`mctslab.check_game` checks every part of this contract.
+
     Attributes:
         spec: the canonical spec string that :func:`mctslab.make_game` accepts to
             rebuild this game, e.g. ``"tictactoe:n=3,k=3"``.
+        num_players: how many players take turns: 1 (a puzzle), 2 (the default) or more.
+        has_chance: True if some positions are chance nodes (:meth:`to_move` is
+            :data:`CHANCE` there); False by default.
+        perfect_information: False if a player may not see the whole position
+            (:meth:`information_state` says what each sees); True by default.
+        score_range: ``(lowest, highest)``, for a game with raw scores (a puzzle's
+            points) that :meth:`normalise` maps onto [0, 1]; None by default.
     """
 
     spec: str = "game"
+
+    # The game's kind (OpenSpiel's GameType), documented in the class docstring.
+    num_players: int = 2
+    has_chance: bool = False
+    perfect_information: bool = True
+    score_range: tuple[float, float] | None = None
 
     rollout_order: str = "ordered"
     """How :meth:`rollout` draws its moves, for :meth:`rollout_moves`: ``"ordered"`` or
@@ -90,11 +108,20 @@ class Game(ABC):
 
     @abstractmethod
     def to_move(self, state: State) -> int:
-        """The player to move: 0 or 1 (in a finished game, whose turn it would be)."""
+        """The player to move: 0 to ``num_players - 1``, or ``CHANCE`` at a chance node.
+
+        In a finished game, whose turn it would be. :data:`CHANCE` is
+        ``mctslab.games.CHANCE``.
+        """
 
     @abstractmethod
     def legal_moves(self, state: State) -> tuple[int, ...]:
-        """The legal moves in ascending order; ``()`` when the game is over."""
+        """The legal moves in ascending order; ``()`` when the game is over.
+
+        At a chance node, the moves of :meth:`chance_outcomes`. In a game with hidden
+        information they must depend only on what the player to move knows (its
+        :meth:`information_state`).
+        """
 
     @abstractmethod
     def apply(self, state: State, move: int) -> State:
@@ -110,7 +137,10 @@ class Game(ABC):
 
     @abstractmethod
     def winner(self, state: State) -> int | None:
-        """0 or 1 if that player has won; ``None`` for a draw or a game in progress."""
+        """The player who has won (0, 1, ...); ``None`` for a draw or a game in progress.
+
+        A one-player game whose :meth:`returns` is a score may always say ``None``.
+        """
 
     @abstractmethod
     def render(self, state: State) -> str:
@@ -164,18 +194,83 @@ class Game(ABC):
             raise IllegalMoveError(f"move {move} is illegal here; legal moves: {', '.join(map(str, legal))}")
         return self.apply(state, move)
 
-    def returns(self, state: State) -> tuple[float, float]:
-        """Per-player returns of a finished game: 1 win, 0.5 draw, 0 loss.
+    def returns(self, state: State) -> tuple[float, ...]:
+        """Per-player returns of a finished game, one entry per player, each in [0, 1].
+
+        The default, from :meth:`winner`: 1 to the winner, 0 to the others, 0.5 each for a
+        draw. A game with scores overrides it (a one-player game with :meth:`normalise`).
 
         Raises:
             ValueError: if the game is not over.
         """
         if not self.is_terminal(state):
             raise ValueError("returns() needs a finished game; this one is still in progress")
-        return RESULTS[self.winner(state)]
+        if self.num_players == 2:
+            return RESULTS[self.winner(state)]
+        winner = self.winner(state)
+        return tuple(0.5 if winner is None else float(p == winner) for p in range(self.num_players))
 
-    def rollout(self, state: State, rng: random.Random, max_moves: int | None = None) -> tuple[float, float]:
+    # -- kinds of game: players, chance, hidden information --------------------------
+    def kind(self) -> GameKind:
+        """What kind of game this is: players, chance, perfect information (from the class attributes)."""
+        return GameKind(self.num_players, self.has_chance, self.perfect_information)
+
+    def normalise(self, score: float) -> float:
+        """A raw score mapped from :attr:`score_range` onto [0, 1], for :meth:`returns` of a scored game.
+
+        Raises:
+            ValueError: if the game declares no :attr:`score_range` or ``score`` lies outside it.
+        """
+        if self.score_range is None:
+            raise ValueError(f"{self.spec} declares no score_range = (lowest, highest) to normalise its scores with")
+        low, high = self.score_range
+        if not low <= score <= high:
+            raise ValueError(f"score {score} lies outside {self.spec}'s score_range {self.score_range}")
+        return (score - low) / (high - low)
+
+    def chance_outcomes(self, state: State) -> tuple[tuple[int, float | Fraction], ...]:
+        """At a chance node, ``((move, probability), ...)``: moves ascending, probabilities > 0 summing to 1.
+
+        Give exact :class:`fractions.Fraction` probabilities where the game allows (a
+        fair die: ``Fraction(1, 6)`` each). The default, for a game without chance,
+        raises.
+
+        Raises:
+            ValueError: if ``state`` is not a chance node.
+        """
+        raise ValueError(f"{self.spec} has no chance nodes; chance_outcomes() needs to_move(state) == CHANCE")
+
+    def chance_move(self, state: State, rng: random.Random) -> int:
+        """A chance outcome drawn with its probability, from one ``rng.random()`` (used by :meth:`rollout`)."""
+        u, total = rng.random(), 0.0
+        outcomes = self.chance_outcomes(state)
+        for move, probability in outcomes:
+            total += float(probability)
+            if u < total:
+                return move
+        return outcomes[-1][0]  # u within rounding of 1
+
+    def information_state(self, state: State, player: int) -> Hashable:
+        """A hashable key of what ``player`` knows in ``state``: equal keys, positions the player cannot tell apart.
+
+        The default, for perfect information, is the state itself. A game with hidden
+        cards returns, e.g., the player's own hand and the moves seen so far.
+        """
+        return state
+
+    def sample_state(self, state: State, player: int, rng: random.Random) -> State:
+        """A position ``player`` cannot tell apart from ``state`` (a determinization), drawn with ``rng``.
+
+        It has the same :meth:`information_state` for ``player``; the hidden parts
+        (the others' cards) are drawn at random. The default, for perfect
+        information, is ``state`` itself.
+        """
+        return state
+
+    def rollout(self, state: State, rng: random.Random, max_moves: int | None = None) -> tuple[float, ...]:
         """Play uniformly random moves from ``state`` to the end; return the returns.
+
+        At a chance node the outcome is drawn with its probability (:meth:`chance_move`).
 
         Args:
             state: where the playout starts (may already be terminal).
@@ -189,16 +284,19 @@ class Game(ABC):
         steps = 0
         while not self.is_terminal(state):
             if max_moves is not None and steps >= max_moves:
-                return DRAW
-            moves = self.legal_moves(state)
-            state = self.apply(state, moves[floor(rng.random() * len(moves))])
+                return DRAW if self.num_players == 2 else (0.5,) * self.num_players
+            if self.has_chance and self.to_move(state) == CHANCE:
+                state = self.apply(state, self.chance_move(state, rng))
+            else:
+                moves = self.legal_moves(state)
+                state = self.apply(state, moves[floor(rng.random() * len(moves))])
             steps += 1
         return self.returns(state)
 
     def playout_counts(
         self, states: Sequence[State], playouts: int, rng: np.random.Generator, max_moves: int | None = None
     ) -> np.ndarray:
-        """How ``playouts`` random playouts from each of ``states`` end, counted.
+        """How ``playouts`` random playouts from each of ``states`` end, counted (two-player games).
 
         The batched form of :meth:`rollout`, for flat and windowed Monte Carlo with
         ``batched=True``: the same distribution, drawn from a NumPy generator. This
@@ -265,68 +363,6 @@ class Game(ABC):
             NotImplementedError: for a game without :meth:`compiled_encoding`.
         """
         raise NotImplementedError(f"{self.spec} has no compiled encoding")
-
-    # -- how the game describes itself (tree drawings, play board) -----------------
-    def mark(self, player: int) -> str:
-        """The name of ``player`` (0 or 1) on boards and in text: ``"P0"`` or ``"P1"`` by default.
-
-        Stone games say ``"X"`` and ``"O"``.
-        """
-        return f"P{player}"
-
-    def move_text(self, move: int, short: bool = False) -> str:
-        """A move as people read it: the move number by default.
-
-        Args:
-            move: a move of this game.
-            short: the short form, for lists of playout moves (the move number
-                unless the game says otherwise, e.g. ``"1:2"`` in Nim).
-        """
-        return str(move)
-
-    def board_cells(self, state: State) -> list[list[str]] | None:
-        """The board as rows of equal length of ``"X"``, ``"O"`` or ``""`` (top row first).
-
-        Drawn inside tree nodes when it is small, and clickable on the play board.
-        ``None`` (the default) for a game without a board to draw: its tree nodes are
-        labelled by move and it cannot be played on the play board.
-        """
-        return None
-
-    def move_cell(self, state: State, move: int) -> tuple[int, int] | None:
-        """Where ``move``, played in ``state``, puts its stone: ``(row, column)`` of :meth:`board_cells`.
-
-        ``None`` (the default) when the move marks no single cell. The play board draws
-        the agent's visits to ``move`` on this cell.
-        """
-        return None
-
-    def played_cell(self, state: State, move: int) -> tuple[int, int] | None:
-        """The cell the last move ``move`` marked, ``state`` being the position *after* it.
-
-        Tree nodes draw it in bold. By default :meth:`move_cell` of ``state``, which
-        is right for games where a move's cell does not depend on the position.
-        """
-        return self.move_cell(state, move)
-
-    def click_move(self, state: State, row: int, col: int) -> int | None:
-        """The move that a click on cell ``(row, col)`` of :meth:`board_cells` plays in ``state``.
-
-        Returns ``None`` where a click plays nothing. By default the legal move whose
-        :meth:`move_cell` is that cell; a game may accept more cells for a move (a
-        whole column, say).
-        """
-        for move in self.legal_moves(state):
-            if self.move_cell(state, move) == (row, col):
-                return move
-        return None
-
-    def column_labels(self) -> list[str] | None:
-        """Labels written above the columns of :meth:`board_cells` on the play board, or ``None`` (the default).
-
-        Connect Four numbers its columns, the names of its moves.
-        """
-        return None
 
     def rollout_moves(self, state: State, rng: random.Random, max_moves: int | None = None) -> PlayedRollout:
         """:meth:`rollout`, keeping the moves: the same random draws, the same moves, the same end.

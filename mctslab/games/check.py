@@ -13,6 +13,9 @@ from collections.abc import Hashable
 import numpy as np
 
 from .base import Game, IllegalMoveError, InvalidStateError
+from .check_kinds import declaration_fault, information_fault, player_fault, position_fault
+from .kinds import CHANCE, CLASSIC
+from .registry import GAMES, make_game
 from .rollouts import reports_its_rollout
 
 VALID_RETURNS = {(1.0, 0.0), (0.0, 1.0), (0.5, 0.5)}
@@ -63,6 +66,17 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     :meth:`~Game.features` of one length, moves in ``range(policy_size)`` and
     :meth:`~Game.symmetries` that are permutations, the identity first.
 
+    Games of other kinds (:meth:`~Game.kind`: one player or more than two, chance,
+    hidden information) are checked against their declaration
+    (:mod:`mctslab.games.check_kinds`): ``to_move`` is a player or :data:`CHANCE`
+    (only if ``has_chance``); ``returns`` and ``rollout`` give one number in [0, 1] per
+    player (the win / draw / loss triples above stay the rule for two-player games
+    without chance or hidden information); at a chance node ``chance_outcomes`` names
+    the legal moves once each with probabilities > 0 summing to 1 (exactly, for
+    ``Fraction`` s); ``information_state`` is hashable for every player, two
+    positions with the same key for the player to move have the same legal moves, and
+    ``sample_state`` keeps that key, the player to move and the legal moves.
+
     Args:
         game: the game to check.
         games: random games to play, >= 1.
@@ -80,17 +94,25 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
         raise _fail(game, [], "initial_state() must give equal values on every call")
     if game.is_terminal(initial):
         raise _fail(game, [], "the initial state must not be terminal")
+    fault = declaration_fault(game)
+    if fault:
+        raise _fail(game, [], fault)
     _check_marks(game)
     _check_refuses_foreign_states(game)
     board = game.board_cells(initial)
     size = None if board is None else (len(board), len(board[0]) if board else 0)
     replayed = reports_its_rollout(game)
     replays = []  # positions to compare rollout_moves() with rollout() on, after the basic rules
+    sample_rng, seen = random.Random(seed), {}  # sample_state's own generator: the random games stay the same
     for number in range(games):
         state, moves = initial, []
         while True:
             _check_position(game, state, moves, rng)
-            _check_playout_counts(game, state, moves, batch_rng)
+            fault = information_fault(game, state, moves, sample_rng, seen)
+            if fault:
+                raise _fail(game, moves, fault)
+            if game.num_players == 2:
+                _check_playout_counts(game, state, moves, batch_rng)
             _check_board(game, state, moves, size, clicks=number < REPLAYED_GAMES)
             if replayed and number < REPLAYED_GAMES:
                 replays.append((state, list(moves)))
@@ -144,8 +166,6 @@ def foreign_states(game: Game) -> list:
     parameters): a 4 x 4 tic-tac-toe position may well be a 3 x 3 one too, and a game
     whose states are plain tuples may accept ``()`` as it likes.
     """
-    from . import GAMES, make_game  # the registry imports this module's neighbours
-
     own = type(game.initial_state())
     found: list = [None, 0, 3.5, "state", (), (0, 0, -1)]
     rng = random.Random(0)
@@ -189,7 +209,7 @@ def _check_playout_counts(game: Game, state, moves: list[int], rng: np.random.Ge
     if counts.shape != (1, 3) or counts.dtype.kind not in "iu" or counts.min() < 0 or counts.sum() != playouts:
         rule = f"playout_counts() must give one row of 3 counts adding up to {playouts}, got {counts}"
         raise _fail(game, moves, rule)
-    if game.is_terminal(state):
+    if game.is_terminal(state) and tuple(game.returns(state)) in VALID_RETURNS:
         column = {(1.0, 0.0): 0, (0.0, 1.0): 1, (0.5, 0.5): 2}[tuple(game.returns(state))]
         if counts[0, column] != playouts:
             raise _fail(game, moves, f"playout_counts() of a finished game must count only its result, got {counts}")
@@ -209,8 +229,14 @@ def _check_position(game: Game, state, moves: list[int], rng: random.Random) -> 
     if game.state_from_moves(moves) != state:
         raise _fail(game, moves, "state_from_moves() must rebuild an equal state")
     player = game.to_move(state)
+    if game.kind().traits != CLASSIC:
+        fault = position_fault(game, state, rng, player)
+        if fault:
+            raise _fail(game, moves, fault)
+        return
     if player not in (0, 1):
-        raise _fail(game, moves, f"to_move() must be 0 or 1, got {player!r}")
+        rule = player_fault(game, player) if player == CHANCE else f"to_move() must be 0 or 1, got {player!r}"
+        raise _fail(game, moves, rule)
     if not isinstance(game.render(state), str):
         raise _fail(game, moves, "render() must return a str")
     legal = game.legal_moves(state)
@@ -254,6 +280,8 @@ def _check_position(game: Game, state, moves: list[int], rng: random.Random) -> 
 
 
 def _check_marks(game: Game) -> None:
+    if game.num_players != 2:
+        return  # declaration_fault() checked one mark per player
     marks = [game.mark(0), game.mark(1)]
     if not all(isinstance(m, str) and m for m in marks) or marks[0] == marks[1]:
         raise _fail(game, [], f"mark(0) and mark(1) must be two different non-empty strings, got {marks!r}")

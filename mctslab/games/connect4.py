@@ -22,6 +22,7 @@ from math import floor
 from typing import NamedTuple
 
 from .base import DRAW, RESULTS
+from .registry import register_game
 from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
 
 MAX_SIDE = 16
@@ -62,6 +63,12 @@ def run_shifts(k: int) -> tuple[int, ...]:
     return tuple(shifts)
 
 
+@register_game(
+    "connect4",
+    params={"rows": int, "cols": int, "k": int},
+    summary="Connect Four, k in a row (default 6 rows x 7 cols, k=4)",
+    test_spec="connect4",
+)
 class ConnectFour(StoneGame):
     """Connect Four on a ``rows`` x ``cols`` grid; ``k`` in a row wins.
 

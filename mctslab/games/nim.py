@@ -17,7 +17,9 @@ from math import floor
 from operator import xor
 from typing import NamedTuple
 
+from ..specs import to_int_list
 from .base import DRAW, WIN0, WIN1, Game
+from .registry import register_game
 
 MAX_HEAPS = 8
 MAX_HEAP_SIZE = 15
@@ -41,6 +43,12 @@ def nim_sum(heaps: Iterable[int]) -> int:
     return reduce(xor, heaps, 0)
 
 
+@register_game(
+    "nim",
+    params={"heaps": to_int_list},
+    summary="Nim, normal play: take the last object to win (default heaps=3-4-5)",
+    test_spec="nim",
+)
 class Nim(Game):
     """Nim with the given heaps; the player who takes the last object wins.
 

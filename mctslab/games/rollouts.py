@@ -25,16 +25,35 @@ with the returns of ``rollout`` and leaves the generator in the same state.
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from math import floor
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
-if TYPE_CHECKING:  # base.py imports this module
-    from .base import Game, State
+from .kinds import CHANCE
+
+State = Hashable
 
 ORDERS = ("ordered", "pool")
 """The two ways a rollout of mctslab draws its moves (see the module docstring)."""
 
 _DRAW = (0.5, 0.5)
+
+
+class ReplayableGame(Protocol):
+    """What a replay needs of a game (:class:`mctslab.games.base.Game` has it all).
+
+    A protocol rather than an import of :mod:`mctslab.games.base`, which imports this module.
+    """
+
+    num_players: int
+    has_chance: bool
+
+    def legal_moves(self, state: Any) -> tuple[int, ...]: ...
+    def apply(self, state: Any, move: int) -> Any: ...
+    def is_terminal(self, state: Any) -> bool: ...
+    def returns(self, state: Any) -> tuple[float, ...]: ...
+    def to_move(self, state: Any) -> int: ...
+    def chance_move(self, state: Any, rng: random.Random) -> int: ...
 
 
 class PlayedRollout(NamedTuple):
@@ -43,25 +62,25 @@ class PlayedRollout(NamedTuple):
     Attributes:
         moves: the moves played, in order (empty if the start was already terminal).
         returns: per-player returns at the end (1 win, 0.5 draw, 0 loss); a playout
-            cut short by ``max_moves`` counts as a draw, as in :meth:`Game.rollout`.
+            cut short by ``max_moves`` counts as a draw (0.5 each), as in :meth:`Game.rollout`.
         final: the position where the playout stopped.
         cut: True if ``max_moves`` stopped the playout before the end of the game.
     """
 
     moves: tuple[int, ...]
-    returns: tuple[float, float]
+    returns: tuple[float, ...]
     final: State
     cut: bool
 
 
 def replay_rollout(
-    game: Game, state: State, rng: random.Random, max_moves: int | None = None, order: str = "ordered"
+    game: ReplayableGame, state: State, rng: random.Random, max_moves: int | None = None, order: str = "ordered"
 ) -> PlayedRollout:
     """Play random moves from ``state`` to the end, drawing them in ``order``, and keep them.
 
     Args:
-        game: the game (only its :meth:`~Game.legal_moves`, :meth:`~Game.apply`,
-            :meth:`~Game.is_terminal` and :meth:`~Game.returns` are used).
+        game: the game (only what :class:`ReplayableGame` lists is used; at a chance
+            node the outcome is drawn with ``game.chance_move``, as ``Game.rollout`` does).
         state: where the playout starts (may be terminal: then no move is played).
         rng: the generator; one ``rng.random()`` is drawn per move played.
         max_moves: cut the playout after this many moves and score it as a draw
@@ -80,8 +99,11 @@ def replay_rollout(
     pool = list(game.legal_moves(state)) if order == "pool" else []
     while not game.is_terminal(state):
         if max_moves is not None and len(moves) >= max_moves:
-            return PlayedRollout(tuple(moves), _DRAW, state, True)
-        if order == "ordered":
+            cut = _DRAW if game.num_players == 2 else (0.5,) * game.num_players
+            return PlayedRollout(tuple(moves), cut, state, True)
+        if game.has_chance and game.to_move(state) == CHANCE:  # drawn as Game.rollout draws it
+            move = game.chance_move(state, rng)
+        elif order == "ordered":
             legal = game.legal_moves(state)
             move = legal[floor(rng.random() * len(legal))]
         else:
@@ -100,7 +122,7 @@ def _defines(cls: type, name: str) -> type | None:
     return next((klass for klass in cls.__mro__ if name in vars(klass)), None)
 
 
-def reports_its_rollout(game: Game) -> bool:
+def reports_its_rollout(game: Any) -> bool:
     """True if ``game.rollout_moves`` was written for the ``rollout`` the game uses.
 
     That is when the class that defines ``rollout`` also defines ``rollout_moves``

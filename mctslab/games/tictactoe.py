@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .base import DRAW, RESULTS
+from .registry import register_game
 from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
 
 
@@ -84,6 +85,12 @@ def winning_sets(lines: tuple[int, ...], cells: int) -> bytes:
     return bytes(table)
 
 
+@register_game(
+    "tictactoe",
+    params={"n": int, "k": int},
+    summary="n x n tic-tac-toe, k in a row (default 3 x 3, k=3)",
+    test_spec="tictactoe",
+)
 class TicTacToe(StoneGame):
     """Tic-tac-toe on an ``n`` x ``n`` board; ``k`` in a row wins.
 

@@ -25,6 +25,7 @@ from math import floor
 from typing import NamedTuple
 
 from .base import DRAW, RESULTS
+from .registry import register_game
 from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
 
 ANYWHERE = -1
@@ -83,6 +84,7 @@ class UltimateState(NamedTuple):
     result: int
 
 
+@register_game("uttt", summary="ultimate tic-tac-toe: win three local boards in a row", test_spec="uttt")
 class UltimateTicTacToe(StoneGame):
     """Ultimate tic-tac-toe: win three local boards in a row.
 
@@ -320,6 +322,9 @@ class UltimateTicTacToe(StoneGame):
         return "\n".join(lines)
 
 
+@register_game(
+    "fractio", summary="Fractio (mode 1): ultimate tic-tac-toe where one local board wins", test_spec="fractio"
+)
 class Fractio(UltimateTicTacToe):
     """Fractio, mode 1: ultimate tic-tac-toe where winning any one local board wins the game.
 

@@ -1,0 +1,81 @@
+"""How a game describes itself to the tree drawings and the play board.
+
+:class:`~mctslab.games.base.Game` inherits these hooks; a game overrides those that
+fit it (stone games name their players X and O, draw their board and say which cell a
+move marks), so nothing outside ``games/`` needs to know which game it is.
+:func:`mctslab.check_game` checks them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+
+class DrawingHooks:
+    """The hooks that describe a game to people: names of players and moves, the board's cells.
+
+    Every method has a default that fits a game without a board (players ``P0``, ``P1``,
+    moves named by their number). Mixed into :class:`~mctslab.games.base.Game`, whose
+    ``legal_moves`` :meth:`click_move` reads.
+    """
+
+    def mark(self, player: int) -> str:
+        """The name of ``player`` (0 to ``num_players - 1``) on boards and in text: ``"P0"``, ``"P1"``... by default.
+
+        Stone games say ``"X"`` and ``"O"``.
+        """
+        return f"P{player}"
+
+    def move_text(self, move: int, short: bool = False) -> str:
+        """A move as people read it: the move number by default.
+
+        Args:
+            move: a move of this game.
+            short: the short form, for lists of playout moves (the move number
+                unless the game says otherwise, e.g. ``"1:2"`` in Nim).
+        """
+        return str(move)
+
+    def board_cells(self, state: Hashable) -> list[list[str]] | None:
+        """The board as rows of equal length of ``"X"``, ``"O"`` or ``""`` (top row first).
+
+        Drawn inside tree nodes when it is small, and clickable on the play board.
+        ``None`` (the default) for a game without a board to draw: its tree nodes are
+        labelled by move and it cannot be played on the play board.
+        """
+        return None
+
+    def move_cell(self, state: Hashable, move: int) -> tuple[int, int] | None:
+        """Where ``move``, played in ``state``, puts its stone: ``(row, column)`` of :meth:`board_cells`.
+
+        ``None`` (the default) when the move marks no single cell. The play board draws
+        the agent's visits to ``move`` on this cell.
+        """
+        return None
+
+    def played_cell(self, state: Hashable, move: int) -> tuple[int, int] | None:
+        """The cell the last move ``move`` marked, ``state`` being the position *after* it.
+
+        Tree nodes draw it in bold. By default :meth:`move_cell` of ``state``, which
+        is right for games where a move's cell does not depend on the position.
+        """
+        return self.move_cell(state, move)
+
+    def click_move(self, state: Hashable, row: int, col: int) -> int | None:
+        """The move that a click on cell ``(row, col)`` of :meth:`board_cells` plays in ``state``.
+
+        Returns ``None`` where a click plays nothing. By default the legal move whose
+        :meth:`move_cell` is that cell; a game may accept more cells for a move (a
+        whole column, say).
+        """
+        for move in self.legal_moves(state):
+            if self.move_cell(state, move) == (row, col):
+                return move
+        return None
+
+    def column_labels(self) -> list[str] | None:
+        """Labels written above the columns of :meth:`board_cells` on the play board, or ``None`` (the default).
+
+        Connect Four numbers its columns, the names of its moves.
+        """
+        return None

@@ -1,0 +1,174 @@
+"""The open game registry: games register themselves, and the suite runs every registered game.
+
+``tests/game_for_tests.py`` registers a game the package does not know ("race"); these
+tests show that the registry-iterating tests ran it, with no edit to them, and that a
+registered game missing what the suite needs is told what to add and where.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import inspect
+import pathlib
+import random
+import sys
+
+import pytest
+import test_contract
+import test_playouts
+import test_uct_extension
+import test_viz_steps
+import test_viz_tree
+from conftest import registered_games
+from game_for_tests import Race
+
+import mctslab
+from mctslab import CHANCE, check_game, make_agent, make_game, round_robin
+from mctslab.agents import AGENTS
+from mctslab.games import GAMES, Game, register_game
+from mctslab.specs import SpecError
+
+SMALL_BUDGETS = {"iterations": 16, "playouts": 4, "budget": 24, "depth": 2}
+"""Small values for the agents' budget parameters, so every agent plays every game in a moment."""
+
+
+def small_agent_spec(name: str) -> str:
+    """The spec of agent ``name`` with its budget parameters (:data:`SMALL_BUDGETS`) made small."""
+    parts = [f"{p.name}={SMALL_BUDGETS[p.name]}" for p in AGENTS[name].params if p.name in SMALL_BUDGETS]
+    return name + (":" + ",".join(parts) if parts else "")
+
+
+def late_position(game: Game, seed: int = 0, before_end: int = 4):
+    """A position ``before_end`` decisions before the end of a seeded random game (small enough to solve)."""
+    rng, state, seen = random.Random(seed), game.initial_state(), []
+    while not game.is_terminal(state):
+        if game.to_move(state) != CHANCE:
+            seen.append(state)
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    return seen[max(0, len(seen) - before_end)]
+
+
+def where_registered(name: str) -> str:
+    """The file that registered game ``name``, relative to the repository if it is inside it."""
+    path = pathlib.Path(inspect.getsourcefile(GAMES[name].factory) or "?")
+    root = pathlib.Path(mctslab.__file__).resolve().parent.parent
+    return str(path.resolve().relative_to(root)) if path.resolve().is_relative_to(root) else str(path)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_registered_game_declares_a_small_test_spec_that_builds_it(name):
+    entry = GAMES[name]
+    assert entry.test_spec, (
+        f'game {name!r} has no small test spec: add test_spec="{name}:..." (parameters small enough to search '
+        f"and play in a second) to its @register_game in {where_registered(name)}"
+    )
+    try:
+        game = make_game(entry.test_spec)
+    except SpecError as err:
+        pytest.fail(f"game {name!r}: its test_spec does not build ({err}); fix it in {where_registered(name)}")
+    assert game.spec.partition(":")[0] == name, (
+        f"game {name!r}: test_spec {entry.test_spec!r} builds {game.spec!r}; name {name!r} in it "
+        f"({where_registered(name)})"
+    )
+    assert make_game(game.spec) == game, f"game {name!r}: spec {game.spec!r} must rebuild the same game"
+
+
+@pytest.mark.parametrize("spec", registered_games())
+@pytest.mark.parametrize("agent", sorted(AGENTS))
+def test_every_registered_agent_plays_every_registered_game_or_refuses_in_one_line(spec, agent):
+    game = make_game(spec)
+    state = late_position(game)
+    player = make_agent(small_agent_spec(agent), seed=0)
+    try:
+        move = player.select_move(game, state)
+    except ValueError as err:  # a declared refusal: the kind (CannotPlayError) or the agent's own limit
+        assert "\n" not in str(err) and game.spec in str(err), f"{agent} on {spec}: {err}"
+        return
+    assert move in game.legal_moves(state), f"{agent} played {move} in {game.render(state)}"
+
+
+@pytest.mark.parametrize("spec", registered_games())
+def test_every_registered_game_plays_a_tournament(spec):
+    traits = make_game(spec).kind().traits
+    agents = [a for a in ("random", "flat:playouts=2", "uct:iterations=8") if traits <= make_agent(a).handles]
+    result = round_robin(spec, agents, games=2, seed=0, progress=False)
+    assert result.game == make_game(spec).spec
+    assert [m.games for m in result.matches.values()] == [2] * (len(agents) * (len(agents) - 1) // 2)
+
+
+def _parametrized_specs(test) -> list[str]:
+    """The values a test function is parametrized with under the name ``spec``."""
+    return [
+        v for mark in test.pytestmark if mark.name == "parametrize" and mark.args[0] == "spec" for v in mark.args[1]
+    ]
+
+
+def test_the_test_only_game_is_in_every_test_that_iterates_the_registry():
+    race = GAMES["race"].test_spec
+    for test in (
+        test_contract.test_every_game_keeps_the_contract,  # check_game
+        test_contract.test_random_agents_finish_every_game,
+        test_viz_tree.test_drawing_shows_moves_and_wins_over_visits_on_every_game,  # draw_tree, tree_outline
+        test_viz_steps.test_every_iteration_record_obeys_the_four_phases,
+        test_playouts.test_uct_with_each_playout_plays_every_game,
+        test_uct_extension.test_a_variant_is_drawn_in_every_phase_and_as_a_tree,
+        test_every_registered_agent_plays_every_registered_game_or_refuses_in_one_line,
+        test_every_registered_game_plays_a_tournament,
+    ):
+        assert race in _parametrized_specs(test), test.__name__
+
+
+def test_the_decorator_and_the_function_register_a_game_and_the_name_is_checked():
+    try:
+        assert register_game("race2", params={"goal": int}, test_spec="race2:goal=4")(Race) is Race
+        assert make_game("race2:goal=5") == Race(goal=5)
+        register_game("race3", lambda goal=3: Race(goal), {"goal": int}, "a function as the factory")
+        assert make_game("race3").spec == "race:goal=3"
+        assert GAMES["race3"].summary == "a function as the factory" and GAMES["race3"].test_spec is None
+    finally:
+        GAMES.pop("race2", None)
+        GAMES.pop("race3", None)
+    for bad in ("", "a:b", "two words"):
+        with pytest.raises(ValueError, match="a game's name must be a word"):
+            register_game(bad, Race)
+    with pytest.raises(SpecError, match="unknown game 'nothere'; known games: connect4, fractio, nim, race"):
+        make_game("nothere")
+
+
+def test_the_built_in_games_register_themselves_in_order_and_the_package_only_imports_them():
+    assert list(GAMES)[:5] == ["tictactoe", "connect4", "uttt", "fractio", "nim"]
+    for name in list(GAMES)[:5]:
+        assert where_registered(name).startswith("mctslab/games/"), name
+    init = pathlib.Path(mctslab.__file__).parent / "games" / "__init__.py"
+    for node in ast.parse(init.read_text()).body:
+        docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        exports = isinstance(node, ast.Assign) and [t.id for t in node.targets] == ["__all__"]  # type: ignore[attr-defined]
+        assert docstring or exports or isinstance(node, (ast.Import, ast.ImportFrom)), ast.dump(node)[:80]
+
+
+def test_every_game_module_is_imported_by_the_package():
+    games = pathlib.Path(mctslab.__file__).parent / "games"
+    for path in sorted(games.glob("*.py")):
+        if path.stem != "registry" and "@register_game(" in path.read_text():
+            assert f"mctslab.games.{path.stem}" in sys.modules, (
+                f"mctslab/games/{path.name} registers a game but is never imported, so the game is not in GAMES: "
+                f"add `from .{path.stem} import <its class>` (and the class to __all__) in mctslab/games/__init__.py"
+            )
+
+
+def test_the_readme_game_is_one_file_that_check_game_accepts(monkeypatch):
+    readme = (pathlib.Path(mctslab.__file__).parents[1] / "README.md").read_text()
+    section = readme[readme.index("### Add a game") :]
+    code = section[section.index("```py\n") + 6 : section.index("```", section.index("```py\n") + 6)]
+    path = pathlib.Path(mctslab.__file__).parent / "games" / "subtraction.py"
+    spec = importlib.util.spec_from_loader("mctslab.games.subtraction", loader=None, origin=str(path))
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)
+    try:
+        exec(compile(code, str(path), "exec"), module.__dict__)  # as if the file were in mctslab/games/
+        game = make_game(GAMES["subtraction"].test_spec)
+        check_game(game)
+        assert make_agent("uct:iterations=200", seed=0).select_move(game, game.state_from_moves([1])) == 2  # leave 4
+    finally:
+        GAMES.pop("subtraction", None)
