@@ -1,7 +1,9 @@
 """The games, one interface (:class:`Game`), and :func:`make_game` to build them from a spec.
 
 Each game module registers its games in :data:`GAMES` (:func:`register_game`) when it
-is imported; this package only imports them and re-exports the public names.
+is imported; this package imports the built-in ones in order, then every other module of
+the folder (:mod:`mctslab.games.discovery`), so a new game is one file here and nothing
+else. It re-exports the public names.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .ultimate import Fractio, UltimateTicTacToe
 from .nim import Nim
 
 # isort: on
+from . import discovery  # noqa: F401, E402  (last: every other game file of the folder registers itself)
 
 __all__ = [
     "CHANCE",
