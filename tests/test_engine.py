@@ -326,7 +326,7 @@ def no_compiling(monkeypatch):
     def kernels():
         raise AssertionError("a kernel was about to be compiled or run")
 
-    for module in ("backend", "search", "tree"):
+    for module in ("backend", "uct", "tree"):
         monkeypatch.setattr(f"mctslab.engine.{module}.kernels", kernels)
 
 
