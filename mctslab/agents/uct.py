@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from math import floor, inf, log, sqrt
 from typing import Any
 
@@ -64,6 +64,15 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def descend(node: Node, choose: Callable[[Node], Node]) -> tuple[Node, int]:
+    """Follow ``choose(node)`` from ``node`` while the node is fully expanded; the node reached and its depth."""
+    depth = 0
+    while not node.untried and node.children:
+        node = choose(node)
+        depth += 1
+    return node, depth
 
 
 def check_final(name: str, final: str) -> str:
@@ -242,18 +251,11 @@ class UCT(Agent):
             depth below ``node``.
         """
         cls = type(self)
-        if cls.rule_class is not UCB1 or cls.rule is not UCT.rule or cls.select_child is not UCT.select_child:
-            depth = 0
-            if cls.select_child is not UCT.select_child:
-                while not node.untried and node.children:
-                    node = self.select_child(node)
-                    depth += 1
-                return node, depth
+        if cls.select_child is not UCT.select_child:  # a variant's own choice of one child
+            return descend(node, self.select_child)
+        if cls.rule_class is not UCB1 or cls.rule is not UCT.rule:  # a variant's own rule, built once per descent
             rule = self.rule
-            while not node.untried and node.children:
-                node = best_child_by(rule, node)
-                depth += 1
-            return node, depth
+            return descend(node, lambda parent: best_child_by(rule, parent))
         c, depth = self.c, 0
         while not node.untried and node.children:
             # UCB1(mean, N, n, c) = mean + c * sqrt(ln N / n), written out as

@@ -29,8 +29,8 @@ parallel arrays (36 bytes per slot; see :mod:`mctslab.engine.kernels`).
 """
 
 from .backend import EXTRA_HINT, available, check_engine, check_supported, games_with_kernels, require, supports
-from .uct import SearchResult, compile_seconds, random_results, search, tables
 from .tree import KINDS, NO_LIMIT, SLOT_BYTES, CompiledTree
+from .uct import SearchResult, compile_seconds, random_results, search, tables
 
 __all__ = [
     "EXTRA_HINT",
