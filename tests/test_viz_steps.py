@@ -7,12 +7,13 @@ import random
 import pytest
 
 from mctslab import UCT, IllegalMoveError, make_agent, make_game
+from mctslab.games import GAMES as REGISTERED_GAMES
 from mctslab.games.tictactoe import TicTacToe
 from mctslab.ucb import ucb1
 from mctslab.viz import SearchRecorder, playout_moves
 from mctslab.viz.playout import copy_rng, move_order
 
-GAMES = ["tictactoe", "tictactoe:n=4,k=3", "connect4", "uttt", "fractio", "nim"]
+GAMES = [*sorted(REGISTERED_GAMES), "tictactoe:n=4,k=3"]  # every registered game, and a bigger board
 
 
 def shape(node):
