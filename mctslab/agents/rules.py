@@ -15,12 +15,14 @@ Rules follow OpenSpiel's ``child_selection_fn`` and Ludii's selection strategies
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..ucb import SQRT2, exploration, ucb1
 from .base import score_label
+from .node import Node
 
-__all__ = ["UCB1", "SelectionRule", "best_child_by"]
+__all__ = ["UCB1", "SelectionRule", "best_child_by", "descend"]
 
 
 class SelectionRule:
@@ -76,7 +78,7 @@ class UCB1(SelectionRule):
         return exploration(parent.visits, child.visits, self.c)
 
 
-def best_child_by(rule: SelectionRule, node: Any) -> Any:
+def best_child_by(rule: SelectionRule, node: Node) -> Node:
     """The child of ``node`` with the highest ``rule.value(node, child)``; the first one on a tie.
 
     Args:
@@ -84,3 +86,12 @@ def best_child_by(rule: SelectionRule, node: Any) -> Any:
         node: a node with at least one child.
     """
     return max(node.children, key=lambda child: rule.value(node, child))
+
+
+def descend(node: Node, choose: Callable[[Node], Node]) -> tuple[Node, int]:
+    """Follow ``choose(node)`` from ``node`` while the node is fully expanded; the node reached and its depth."""
+    depth = 0
+    while not node.untried and node.children:
+        node = choose(node)
+        depth += 1
+    return node, depth

@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from math import floor, inf, log, sqrt
 from typing import Any
 
@@ -34,24 +34,14 @@ from ..games.base import Game, State
 from ..seeding import Seed
 from ..specs import to_bool
 from ..ucb import SQRT2
-from ..validation import non_negative_number, optional, positive_number
 from .base import Agent, Analysis, MoveStat, Param, check_bool, check_optional_positive_int, legal_or_raise
+from .checks import check_c, check_final, check_seconds
 from .node import Node
 from .playouts import check_playout, policy_rollout
 from .registry import register_agent
-from .rules import UCB1, SelectionRule, best_child_by
+from .rules import UCB1, SelectionRule, best_child_by, descend
 
 __all__ = ["UCT", "VARIANT_PARAMS", "Node", "check_c", "check_final", "check_seconds"]
-
-
-def check_c(name: str, c: float) -> float:
-    """The exploration constant as a finite float >= 0 (TypeError for a non-number, ValueError otherwise)."""
-    return non_negative_number(name, c, finite=True, hint=" (the exploration constant)")
-
-
-def check_seconds(name: str, seconds: float | None) -> float | None:
-    """``None``, or a finite time budget > 0 in seconds (TypeError for a non-number, ValueError otherwise)."""
-    return optional(positive_number, name, seconds, finite=True, hint=" (seconds per move)")
 
 
 @contextlib.contextmanager
@@ -64,22 +54,6 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-def descend(node: Node, choose: Callable[[Node], Node]) -> tuple[Node, int]:
-    """Follow ``choose(node)`` from ``node`` while the node is fully expanded; the node reached and its depth."""
-    depth = 0
-    while not node.untried and node.children:
-        node = choose(node)
-        depth += 1
-    return node, depth
-
-
-def check_final(name: str, final: str) -> str:
-    """``"visits"`` or ``"mean"`` (ValueError otherwise)."""
-    if final not in ("visits", "mean"):
-        raise ValueError(f"{name} must be 'visits' or 'mean', got {final!r}")
-    return final
 
 
 @register_agent
