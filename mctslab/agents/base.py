@@ -53,7 +53,7 @@ class Analysis:
         value: minimax: the value of the position for the player to move, in [0, 1].
         rule: UCT and its variants: the name of the selection rule whose values
             ``stats`` hold (:attr:`SelectionRule.name <mctslab.agents.rules.SelectionRule.name>`,
-            ``"UCB1"`` for UCT); :meth:`table` labels them with it.
+            ``"UCB1"`` for UCT); :meth:`table` labels them with it (``None``: as UCB1).
     """
 
     move: int
@@ -62,7 +62,7 @@ class Analysis:
     max_depth: int | None = None
     root: Any = None
     value: float | None = None
-    rule: str = "UCB1"
+    rule: str | None = None
 
     def table(self, move_text: Callable[[int], str] | None = None) -> str:
         """The per-move statistics as a text table, best first (Bradberry 2015's printout).
@@ -80,7 +80,7 @@ class Analysis:
             if s.score is not None:
                 line += f" score {s.score:+g}"
             if s.exploration is not None:
-                line += f" {score_label(self.rule)} {s.ucb:.3f}"
+                line += f" {score_label(self.rule or 'UCB1')} {s.ucb:.3f}"
             lines.append(line)
         if self.max_depth is not None:
             lines.append(f"maximum depth searched: {self.max_depth}")
