@@ -157,6 +157,9 @@ class UCT(Agent):
         "rule_name": "name",
     }
 
+    _plain_ucb1 = True
+    """Whether :meth:`select` may run its inlined UCB1 (set for each class when it is made)."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for old, new in UCT._MOVED_TO_RULE.items():
@@ -165,6 +168,8 @@ class UCT(Agent):
                     f"{cls.__name__}.{old}: the selection rule is an object now; write a "
                     f"mctslab.agents.rules.SelectionRule subclass with {new} and set rule_class on {cls.__name__}"
                 )
+        # Decided once per class, so that selection, run every iteration, asks one question.
+        cls._plain_ucb1 = cls.rule_class is UCB1 and cls.rule is UCT.rule and cls.select_child is UCT.select_child
 
     def __init__(
         self,
@@ -224,11 +229,10 @@ class UCT(Agent):
             The node where selection stops (not fully expanded, or terminal) and its
             depth below ``node``.
         """
-        cls = type(self)
-        if cls.select_child is not UCT.select_child:  # a variant's own choice of one child
-            return descend(node, self.select_child)
-        if cls.rule_class is not UCB1 or cls.rule is not UCT.rule:  # a variant's own rule, built once per descent
-            rule = self.rule
+        if not self._plain_ucb1:
+            if type(self).select_child is not UCT.select_child:  # a variant's own choice of one child
+                return descend(node, self.select_child)
+            rule = self.rule  # a variant's own rule, built once per descent
             return descend(node, lambda parent: best_child_by(rule, parent))
         c, depth = self.c, 0
         while not node.untried and node.children:
