@@ -397,6 +397,16 @@ def test_the_explorer_says_it_explores_a_compiled_agent_on_the_python_engine():
 
 
 @needs_numba
+def test_the_explorer_widget_shows_why_a_compiled_agent_is_explored_in_python():
+    pytest.importorskip("ipywidgets")
+    from mctslab.viz import tree_explorer
+
+    game = make_game("tictactoe")
+    widget = tree_explorer(game, iteration=5, max_iterations=20, agent=make_agent("uct:engine=compiled", seed=0))
+    assert "engine=compiled: explored on the Python engine" in widget.status.value
+
+
+@needs_numba
 def test_memory_per_node_is_small():
     game = make_game("connect4")
     tree = make_agent("uct:iterations=5000,engine=compiled", seed=0).analyse(game, game.initial_state()).root.tree

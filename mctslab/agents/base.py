@@ -49,7 +49,8 @@ class Analysis:
         iterations: UCT iterations or playouts spent.
         max_depth: UCT: deepest node added to the tree, in plies below the root
             (Bradberry 2015's "Maximum depth searched"); ``None`` otherwise.
-        root: UCT: the root :class:`~mctslab.agents.uct.Node` of the tree built.
+        root: UCT: the root :class:`~mctslab.agents.uct.Node` of the tree built (with
+            ``engine="compiled"``, a :class:`~mctslab.agents.compiled.CompiledNode` view).
         value: minimax: the value of the position for the player to move, in [0, 1].
         rule: UCT and its variants: the name of the selection rule whose values
             ``stats`` hold (:attr:`SelectionRule.name <mctslab.agents.rules.SelectionRule.name>`,
