@@ -22,9 +22,11 @@ import numpy as np
 import pytest
 from conftest import saving_moves, winning_moves
 
-from mctslab import make_agent, make_game, play_match
+from mctslab import draw_tree, make_agent, make_game, play_match, tree_outline
+from mctslab.agents.compiled import CompiledNode
+from mctslab.agents.rules import SelectionRule
 from mctslab.agents.uct import UCT
-from mctslab.engine import available
+from mctslab.engine import available, games_with_kernels
 from mctslab.tournament.stats import wilson
 
 needs_numba = pytest.mark.skipif(
@@ -297,32 +299,117 @@ def test_final_mean_max_moves_seconds_and_reuse():
     first = agent.analyse(game, state)
     reply = game.apply(game.apply(state, first.move), 8 if first.move != 8 else 2)
     kept = agent.analyse(game, reply).root
-    assert kept.iterations > 500  # the subtree of `reply` was kept and searched 500 more times
-    assert agent.analyse(game, game.initial_state()).root.iterations == 500  # not in the tree: fresh
+    assert kept.visits > 500  # the subtree of `reply` was kept and searched 500 more times
+    assert kept.state == reply and kept.move is None and kept.parent is None
+    assert agent.analyse(game, game.initial_state()).root.visits == 500  # not in the tree: fresh
 
 
 @needs_numba
 def test_variants_are_refused():
-    class Greedy(UCT):
-        def child_value(self, parent, child):
+    class Mean(SelectionRule):
+        name = "mean"
+
+        def value(self, parent, child):
             return child.mean
+
+    class Greedy(UCT):
+        rule_class = Mean
 
     game = make_game("tictactoe")
     with pytest.raises(ValueError, match="plain UCT only"):
         Greedy(iterations=10, engine="compiled").select_move(game, game.initial_state())
 
 
+def no_compiling(monkeypatch):
+    """Make any use of the compiled kernels fail the test: what is refused must be refused before."""
+
+    def kernels():
+        raise AssertionError("a kernel was about to be compiled or run")
+
+    for module in ("backend", "uct", "tree"):
+        monkeypatch.setattr(f"mctslab.engine.{module}.kernels", kernels)
+
+
 @needs_numba
-def test_games_without_an_encoding_are_refused():
-    game = make_game("tictactoe:n=8,k=4")
-    with pytest.raises(ValueError, match="cannot play"):
-        make_agent("uct:iterations=10,engine=compiled").select_move(game, game.initial_state())
+@pytest.mark.parametrize("spec", ["uct:iterations=10", "flat:playouts=10", "windowed:playouts=10"])
+@pytest.mark.parametrize("game_spec", ["tictactoe:n=8,k=4", "nim"])
+def test_games_without_a_kernel_are_refused_before_anything_is_compiled(monkeypatch, spec, game_spec):
+    no_compiling(monkeypatch)
+    game = make_game(game_spec)
+    agent = make_agent(f"{spec},engine=compiled", seed=0)  # accepted: the game is not known yet
+    with pytest.raises(
+        ValueError, match=r"no kernel for .*; games with one: connect4, fractio, tictactoe, uttt"
+    ) as err:
+        agent.select_move(game, game.initial_state())
+    assert "\n" not in str(err.value) and "engine=python" in str(err.value)
+
+
+def test_the_games_with_a_kernel_are_those_that_declare_one():
+    assert games_with_kernels() == ("connect4", "fractio", "tictactoe", "uttt")
+    assert make_game("nim").compiled_encoding() is None
+
+
+@needs_numba
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4:rows=4,cols=5", "uttt"])
+def test_the_compiled_search_returns_a_tree_that_reads_like_nodes(spec):
+    game = make_game(spec)
+    state = game.initial_state()
+    agent = make_agent("uct:iterations=600,engine=compiled", seed=1)
+    a = agent.analyse(game, state)
+    root = a.root
+    assert isinstance(root, CompiledNode) and root.state == state and root.move is None
+    assert root.visits == 600 and root.size() == root.tree.nodes()
+    assert [(s.move, s.visits, s.mean) for s in a.stats] == sorted(
+        (ch.move, ch.visits, ch.mean) for ch in root.children
+    )
+    for node in root.iter_nodes():
+        assert node.wins == pytest.approx(node.mean * node.visits)
+        if node.untried is not None:
+            assert sorted([*node.untried, *(ch.move for ch in node.children)]) == sorted(game.legal_moves(node.state))
+        for ch in node.children:
+            assert ch.parent is node and ch.player == game.to_move(node.state)
+            assert ch.state == game.apply(node.state, ch.move)
+        assert sum(ch.visits for ch in node.children) in (node.visits, node.visits - 1)
+    assert root.children is root.children  # the same views each time: pictures key nodes by id
+    with pytest.raises(TypeError, match="read-only"):
+        root.add(1.0)
+
+
+@needs_numba
+def test_viz_draws_and_outlines_the_compiled_tree():
+    game = make_game("tictactoe")
+    root = make_agent("uct:iterations=500,engine=compiled", seed=0).search(game, game.initial_state())
+    graph = draw_tree(root, game, depth=2, top_k=3, mean=True, ucb=True)
+    assert "500 visits" in graph.source and "ucb " in graph.source
+    outline = tree_outline(root, game, depth=2, ucb=True)
+    best = max(root.children, key=lambda ch: (ch.visits, ch.mean))
+    assert f"X {best.move}  {best.wins:g}/{best.visits}" in outline and "[most visited]" in outline
+
+
+@needs_numba
+def test_the_explorer_says_it_explores_a_compiled_agent_on_the_python_engine():
+    from mctslab.viz import TreeExplorer
+
+    game = make_game("tictactoe")
+    ex = TreeExplorer(game, iteration=20, agent=make_agent("uct:engine=compiled", seed=0))
+    assert "engine=compiled" in ex.note and "Python" in ex.note and "cannot stop between phases" in ex.note
+    assert TreeExplorer(game, iteration=5).note == ""
+
+
+@needs_numba
+def test_the_explorer_widget_shows_why_a_compiled_agent_is_explored_in_python():
+    pytest.importorskip("ipywidgets")
+    from mctslab.viz import tree_explorer
+
+    game = make_game("tictactoe")
+    widget = tree_explorer(game, iteration=5, max_iterations=20, agent=make_agent("uct:engine=compiled", seed=0))
+    assert "engine=compiled: explored on the Python engine" in widget.status.value
 
 
 @needs_numba
 def test_memory_per_node_is_small():
     game = make_game("connect4")
-    tree = make_agent("uct:iterations=5000,engine=compiled", seed=0).analyse(game, game.initial_state()).root
+    tree = make_agent("uct:iterations=5000,engine=compiled", seed=0).analyse(game, game.initial_state()).root.tree
     assert tree.nodes() == 5001
     assert tree.bytes_per_node() < 300
 

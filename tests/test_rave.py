@@ -68,7 +68,7 @@ def test_beta_schedule():
     parent, child = RaveNode(None, 0), RaveNode(None, 1, 3, None)
     parent.visits, child.visits, child.wins, child.mean = 10, 100, 25.0, 0.25
     child.amaf_visits, child.amaf_wins = 50, 40.0
-    assert agent.child_value(parent, child) == pytest.approx(0.5 * 0.25 + 0.5 * 0.8)
+    assert agent.rule.value(parent, child) == pytest.approx(0.5 * 0.25 + 0.5 * 0.8)
 
 
 def test_rave_differs_from_uct_finds_wins_and_round_trips():

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from mctslab import make_agent, play_match
+from mctslab import UCT, make_agent, play_match
 from mctslab.agents import AGENTS, Agent, Param, describe_agents, register_agent
 from mctslab.agents.base import check_positive_int
+from mctslab.agents.rules import SelectionRule
+from mctslab.agents.uct import VARIANT_PARAMS
 from mctslab.engine import available as engine_available
 from mctslab.games import make_game
 from mctslab.nets.evaluators import weights_path
-from mctslab.specs import SpecError
+from mctslab.specs import SpecError, to_bool
+from mctslab.ucb import ucb1
 
 # A value other than the default for every declared parameter of every registered agent: one
 # set of values, or several (a tuple) where two non-default values cannot go together.
@@ -56,31 +59,93 @@ def skip_without_numba(name: str, values: dict) -> None:
         pytest.skip("Numba is not installed (pip install 'mctslab[fast]'): engine=compiled not tested")
 
 
+def found_value(param: Param) -> object | None:
+    """A value other than ``param``'s default that its check accepts, found without help (``None``: none found).
+
+    Booleans are flipped; numbers are tried from a short list; text cannot be guessed.
+    """
+    if isinstance(param.default, bool) or param.parse is to_bool:
+        candidates = [not param.default]
+    elif param.parse is int:
+        candidates = [3, 7, 2]
+    elif param.parse is float:
+        candidates = [0.5, 2.5, 0.25]
+    else:
+        candidates = []
+    for value in candidates:
+        try:
+            if value != param.default and param.validate(value) == value:
+                return value
+        except (TypeError, ValueError):
+            continue
+    return None
+
+
 def value_sets(name: str) -> tuple[dict, ...]:
-    """The sets of non-default values given for agent ``name``."""
-    values = NON_DEFAULT[name]
-    return values if isinstance(values, tuple) else (values,)
+    """The sets of non-default values for agent ``name``.
+
+    ``NON_DEFAULT[name]`` if given; else those of its nearest registered ancestor that has
+    some (only the parameters the agent declares), with values found by :func:`found_value`
+    for the others. So a UCT variant with UCT's parameters needs no entry here.
+    """
+    cls = AGENTS[name]
+    declared = {p.name: p for p in cls.params}
+    given = NON_DEFAULT.get(name)
+    if given is None:
+        ancestors = [c for c in cls.__mro__[1:] if AGENTS.get(getattr(c, "name", None)) is c]
+        given = next((NON_DEFAULT[c.name] for c in ancestors if c.name in NON_DEFAULT), {})
+    sets = given if isinstance(given, tuple) else (given,)
+    sets = tuple({k: v for k, v in values.items() if k in declared} for values in sets)
+    found = {k: found_value(p) for k, p in declared.items() if not any(k in values for values in sets)}
+    found = {k: v for k, v in found.items() if v is not None}
+    unique = []
+    for values in sets:
+        values = {**found, **values}
+        if values not in unique:
+            unique.append(values)
+    return tuple(unique)
 
 
-CASES = [(name, i) for name in sorted(NON_DEFAULT) for i in range(len(value_sets(name)))]
+def missing_values(name: str) -> list[str]:
+    """The parameters of agent ``name`` that no set of :func:`value_sets` changes from the default."""
+    sets = value_sets(name)
+    return [
+        p.name
+        for p in AGENTS[name].params
+        # racioppo's procedure only names all defects or none; with a subset, the defects say it all
+        if (name, p.name) != ("racioppo", "procedure")
+        and not any(p.name in values and values[p.name] != p.default for values in sets)
+    ]
 
 
-def test_every_registered_agent_has_non_default_values_here():
-    assert set(NON_DEFAULT) == set(AGENTS)
-    for name in NON_DEFAULT:
-        declared = {p.name: p for p in AGENTS[name].params}
-        sets = value_sets(name)
-        assert set().union(*sets) == set(declared), name
-        for key, param in declared.items():
-            # racioppo's procedure only names all defects or none; with a subset, the defects say it all
-            if (name, key) != ("racioppo", "procedure"):
-                assert any(key in values and values[key] != param.default for values in sets), (name, key)
+def what_to_add(name: str) -> str:
+    """What a newly registered agent needs here, in one message (empty when nothing is missing)."""
+    missing = missing_values(name)
+    if not missing:
+        return ""
+    cls = AGENTS[name]
+    example = ", ".join(f"{k!r}: <not {AGENTS[name].param(k).default!r}>" for k in missing)
+    return (
+        f"agent {name!r} ({cls.__module__}.{cls.__qualname__}) has parameters with no test value other than the"
+        f" default: {', '.join(missing)}; add NON_DEFAULT[{name!r}] = {{{example}}} (with its other parameters)"
+        " to tests/test_registry.py"
+    )
 
 
-@pytest.mark.parametrize(("name", "index"), CASES)
-def test_every_parameter_round_trips_through_the_spec(name, index):
-    values = value_sets(name)[index]
-    skip_without_numba(name, values)
+def cases() -> list[tuple[str, int]]:
+    """(agent name, index of a set of values) for every registered agent."""
+    return [(name, i) for name in sorted(AGENTS) for i in range(len(value_sets(name)))]
+
+
+def test_every_registered_agent_has_a_non_default_value_for_every_parameter():
+    problems = [what_to_add(name) for name in sorted(AGENTS)]
+    assert not any(problems), "\n".join(p for p in problems if p)
+    stale = set(NON_DEFAULT) - set(AGENTS)
+    assert not stale, f"NON_DEFAULT in tests/test_registry.py names agents no longer registered: {sorted(stale)}"
+
+
+def check_round_trip(name: str, values: dict) -> None:
+    """Every value set on the agent is read back from its spec; the defaults too."""
     cls = AGENTS[name]
     agent = cls(**values, seed=0)
     rebuilt = make_agent(agent.spec, seed=0)
@@ -96,10 +161,9 @@ def test_every_parameter_round_trips_through_the_spec(name, index):
     assert make_agent(default.spec, seed=0).parameters() == default.parameters()
 
 
-@pytest.mark.parametrize(("name", "index"), CASES)
-def test_play_match_plays_and_reports_exactly_the_spec(name, index):
-    values = {k: v for k, v in value_sets(name)[index].items() if k not in ("seconds", "reuse")}
-    skip_without_numba(name, values)
+def check_play_match(name: str, values: dict) -> None:
+    """A match reports exactly the agent's spec, which rebuilds the agent played."""
+    values = {k: v for k, v in values.items() if k not in ("seconds", "reuse")}
     if "iterations" in values:  # uct and its variants
         values["iterations"] = 20
     cls = AGENTS[name]
@@ -111,6 +175,91 @@ def test_play_match_plays_and_reports_exactly_the_spec(name, index):
     result = play_match(game, spec, "random", games=2, seed=1, workers=1, progress=False)
     assert result.a == spec
     assert make_agent(result.a, seed=0).parameters() == cls(**values, seed=0).parameters()
+
+
+@pytest.mark.parametrize(("name", "index"), cases())
+def test_every_parameter_round_trips_through_the_spec(name, index):
+    values = value_sets(name)[index]
+    skip_without_numba(name, values)
+    check_round_trip(name, values)
+
+
+@pytest.mark.parametrize(("name", "index"), cases())
+def test_play_match_plays_and_reports_exactly_the_spec(name, index):
+    values = value_sets(name)[index]
+    skip_without_numba(name, values)
+    check_play_match(name, values)
+
+
+class TunedRule(SelectionRule):
+    """UCB1 with a smaller exploration term: enough to be a rule of its own."""
+
+    name = "UCB1-half"
+
+    def value(self, parent, child):
+        return ucb1(child.mean, parent.visits, child.visits, self.c / 2)
+
+
+class Tuned(UCT):
+    """A test-only UCT variant: one class and its rule, registered as every agent is."""
+
+    name = "test-tuned"
+    params = VARIANT_PARAMS
+    rule_class = TunedRule
+
+
+@pytest.fixture
+def registered():
+    """Register agent classes for one test, and take them out again."""
+    added = []
+
+    def register(cls):
+        added.append(register_agent(cls).name)
+        return cls
+
+    yield register
+    for name in added:
+        del AGENTS[name]
+
+
+def test_a_newly_registered_uct_variant_is_covered_with_no_edit_here(registered):
+    registered(Tuned)
+    assert "test-tuned" not in NON_DEFAULT
+    assert what_to_add("test-tuned") == ""
+    sets = value_sets("test-tuned")
+    assert sets and all("engine" not in values for values in sets)
+    assert {k for values in sets for k in values} == {p.name for p in VARIANT_PARAMS}
+    for values in sets:
+        check_round_trip("test-tuned", values)
+        check_play_match("test-tuned", values)
+    assert ("test-tuned", 0) in cases()
+
+
+def test_a_new_agent_whose_values_cannot_be_found_is_told_what_to_add_and_where(registered):
+    class Styled(Agent):
+        """An agent with a text parameter: no test value can be guessed for it."""
+
+        name = "test-styled"
+        params = (
+            Param("style", str, "plain", None, "how it plays"),
+            Param("depth", int, 1, check_positive_int, "plies"),
+        )
+
+        def __init__(self, style: str = "plain", depth: int = 1, seed=None) -> None:
+            super().__init__(seed)
+            self.set_params(style=style, depth=depth)
+
+        def analyse(self, game, state):  # pragma: no cover - not played here
+            raise NotImplementedError
+
+    registered(Styled)
+    assert missing_values("test-styled") == ["style"]  # depth: 3 was found
+    message = what_to_add("test-styled")
+    assert "agent 'test-styled'" in message and "style" in message and "depth" not in message.split(";")[0]
+    assert "add NON_DEFAULT['test-styled'] = {'style': <not 'plain'>}" in message
+    assert message.endswith("to tests/test_registry.py")
+    with pytest.raises(AssertionError, match="add NON_DEFAULT\\['test-styled'\\]"):
+        test_every_registered_agent_has_a_non_default_value_for_every_parameter()
 
 
 def test_max_moves_is_no_longer_dropped_from_flat_specs():
@@ -159,9 +308,7 @@ def test_experiment_agents_are_listed_apart():
     general, experiments = describe_agents(experiments=False), describe_agents(experiments=True)
     assert "uct:" in general and "perfect" not in general
     assert {line.split(":")[0].split()[0] for line in experiments.splitlines()} == {
-        "fixedbudget",
-        "perfect",
-        "racioppo",
+        name for name, cls in AGENTS.items() if cls.experiment
     }
 
 

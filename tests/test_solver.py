@@ -62,7 +62,7 @@ def test_proven_losses_are_never_selected_and_the_root_reports_a_loss(ttt):
     assert a.value == 0.0 and a.root.proven == 1.0
     root = a.root
     assert all(ch.proven == 0.0 for ch in root.children)
-    assert Solver().child_value(root, root.children[0]) == float("-inf")
+    assert Solver().rule.value(root, root.children[0]) == float("-inf")
 
 
 def test_a_proven_node_backs_up_its_exact_result_without_randomness(ttt):

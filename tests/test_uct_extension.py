@@ -1,8 +1,9 @@
 """Extending UCT by subclass: its own node class and selection rule, searched, recorded, drawn, explored.
 
-``Tuned`` below is UCB1-Tuned (Auer, Cesa-Bianchi and Fischer 2002): a node class that
-keeps the sum of squared rewards, a selection rule that uses it, and a backpropagation
-extended to keep it. Nothing in ``mctslab`` knows about it, and everything works with it.
+``Tuned`` below is UCB1-Tuned (Auer, Cesa-Bianchi and Fischer 2002): a node class whose
+``add`` also keeps the sum of squared rewards, a selection rule object that uses it, and
+one class naming both. Nothing in ``mctslab`` knows about it, and everything works with
+it: searched, recorded, drawn, outlined and tabled under its own name.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from conftest import registered_games
 
 from mctslab import UCT, Node, make_agent, make_game, play_game
 from mctslab.agents import uct as uct_module
+from mctslab.agents.rules import UCB1, SelectionRule
 from mctslab.ucb import SQRT2, exploration, ucb1
 from mctslab.viz import (
     PHASES,
@@ -40,6 +42,10 @@ class TunedNode(Node):
         super().__init__(*args, **kwargs)
         self.squares = 0.0
 
+    def add(self, reward):
+        super().add(reward)
+        self.squares += reward**2
+
 
 def tuned_value(mean, squares, n_parent, n_child):
     """UCB1-Tuned, written out from the paper: mean + sqrt(ln N / n * min(1/4, V))."""
@@ -48,29 +54,37 @@ def tuned_value(mean, squares, n_parent, n_child):
     return mean + math.sqrt(log_n / n_child * min(0.25, variance))
 
 
-class Tuned(UCT):
-    """UCB1-Tuned: its own node class, its own rule, an extended backup."""
+class TunedRule(SelectionRule):
+    """UCB1-Tuned's score (``inf`` for an unvisited child)."""
 
-    node_class = TunedNode
-    rule_name = "UCB1-Tuned"
+    name = "UCB1-Tuned"
 
-    def child_value(self, parent, child):
+    def value(self, parent, child):
+        if child.visits == 0:
+            return math.inf
         return tuned_value(child.mean, child.squares, parent.visits, child.visits)
 
-    def backpropagate(self, node, returns):
-        super().backpropagate(node, returns)
-        while node is not None:
-            node.squares += returns[node.player] ** 2
-            node = node.parent
+
+class Tuned(UCT):
+    """UCB1-Tuned: its own node class and its own rule; nothing else."""
+
+    node_class = TunedNode
+    rule_class = TunedRule
+
+
+class LeastVisited(SelectionRule):
+    """The least visited child first (ties: the first)."""
+
+    name = "least visited"
+
+    def value(self, parent, child):
+        return -child.visits
 
 
 class RoundRobin(UCT):
-    """Overrides the rule only: the least visited child first (ties: the first)."""
+    """Overrides the rule only."""
 
-    rule_name = "least visited"
-
-    def child_value(self, parent, child):
-        return -child.visits
+    rule_class = LeastVisited
 
 
 class LastChild(UCT):
@@ -139,7 +153,7 @@ def test_selection_uses_the_variants_rule_and_the_steps_choose_its_argmax():
         if node.untried or not node.children:
             continue
         values = [tuned_value(ch.mean, ch.squares, node.visits, ch.visits) for ch in node.children]
-        assert [agent.child_value(node, ch) for ch in node.children] == values
+        assert [agent.rule.value(node, ch) for ch in node.children] == values
         assert agent.select_child(node) is node.children[values.index(max(values))]
         differs += agent.select_child(node) is not plain.select_child(node)
     assert differs > 0, "UCB1-Tuned chooses differently from UCB1 somewhere in its tree"
@@ -183,8 +197,9 @@ def test_plain_uct_rule_is_ucb1_and_its_fast_loop_chooses_the_same_children():
         if node.untried or not node.children:
             continue
         for ch in node.children:
-            assert agent.child_value(node, ch) == ucb1(ch.mean, node.visits, ch.visits, 0.9)
-            assert agent.child_exploration(node, ch) == exploration(node.visits, ch.visits, 0.9)
+            assert agent.rule.value(node, ch) == ucb1(ch.mean, node.visits, ch.visits, 0.9)
+            assert agent.rule.exploration(node, ch) == exploration(node.visits, ch.visits, 0.9)
+    assert type(agent.rule) is UCB1 and agent.rule.name == "UCB1" and agent.rule.c == 0.9
     # the generic loop (what a variant gets) and the inlined one agree on plain UCB1
     node, depth = root, 0
     while not node.untried and node.children:
@@ -198,10 +213,43 @@ def test_the_analysis_of_a_variant_reports_its_own_rule():
     a = agent.analyse(game, game.state_from_moves([4]))
     for stat in a.stats:
         child = a.root.child(stat.move)
-        assert stat.exploration == agent.child_value(a.root, child) - child.mean
-        assert stat.ucb == pytest.approx(agent.child_value(a.root, child))
+        assert stat.exploration == agent.rule.value(a.root, child) - child.mean
+        assert stat.ucb == pytest.approx(agent.rule.value(a.root, child))
     plain = UCT(iterations=200, seed=0).analyse(game, game.state_from_moves([4]))
     assert plain.stats == plain.root.move_stats(SQRT2)
+
+
+def test_a_variant_is_drawn_outlined_and_tabled_under_its_own_name():
+    game = make_game("tictactoe")
+    agent = Tuned(iterations=300, seed=0)
+    a = agent.analyse(game, game.state_from_moves([0, 3, 1, 4]))
+    table = a.table()
+    assert a.rule == "UCB1-Tuned"
+    assert " UCB1-Tuned " in table and " ucb " not in table
+    outline = tree_outline(a.root, game, depth=1, ucb=True, rule=agent.rule)
+    assert "UCB1-Tuned " in outline and " ucb " not in outline
+    child = a.root.children[0]
+    assert f"UCB1-Tuned {child.mean:.2f}+{agent.rule.exploration(a.root, child):.2f}" in outline
+    source = draw_tree(a.root, game, depth=1, ucb=True, rule=agent.rule).source
+    assert "UCB1-Tuned " in source and "ucb " not in source
+    # plain UCT keeps its short label
+    plain = UCT(iterations=300, seed=0)
+    p = plain.analyse(game, game.state_from_moves([0, 3, 1, 4]))
+    assert " ucb " in p.table() and " ucb " in tree_outline(p.root, game, depth=1, ucb=True, rule=plain.rule)
+
+
+def test_the_rule_follows_a_change_of_c():
+    agent = Tuned(c=0.5)
+    assert agent.rule.c == 0.5 and type(agent.rule) is TunedRule
+    agent.c = 2.0
+    assert agent.rule.c == 2.0
+
+
+@pytest.mark.parametrize("old", ["child_value", "child_exploration", "rule_name"])
+def test_an_old_style_variant_is_told_where_its_rule_goes(old):
+    body = {old: "x"} if old == "rule_name" else {old: lambda self, parent, child: 0.0}
+    with pytest.raises(TypeError, match=f"{old}: the selection rule is an object now.*SelectionRule.*rule_class"):
+        type("OldStyle", (UCT,), body)
 
 
 def test_the_class_docstring_example_runs():

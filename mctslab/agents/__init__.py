@@ -18,6 +18,7 @@ from .puct import PUCT, PUCTNode  # noqa: I001  (after UCT, its parent)
 from .random_agent import RandomAgent  # noqa: I001
 from .rave import Rave, RaveNode
 from .registry import AGENTS, agent_label, canonical_spec, describe_agents, make_agent, register_agent
+from .rules import UCB1, SelectionRule
 from .solver import Solver, SolverNode
 from .transpositions import TNode, TranspositionUCT
 from .uct import UCT, Node
@@ -40,10 +41,12 @@ __all__ = [
     "Rave",
     "RaveNode",
     "SCHEDULES",
+    "SelectionRule",
     "Solver",
     "SolverNode",
     "TNode",
     "TranspositionUCT",
+    "UCB1",
     "WindowedMonteCarlo",
     "agent_label",
     "canonical_spec",

@@ -24,8 +24,8 @@ class MoveStat:
         mean: mean return for the player to move, in [0, 1] (win 1, draw 0.5, loss 0).
         score: flat and windowed Monte Carlo: wins minus losses (draws 0), as in Racioppo 2020;
             ``None`` for UCT.
-        exploration: UCT: the exploration term ``c * sqrt(ln N / n)`` of UCB1 at the root;
-            ``None`` otherwise.
+        exploration: UCT and its variants: the exploration term of the agent's selection
+            rule at the root (for UCB1, ``c * sqrt(ln N / n)``); ``None`` otherwise.
     """
 
     move: int
@@ -36,7 +36,7 @@ class MoveStat:
 
     @property
     def ucb(self) -> float | None:
-        """UCT: the UCB1 value ``mean + exploration`` of this child; ``None`` otherwise."""
+        """UCT: the selection rule's value ``mean + exploration`` of this child; ``None`` otherwise."""
         return None if self.exploration is None else self.mean + self.exploration
 
 
@@ -51,8 +51,12 @@ class Analysis:
         iterations: UCT iterations or playouts spent.
         max_depth: UCT: deepest node added to the tree, in plies below the root
             (Bradberry 2015's "Maximum depth searched"); ``None`` otherwise.
-        root: UCT: the root :class:`~mctslab.agents.uct.Node` of the tree built.
+        root: UCT: the root :class:`~mctslab.agents.uct.Node` of the tree built (with
+            ``engine="compiled"``, a :class:`~mctslab.agents.compiled.CompiledNode` view).
         value: minimax: the value of the position for the player to move, in [0, 1].
+        rule: UCT and its variants: the name of the selection rule whose values
+            ``stats`` hold (:attr:`SelectionRule.name <mctslab.agents.rules.SelectionRule.name>`,
+            ``"UCB1"`` for UCT); :meth:`table` labels them with it (``None``: as UCB1).
     """
 
     move: int
@@ -61,6 +65,7 @@ class Analysis:
     max_depth: int | None = None
     root: Any = None
     value: float | None = None
+    rule: str | None = None
 
     def table(self, move_text: Callable[[int], str] | None = None) -> str:
         """The per-move statistics as a text table, best first (Bradberry 2015's printout).
@@ -78,11 +83,16 @@ class Analysis:
             if s.score is not None:
                 line += f" score {s.score:+g}"
             if s.exploration is not None:
-                line += f" ucb {s.ucb:.3f}"
+                line += f" {score_label(self.rule or 'UCB1')} {s.ucb:.3f}"
             lines.append(line)
         if self.max_depth is not None:
             lines.append(f"maximum depth searched: {self.max_depth}")
         return "\n".join(lines)
+
+
+def score_label(rule: str) -> str:
+    """How tables and pictures label a selection rule's values: ``"ucb"`` for UCB1, else the rule's name."""
+    return "ucb" if rule == "UCB1" else rule
 
 
 def format_value(value: Any) -> str:

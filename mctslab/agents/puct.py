@@ -2,7 +2,7 @@
 
 Three things change from :class:`~mctslab.agents.uct.UCT`, and nothing else:
 
-1. **Selection** maximises ``Q + c * P * sqrt(N) / (1 + n)`` (:meth:`PUCT.child_value`)
+1. **Selection** maximises ``Q + c * P * sqrt(N) / (1 + n)`` (:class:`PUCTRule`)
    instead of UCB1: ``Q`` the child's mean reward for the player choosing (0.5 before
    any visit), ``P`` its prior, ``N`` the parent's visits and ``n`` the child's. The
    prior, not a log, decides how much a child is explored.
@@ -30,6 +30,7 @@ from ..games.base import Game
 from ..seeding import Seed
 from .base import Param, check_optional_positive_int
 from .registry import register_agent
+from .rules import SelectionRule
 from .uct import UCT, Node, check_c, check_final, check_seconds
 
 EVALUATORS = ("rollout", "net")
@@ -48,6 +49,20 @@ class PUCTNode(Node):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.prior = 1.0
+
+
+class PUCTRule(SelectionRule):
+    """AlphaZero's PUCT score ``Q + c * P * sqrt(N) / (1 + n)`` (0.5 for ``Q`` before a visit)."""
+
+    name = "PUCT"
+
+    def value(self, parent: Node, child: PUCTNode) -> float:
+        """AlphaZero's PUCT score ``Q + c * P * sqrt(N) / (1 + n)`` (0.5 for ``Q`` before a visit).
+
+        ``N`` counts the parent's own evaluation too, so the priors already decide the
+        first choice (with ``sqrt(N - 1)`` the first child would be taken on a tie).
+        """
+        return child.mean + self.c * child.prior * sqrt(parent.visits) / (1 + child.visits)
 
 
 def _check_evaluator(name: str, value: Any) -> str:
@@ -98,7 +113,7 @@ class PUCT(UCT):
     """
 
     name = "puct"
-    rule_name = "PUCT"
+    rule_class = PUCTRule
     node_class = PUCTNode
     params = (
         Param("iterations", int, None, check_optional_positive_int, "simulations per move", show="always"),
@@ -167,14 +182,6 @@ class PUCT(UCT):
         return ev
 
     # -- the three steps that change -------------------------------------------------
-    def child_value(self, parent: Node, child: PUCTNode) -> float:
-        """AlphaZero's PUCT score ``Q + c * P * sqrt(N) / (1 + n)`` (0.5 for ``Q`` before a visit).
-
-        ``N`` counts the parent's own evaluation too, so the priors already decide the
-        first choice (with ``sqrt(N - 1)`` the first child would be taken on a tie).
-        """
-        return child.mean + self.c * child.prior * sqrt(parent.visits) / (1 + child.visits)
-
     def expand(self, game: Game, node: PUCTNode) -> PUCTNode:
         """Evaluate a new leaf and create all its children with their priors; returns the leaf itself.
 

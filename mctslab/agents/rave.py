@@ -30,6 +30,7 @@ from ..ucb import SQRT2, ucb1
 from .base import Param
 from .playouts import policy_rollout
 from .registry import register_agent
+from .rules import SelectionRule
 from .uct import UCT, VARIANT_PARAMS, Node
 
 
@@ -60,10 +61,38 @@ class RaveNode(Node):
         """``amaf_wins / amaf_visits`` (0.5 before any)."""
         return self.amaf_wins / self.amaf_visits if self.amaf_visits else 0.5
 
+    def add_amaf(self, reward: float) -> None:
+        """Count one playout through the parent in which ``player`` later played ``move``, with ``reward``."""
+        self.amaf_visits += 1
+        self.amaf_wins += reward
+
 
 def beta(k: float, visits: int) -> float:
     """Gelly and Silver's schedule ``sqrt(k / (3 n + k))``: the weight of the AMAF mean after ``n`` visits."""
     return sqrt(k / (3 * visits + k))
+
+
+class RaveRule(SelectionRule):
+    """RAVE's rule: ``(1 - beta) * mean + beta * amaf_mean`` plus UCB1's exploration term (``inf`` unvisited).
+
+    Args:
+        c: the exploration constant, >= 0.
+        k: the equivalence parameter, > 0 (:func:`beta`).
+    """
+
+    name = "RAVE"
+
+    def __init__(self, c: float = SQRT2, k: float = 250.0) -> None:
+        super().__init__(c)
+        self.k = k
+
+    def value(self, parent: Node, child: RaveNode) -> float:
+        """``(1 - beta) * mean + beta * amaf_mean`` plus UCB1's exploration term (``inf`` unvisited)."""
+        b = beta(self.k, child.visits)
+        return ucb1((1 - b) * child.mean + b * child.amaf_mean, parent.visits, child.visits, self.c)
+
+    def __repr__(self) -> str:
+        return f"RaveRule(c={self.c:g}, k={self.k:g})"
 
 
 @register_agent
@@ -81,7 +110,7 @@ class Rave(UCT):
     name = "rave"
     params = (*VARIANT_PARAMS, Param("k", float, 250.0, check_k, "RAVE equivalence parameter (beta = 1/2 at n = k)"))
     node_class = RaveNode
-    rule_name = "RAVE"
+    rule_class = RaveRule
 
     def __init__(
         self, iterations: int | None = None, c: float = SQRT2, *, k: float = 250.0, seed: Seed = None, **kwargs
@@ -91,10 +120,10 @@ class Rave(UCT):
         self._playout: tuple[int, ...] = ()
         self._playout_first = 0
 
-    def child_value(self, parent: Node, child: RaveNode) -> float:
-        """``(1 - beta) * mean + beta * amaf_mean`` plus UCB1's exploration term (``inf`` unvisited)."""
-        b = beta(self.k, child.visits)
-        return ucb1((1 - b) * child.mean + b * child.amaf_mean, parent.visits, child.visits, self.c)
+    @property
+    def rule(self) -> RaveRule:
+        """The selection rule, :class:`RaveRule` with this agent's ``c`` and ``k``."""
+        return RaveRule(self.c, self.k)
 
     def simulate(self, game: Game, node: Node) -> tuple[float, float]:
         """Step 3: the playout, keeping its moves for AMAF (the same random draws as UCT's)."""
@@ -112,8 +141,7 @@ class Rave(UCT):
         while node is not None:
             for child in node.children:
                 if (child.player, child.move) in played:
-                    child.amaf_visits += 1
-                    child.amaf_wins += returns[child.player]
+                    child.add_amaf(returns[child.player])
             if node.move is not None:
                 played.add((node.player, node.move))
             node = node.parent

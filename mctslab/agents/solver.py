@@ -17,7 +17,7 @@ Saffidine 2010, goes further with bounds; not done here).
 
 What the proofs change in the search (each in its named step):
 
-* :meth:`Solver.child_value`: a proven win for the chooser scores ``+inf``, a proven
+* :class:`SolverRule`: a proven win for the chooser scores ``+inf``, a proven
   loss ``-inf`` (never selected while another child is open), else UCB1;
 * :meth:`Solver.select` stops at a proven node, :meth:`Solver.expand` leaves it as is
   and :meth:`Solver.simulate` returns its proven result instead of a random playout,
@@ -36,8 +36,10 @@ from dataclasses import replace
 from math import inf
 
 from ..games.base import Game, State
+from ..ucb import ucb1
 from .base import Analysis
 from .registry import register_agent
+from .rules import SelectionRule, best_child_by
 from .uct import UCT, VARIANT_PARAMS, Node
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
@@ -87,6 +89,20 @@ def prove(node: SolverNode) -> bool:
     return True
 
 
+class SolverRule(SelectionRule):
+    """UCB1, except ``+inf`` for a proven win and ``-inf`` for a proven loss of the chooser."""
+
+    name = "UCB1 (proven: +-inf)"
+
+    def value(self, parent: Node, child: SolverNode) -> float:
+        """``+inf`` for a child proven won for the chooser, ``-inf`` proven lost, else UCB1."""
+        if child.proven == WIN:
+            return inf
+        if child.proven == LOSS:
+            return -inf
+        return ucb1(child.mean, parent.visits, child.visits, self.c)
+
+
 @register_agent
 class Solver(UCT):
     """MCTS-Solver (Winands et al. 2008): UCT that backs up proven wins, losses and draws.
@@ -110,21 +126,13 @@ class Solver(UCT):
     name = "solver"
     params = VARIANT_PARAMS
     node_class = SolverNode
-    rule_name = "UCB1 (proven: +-inf)"
-
-    def child_value(self, parent: Node, child: SolverNode) -> float:
-        """UCB1, except ``+inf`` for a proven win and ``-inf`` for a proven loss of the chooser."""
-        if child.proven == WIN:
-            return inf
-        if child.proven == LOSS:
-            return -inf
-        return super().child_value(parent, child)
+    rule_class = SolverRule
 
     def select(self, node: SolverNode) -> tuple[Node, int]:
         """Step 1: as UCT, but stop at a proven node (its value is known, nothing to learn below)."""
-        depth = 0
+        rule, depth = self.rule, 0
         while node.proven is None and not node.untried and node.children:
-            node = self.select_child(node)
+            node = best_child_by(rule, node)
             depth += 1
         return node, depth
 

@@ -38,6 +38,7 @@ from ..seeding import Seed
 from ..ucb import SQRT2, exploration
 from .base import Analysis, MoveStat
 from .registry import register_agent
+from .rules import SelectionRule
 from .uct import UCT, VARIANT_PARAMS, Node
 
 
@@ -55,6 +56,27 @@ class TNode(Node):
         super().__init__(*args, **kwargs)
         self.moves: list[int] = []
         self.edge_visits: list[int] = []
+
+
+class EdgeRule(SelectionRule):
+    """UCT2's rule: the mean of the position an edge reaches plus the exploration term of the edge's count."""
+
+    name = "UCB1 (edge counts)"
+
+    def edge_value(self, node: TNode, i: int) -> float:
+        """The value of ``node``'s edge ``i``: ``mean(s') + c * sqrt(ln N(s) / n(s, a))`` (``inf`` untried)."""
+        n = node.edge_visits[i]
+        if n == 0:
+            return inf
+        return node.children[i].mean + self.c * sqrt(log(node.visits) / n)
+
+    def value(self, parent: TNode, child: TNode) -> float:
+        """:meth:`edge_value` of the first edge from ``parent`` to ``child``."""
+        return self.edge_value(parent, parent.children.index(child))
+
+    def exploration(self, parent: TNode, child: TNode) -> float:
+        """The exploration term of the first edge from ``parent`` to ``child``."""
+        return exploration(parent.visits, parent.edge_visits[parent.children.index(child)], self.c)
 
 
 @register_agent
@@ -77,7 +99,7 @@ class TranspositionUCT(UCT):
     name = "transpositions"
     params = VARIANT_PARAMS
     node_class = TNode
-    rule_name = "UCB1 (edge counts)"
+    rule_class = EdgeRule
 
     def __init__(self, iterations: int | None = None, c: float = SQRT2, *, seed: Seed = None, **kwargs) -> None:
         super().__init__(iterations, c, seed=seed, **kwargs)
@@ -90,26 +112,12 @@ class TranspositionUCT(UCT):
         self.table = {state: root}
         return root
 
-    def edge_value(self, node: TNode, i: int) -> float:
-        """UCT2: the mean of the position reached by edge ``i`` plus the exploration term of the edge's count."""
-        n = node.edge_visits[i]
-        if n == 0:
-            return inf
-        return node.children[i].mean + self.c * sqrt(log(node.visits) / n)
-
-    def child_value(self, parent: Node, child: Node) -> float:
-        """:meth:`edge_value` of the first edge from ``parent`` to ``child``."""
-        return self.edge_value(parent, parent.children.index(child))
-
-    def child_exploration(self, parent: Node, child: Node) -> float:
-        """The exploration term of the first edge from ``parent`` to ``child``."""
-        return exploration(parent.visits, parent.edge_visits[parent.children.index(child)], self.c)
-
     def select(self, node: TNode) -> tuple[Node, int]:
-        """Step 1: descend by the highest :meth:`edge_value`, keeping the path of (node, edge) walked."""
+        """Step 1: descend by the highest :meth:`EdgeRule.edge_value`, keeping the path of (node, edge) walked."""
+        rule = self.rule
         self._path = [(node, -1)]
         while not node.untried and node.children:
-            values = [self.edge_value(node, i) for i in range(len(node.children))]
+            values = [rule.edge_value(node, i) for i in range(len(node.children))]
             i = values.index(max(values))
             node = node.children[i]
             self._path.append((node, i))
@@ -145,10 +153,7 @@ class TranspositionUCT(UCT):
             path.reverse()
         previous = None
         for n, i in path:
-            n.visits += 1
-            n.wins += returns[n.player]
-            n.mean = n.wins / n.visits
-            n.inv_sqrt = 1 / sqrt(n.visits)
+            n.add(returns[n.player])
             if previous is not None:
                 previous.edge_visits[i] += 1
             previous = n
@@ -176,7 +181,9 @@ class TranspositionUCT(UCT):
         """Search, then the move of the best edge, per-move statistics and the root."""
         root, max_depth, done = self._run(game, state)
         move = root.moves[self._best_edge(root)]
-        return Analysis(move, self.move_stats(root), iterations=done, max_depth=max_depth, root=root)
+        return Analysis(
+            move, self.move_stats(root), iterations=done, max_depth=max_depth, root=root, rule=self.rule.name
+        )
 
 
 def dag_size(root: TNode) -> tuple[int, int]:

@@ -3,19 +3,20 @@
 Each iteration is the four steps of Bradberry 2015, in four named methods:
 
 1. :meth:`UCT.select`: from the root, follow the child with the highest UCB1 value
-   (:meth:`UCT.child_value`, maximised by :meth:`UCT.select_child`) while the node is
-   fully expanded;
+   (the agent's :attr:`UCT.rule`, maximised by :meth:`UCT.select_child`) while the node
+   is fully expanded;
 2. :meth:`UCT.expand`: add one new child for an untried move, chosen at random;
 3. :meth:`UCT.simulate`: play random moves from the new node to the end of the game;
-4. :meth:`UCT.backpropagate`: add the result to every node on the path.
+4. :meth:`UCT.backpropagate`: add the result to every node on the path (:meth:`Node.add`).
 
 The UCB1 formula is :func:`mctslab.ucb.ucb1`, the same function the bandit notebook
 teaches. Rewards are 1 for a win, 0.5 for a draw and 0 for a loss.
 
 Variants (UCB1-Tuned, PUCT, MCTS-Solver, RAVE, a student's own rule) subclass
 :class:`UCT` and override named parts, never the loop: the node class
-(:attr:`UCT.node_class`), the selection rule (:meth:`UCT.child_value`, or the whole
-choice :meth:`UCT.select_child`) and the steps themselves. The recorder and the
+(:attr:`UCT.node_class`), the selection rule (:attr:`UCT.rule_class`, a
+:class:`~mctslab.agents.rules.SelectionRule`, or the whole choice
+:meth:`UCT.select_child`) and the steps themselves. The recorder and the
 pictures of :mod:`mctslab.viz` read the agent's own rule, so a variant is drawn as is.
 """
 
@@ -26,26 +27,21 @@ import gc
 import time
 from collections.abc import Iterator
 from math import floor, inf, log, sqrt
+from typing import Any
 
 from ..engine import check_engine
 from ..games.base import Game, State
 from ..seeding import Seed
 from ..specs import to_bool
-from ..ucb import SQRT2, exploration, ucb1
-from ..validation import non_negative_number, optional, positive_number
+from ..ucb import SQRT2
 from .base import Agent, Analysis, MoveStat, Param, check_bool, check_optional_positive_int, legal_or_raise
+from .checks import check_c, check_final, check_seconds
+from .node import Node
 from .playouts import check_playout, policy_rollout
 from .registry import register_agent
+from .rules import UCB1, SelectionRule, best_child_by, descend
 
-
-def check_c(name: str, c: float) -> float:
-    """The exploration constant as a finite float >= 0 (TypeError for a non-number, ValueError otherwise)."""
-    return non_negative_number(name, c, finite=True, hint=" (the exploration constant)")
-
-
-def check_seconds(name: str, seconds: float | None) -> float | None:
-    """``None``, or a finite time budget > 0 in seconds (TypeError for a non-number, ValueError otherwise)."""
-    return optional(positive_number, name, seconds, finite=True, hint=" (seconds per move)")
+__all__ = ["UCT", "VARIANT_PARAMS", "Node", "check_c", "check_final", "check_seconds"]
 
 
 @contextlib.contextmanager
@@ -58,98 +54,6 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-def check_final(name: str, final: str) -> str:
-    """``"visits"`` or ``"mean"`` (ValueError otherwise)."""
-    if final not in ("visits", "mean"):
-        raise ValueError(f"{name} must be 'visits' or 'mean', got {final!r}")
-    return final
-
-
-class Node:
-    """One node of the UCT tree: the position reached by ``move`` from ``parent``.
-
-    Point of view: ``wins`` is the total reward (1 win, 0.5 draw, 0 loss) of the
-    playouts through this node **for** ``player``, **the player who made** ``move``,
-    that is, the player to move at the parent. So when the parent chooses among its
-    children, ``child.wins / child.visits`` is the chooser's own mean reward, and no
-    sign is ever flipped. At the root (no move), ``player`` is the opponent of the
-    player to move, so the root's mean is the opponent's.
-
-    Attributes:
-        move: the move from the parent (``None`` at the root).
-        parent: the parent node (``None`` at the root).
-        state: the position at this node.
-        player: the player who made ``move`` (0 or 1).
-        children: the expanded children, in the order they were added (an empty
-            tuple until the first one, so that the many leaves carry no list).
-        untried: legal moves not yet expanded; ``None`` until the node is first
-            reached as a leaf (children are created lazily, one per iteration).
-        visits: number of playouts through this node.
-        wins: total reward of those playouts for ``player``.
-        mean: ``wins / visits``, the mean reward for ``player`` (0.5 before any
-            visit); kept up to date by backpropagation so selection need not divide.
-        inv_sqrt: ``1 / sqrt(visits)`` (infinite before any visit), also kept by
-            backpropagation: selection scores every child of a node, so the square
-            root is taken once per visit instead of once per child per iteration.
-    """
-
-    __slots__ = ("move", "parent", "state", "player", "children", "untried", "visits", "wins", "mean", "inv_sqrt")
-
-    def __init__(self, state: State, player: int, move: int | None = None, parent: Node | None = None) -> None:
-        self.state = state
-        self.player = player
-        self.move = move
-        self.parent = parent
-        self.children: list[Node] | tuple[()] = ()
-        self.untried: list[int] | None = None
-        self.visits = 0
-        self.wins = 0.0
-        self.mean = 0.5
-        self.inv_sqrt = inf
-
-    def child(self, move: int) -> Node:
-        """The child reached by ``move``.
-
-        Raises:
-            KeyError: if that move has not been expanded.
-        """
-        for ch in self.children:
-            if ch.move == move:
-                return ch
-        raise KeyError(f"move {move} has no node here; expanded moves: {[ch.move for ch in self.children]}")
-
-    def iter_nodes(self) -> Iterator[Node]:
-        """This node and all its descendants, depth first."""
-        stack = [self]
-        while stack:
-            node = stack.pop()
-            yield node
-            stack.extend(reversed(node.children))
-
-    def size(self) -> int:
-        """Number of nodes in this subtree, this node included."""
-        return sum(1 for _ in self.iter_nodes())
-
-    def height(self) -> int:
-        """Depth of the deepest descendant, in plies below this node (0 for a leaf)."""
-        best, stack = 0, [(self, 0)]
-        while stack:
-            node, depth = stack.pop()
-            best = max(best, depth)
-            stack.extend((ch, depth + 1) for ch in node.children)
-        return best
-
-    def move_stats(self, c: float = SQRT2) -> tuple[MoveStat, ...]:
-        """Per-child statistics, in move order: visits, mean and the UCB1 exploration term."""
-        return tuple(
-            MoveStat(ch.move, ch.visits, ch.mean, exploration=exploration(self.visits, ch.visits, c))
-            for ch in sorted(self.children, key=lambda ch: ch.move)
-        )
-
-    def __repr__(self) -> str:
-        return f"Node(move={self.move}, player={self.player}, wins={self.wins:g}, visits={self.visits})"
 
 
 @register_agent
@@ -171,7 +75,10 @@ class UCT(Agent):
             (:mod:`mctslab.agents.playouts`: play a win in one; also avoid a loss in one).
         engine: ``"python"`` (this module) or ``"compiled"``: the same algorithm on
             :mod:`mctslab.engine` (Numba, ``pip install "mctslab[fast]"``), many times
-            faster; then :meth:`search` returns a :class:`~mctslab.engine.CompiledTree`.
+            faster, on the games that declare a kernel
+            (:meth:`~mctslab.games.base.Game.compiled_encoding`); then :meth:`search`
+            returns a read-only view of the arrays that reads like :class:`Node`
+            (:class:`~mctslab.agents.compiled.CompiledNode`).
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
 
     Raises:
@@ -180,18 +87,18 @@ class UCT(Agent):
 
     Extending (OpenSpiel's ``child_selection_fn``, Ludii's selection strategies): a
     variant is a subclass that overrides named parts, and everything else (the budget,
-    tree reuse, :class:`~mctslab.viz.SearchRecorder`, :func:`~mctslab.viz.draw_iteration`,
-    the tree explorer) works with it unchanged:
+    tree reuse, :class:`~mctslab.viz.SearchRecorder`, :func:`~mctslab.viz.draw_tree`,
+    :meth:`Analysis.table <mctslab.agents.base.Analysis.table>`, the tree explorer)
+    works with it unchanged and shows it under its own rule's name:
 
+    * :attr:`rule_class`: the selection rule, a :class:`~mctslab.agents.rules.SelectionRule`
+      (``name``, ``value(parent, child)``, ``exploration(parent, child)``); the agent
+      holds one as :attr:`rule` (built with its ``c``);
     * :attr:`node_class`: the class of every node created (a subclass of :class:`Node`
-      with extra ``__slots__``), for statistics the rule needs;
-    * :meth:`child_value`: the score a parent maximises over its children (UCB1 here);
-      overriding it alone changes the choice (see :meth:`select`);
+      with extra ``__slots__``, whose :meth:`Node.add` keeps the statistics the rule needs);
     * :meth:`select_child`: the whole choice of one child, for rules that are not an
       argmax of a per-child score;
-    * :meth:`expand`, :meth:`simulate`, :meth:`backpropagate`: the other three steps
-      (a new node statistic is kept up to date by extending :meth:`backpropagate`);
-    * :attr:`rule_name`: the rule's name in pictures and descriptions.
+    * :meth:`expand`, :meth:`simulate`, :meth:`backpropagate`: the other steps.
 
     Example: UCB1-Tuned (Auer et al. 2002), with a node that keeps the sum of squared
     rewards:
@@ -201,18 +108,20 @@ class UCT(Agent):
     ...     def __init__(self, *args, **kwargs):
     ...         super().__init__(*args, **kwargs)
     ...         self.squares = 0.0
-    >>> class UCB1Tuned(UCT):
-    ...     node_class = TunedNode
-    ...     rule_name = "UCB1-Tuned"
-    ...     def child_value(self, parent, child):
+    ...     def add(self, reward):
+    ...         super().add(reward)
+    ...         self.squares += reward**2
+    >>> class TunedRule(SelectionRule):
+    ...     name = "UCB1-Tuned"
+    ...     def value(self, parent, child):
+    ...         if child.visits == 0:
+    ...             return inf
     ...         log_n = log(parent.visits) if parent.visits > 1 else 0.0
     ...         var = child.squares / child.visits - child.mean**2 + sqrt(2 * log_n / child.visits)
     ...         return child.mean + sqrt(log_n / child.visits * min(0.25, var))
-    ...     def backpropagate(self, node, returns):
-    ...         super().backpropagate(node, returns)
-    ...         while node is not None:
-    ...             node.squares += returns[node.player] ** 2
-    ...             node = node.parent
+    >>> class UCB1Tuned(UCT):
+    ...     node_class = TunedNode
+    ...     rule_class = TunedRule
     >>> from mctslab import make_game
     >>> game = make_game("tictactoe")
     >>> UCB1Tuned(iterations=200, seed=0).select_move(game, game.initial_state()) in range(9)
@@ -236,9 +145,31 @@ class UCT(Agent):
     node with ``node_class(state, player, move, parent)``. A subclass of :class:`Node`
     adds ``__slots__`` for what its rule needs and initialises them in ``__init__``."""
 
-    rule_name: str = "UCB1"
-    """The name of the selection rule :meth:`child_value`, as pictures and the
-    recorder's descriptions show it (a subclass with its own rule names it)."""
+    rule_class: type[SelectionRule] = UCB1
+    """The selection rule's class: :attr:`rule` is ``rule_class(c)``. A variant names its
+    own :class:`~mctslab.agents.rules.SelectionRule` subclass here."""
+
+    # Methods a variant once overrode, now parts of the rule: a subclass that still
+    # defines one is told at once where its code goes (rather than silently ignored).
+    _MOVED_TO_RULE = {
+        "child_value": "value(parent, child)",
+        "child_exploration": "exploration(parent, child)",
+        "rule_name": "name",
+    }
+
+    _plain_ucb1 = True
+    """Whether :meth:`select` may run its inlined UCB1 (set for each class when it is made)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for old, new in UCT._MOVED_TO_RULE.items():
+            if old in vars(cls):
+                raise TypeError(
+                    f"{cls.__name__}.{old}: the selection rule is an object now; write a "
+                    f"mctslab.agents.rules.SelectionRule subclass with {new} and set rule_class on {cls.__name__}"
+                )
+        # Decided once per class, so that selection, run every iteration, asks one question.
+        cls._plain_ucb1 = cls.rule_class is UCB1 and cls.rule is UCT.rule and cls.select_child is UCT.select_child
 
     def __init__(
         self,
@@ -265,38 +196,19 @@ class UCT(Agent):
             )
         self._previous: tuple[Game, Node] | None = None
 
+    @property
+    def rule(self) -> SelectionRule:
+        """The selection rule this agent searches by: ``rule_class(c)`` (UCB1 for UCT).
+
+        Built from the agent's ``c`` when asked, so it follows a change of ``c``. The
+        recorder, :func:`~mctslab.viz.draw_tree` (``rule=agent.rule``) and
+        :meth:`Analysis.table <mctslab.agents.base.Analysis.table>` show its name.
+        """
+        return self.rule_class(self.c)
+
     # -- the four steps ------------------------------------------------------------
-    def child_value(self, parent: Node, child: Node) -> float:
-        """The selection rule: the score of ``child`` that ``parent`` maximises.
-
-        UCT's rule is UCB1, :func:`mctslab.ucb.ucb1` ``mean + c * sqrt(ln N / n)`` with
-        ``mean`` the child's mean reward for the player choosing at ``parent``, ``N`` the
-        parent's visits and ``n`` the child's (``inf`` for an unvisited child). Override
-        it in a subclass to search by another rule: :meth:`select` then calls it.
-
-        Args:
-            parent: the node choosing (fully expanded, visited).
-            child: one of its children; ``child.mean`` and ``child.visits`` are kept up
-                to date by :meth:`backpropagate`.
-
-        Returns:
-            The score; the child with the highest is chosen (the first one on a tie).
-        """
-        return ucb1(child.mean, parent.visits, child.visits, self.c)
-
-    def child_exploration(self, parent: Node, child: Node) -> float:
-        """The part of :meth:`child_value` that is not the child's mean, as pictures show it.
-
-        For UCB1 it is the exploration term ``c * sqrt(ln N / n)``
-        (:func:`mctslab.ucb.exploration`); for a rule a subclass defines, it is
-        ``child_value(parent, child) - child.mean`` unless the subclass overrides this too.
-        """
-        if type(self).child_value is UCT.child_value:
-            return exploration(parent.visits, child.visits, self.c)
-        return self.child_value(parent, child) - child.mean
-
     def select_child(self, node: Node) -> Node:
-        """One step of selection: the child of ``node`` with the highest :meth:`child_value`.
+        """One step of selection: the child of ``node`` with the highest ``rule.value``.
 
         Ties go to the first such child in ``node.children`` (creation order). Override
         it for a choice that is not an argmax of a per-child score.
@@ -304,29 +216,27 @@ class UCT(Agent):
         Args:
             node: a fully expanded node with at least one child.
         """
-        return max(node.children, key=lambda child: self.child_value(node, child))
+        return best_child_by(self.rule, node)
 
     def select(self, node: Node) -> tuple[Node, int]:
-        """Step 1: descend by :meth:`select_child` while the node is fully expanded.
+        """Step 1: descend to the child with the highest :attr:`rule` value while the node is fully expanded.
 
         Plain UCT runs an inlined copy of UCB1 (the same choices, a faster loop); an
-        agent whose class overrides :meth:`child_value` or :meth:`select_child` calls
-        them at every step, so a new rule is used without overriding this method.
+        agent with another :attr:`rule_class` (or its own :meth:`select_child`) asks
+        its rule at every step, so a new rule is used without overriding this method.
 
         Returns:
             The node where selection stops (not fully expanded, or terminal) and its
             depth below ``node``.
         """
-        cls = type(self)
-        if cls.child_value is not UCT.child_value or cls.select_child is not UCT.select_child:
-            depth = 0
-            while not node.untried and node.children:
-                node = self.select_child(node)
-                depth += 1
-            return node, depth
+        if not self._plain_ucb1:
+            if type(self).select_child is not UCT.select_child:  # a variant's own choice of one child
+                return descend(node, self.select_child)
+            rule = self.rule  # a variant's own rule, built once per descent
+            return descend(node, lambda parent: best_child_by(rule, parent))
         c, depth = self.c, 0
         while not node.untried and node.children:
-            # mctslab.ucb1(mean, N, n, c) = mean + c * sqrt(ln N / n), written out as
+            # UCB1(mean, N, n, c) = mean + c * sqrt(ln N / n), written out as
             # mean + (c * sqrt(ln N)) * (1 / sqrt(n)): the first factor once per node, the
             # second kept on each child (Node.inv_sqrt). Ties go to the first best child.
             scale = c * sqrt(log(node.visits))
@@ -375,12 +285,9 @@ class UCT(Agent):
         return game.rollout(node.state, self.rng, self.max_moves)
 
     def backpropagate(self, node: Node, returns: tuple[float, float]) -> None:
-        """Step 4: every node from ``node`` up to the root gets a visit and its player's reward."""
+        """Step 4: every node from ``node`` up to the root adds its player's reward (:meth:`Node.add`)."""
         while node is not None:
-            node.visits += 1
-            node.wins += returns[node.player]
-            node.mean = node.wins / node.visits
-            node.inv_sqrt = 1 / sqrt(node.visits)
+            node.add(returns[node.player])
             node = node.parent
 
     def iterate(self, game: Game, root: Node) -> int:
@@ -398,7 +305,11 @@ class UCT(Agent):
         return self.node_class(state, 1 - game.to_move(state))
 
     def search(self, game: Game, state: State) -> Node:
-        """Run the search from ``state`` within the budget and return the root of the tree."""
+        """Run the search from ``state`` within the budget and return the root of the tree.
+
+        With ``engine="compiled"`` the root is a :class:`~mctslab.agents.compiled.CompiledNode`,
+        a view of the engine's arrays with the attributes of :class:`Node`.
+        """
         if self.engine == "compiled":
             return self.analyse(game, state).root
         return self._run(game, state)[0]
@@ -449,7 +360,7 @@ class UCT(Agent):
     def analyse(self, game: Game, state: State) -> Analysis:
         """Search, then return the final move with per-move statistics, depth and the tree."""
         if self.engine == "compiled":
-            from ..engine.agent import analyse
+            from .compiled import analyse
 
             return analyse(self, game, state)
         # With a time budget the collector stays paused until the decision is made, so a
@@ -457,17 +368,43 @@ class UCT(Agent):
         with _collector_paused() if self.seconds is not None else contextlib.nullcontext():
             root, max_depth, done = self._run(game, state)
             best = self.best_child(root)
-            return Analysis(best.move, self.move_stats(root), iterations=done, max_depth=max_depth, root=root)
+            return Analysis(
+                best.move, self.move_stats(root), iterations=done, max_depth=max_depth, root=root, rule=self.rule.name
+            )
 
     def move_stats(self, root: Node) -> tuple[MoveStat, ...]:
-        """Per-child statistics of ``root``, in move order: visits, mean and :meth:`child_exploration`.
+        """Per-child statistics of ``root``, in move order: visits, mean and the rule's exploration term.
 
         For plain UCT this is ``root.move_stats(c)`` (UCB1's exploration term).
         """
+        rule = self.rule
         return tuple(
-            MoveStat(ch.move, ch.visits, ch.mean, exploration=self.child_exploration(root, ch))
+            MoveStat(ch.move, ch.visits, ch.mean, exploration=rule.exploration(root, ch))
             for ch in sorted(root.children, key=lambda ch: ch.move)
         )
+
+    COMPILED_PARTS = (
+        "node_class", "rule_class", "rule", "select_child", "select", "pop_untried", "expand", "simulate",
+        "backpropagate", "iterate",
+    )  # fmt: skip
+    """The parts of UCT the compiled engine runs as UCT's own: a class that changes one searches with engine=python."""
+
+    def check_compiled(self) -> None:
+        """Raise a one-line ValueError if this agent asks the compiled engine for what it cannot run.
+
+        The compiled engine (:mod:`mctslab.engine`) runs plain UCT with random playouts:
+        no part named in :attr:`COMPILED_PARTS` may differ from UCT's.
+        """
+        changed = [name for name in self.COMPILED_PARTS if getattr(type(self), name) is not getattr(UCT, name)]
+        if changed:
+            raise ValueError(
+                f"{type(self).__name__} overrides {', '.join(changed)}: the compiled engine runs plain UCT only;"
+                " use engine=python"
+            )
+        if self.playout != "random":
+            raise ValueError(
+                f"playout={self.playout}: the compiled engine plays random playouts only; use engine=python"
+            )
 
     def reset(self) -> None:
         """Forget the kept tree (call between games when ``reuse`` is on)."""

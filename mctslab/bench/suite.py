@@ -296,7 +296,7 @@ def compiled_node_bytes(game: str = "connect4", iterations: int = 20_000) -> flo
     if not engine.available():
         return None
     g = make_game(game)
-    tree = make_agent(f"uct:iterations={iterations},engine=compiled", seed=0).search(g, g.initial_state())
+    tree = make_agent(f"uct:iterations={iterations},engine=compiled", seed=0).search(g, g.initial_state()).tree
     return tree.bytes_per_node()
 
 

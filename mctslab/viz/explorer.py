@@ -15,6 +15,11 @@ deterministic), so every view shows the real tree after exactly that many iterat
 The search is plain UCT by default; pass ``agent=`` to explore any agent of the UCT
 family (a subclass of :class:`~mctslab.agents.uct.UCT` with its own node class or
 selection rule): its own steps build the tree and its own rule scores the children.
+
+An agent with ``engine="compiled"`` is explored on the Python engine, and the explorer
+says so (:attr:`TreeExplorer.note`): the compiled engine runs whole searches in machine
+code and cannot stop between phases. It is the same algorithm with other random
+numbers, so the tree is not the one the compiled search builds.
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ class TreeExplorer:
         iteration: the iteration shown (the tree right after it).
         phase: one of :data:`~mctslab.viz.phases.PHASES`, or ``None`` for the whole tree.
         focus: the moves from the root to the node drawn at the top.
+        note: why the search shown is not quite the agent's (``engine="compiled"``), or ``""``.
     """
 
     def __init__(
@@ -91,6 +97,12 @@ class TreeExplorer:
                 "give either agent= or c, seed and max_moves, not both: the agent carries its own "
                 f"(c={agent.c:g}, max_moves={agent.max_moves}, its generator as it is now)"
             )
+        self.note = (
+            "engine=compiled: explored on the Python engine, the same UCT with other random numbers"
+            " (the compiled engine runs whole searches and cannot stop between phases)"
+            if agent.engine == "compiled"
+            else ""
+        )
         # A private copy as it is now: each replay from the start searches with a copy of it.
         self._agent = copy.deepcopy(agent)
         self.c, self.seed, self.max_moves = agent.c, seed, agent.max_moves
@@ -205,7 +217,8 @@ class TreeExplorer:
         """The drawing of the current view (a :class:`graphviz.Digraph`)."""
         limits = {"depth": self.depth, "top_k": self.top_k, "max_nodes": self.max_nodes}
         if self.phase is None:
-            return draw_tree(self.top, self.game, c=self.c, last_path=self.record.path, **limits)
+            rule = self._recorder.agent.rule if self._recorder is not None else None
+            return draw_tree(self.top, self.game, c=self.c, last_path=self.record.path, rule=rule, **limits)
         # A phase picture shows the path and the choices along it; away from the path, one level.
         limits["depth"] = min(self.depth, 1) if self.depth is not None else 1
         return draw_iteration(self.record, self.phase, self.game, top=self.top, **limits)
@@ -342,7 +355,7 @@ class ExplorerWidget:
             self.depth.disabled = model.phase is not None
         finally:
             self._syncing = False
-        notes = [note] if note else []
+        notes = [n for n in (note, model.note) if n]
         if model.phase is not None:
             notes.append("depth: for the whole tree; a phase shows the path and one level around it")
         extra = "".join(f"<br><i>{escape(n)}</i>" for n in notes)

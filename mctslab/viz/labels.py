@@ -12,9 +12,9 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from ..agents.rules import UCB1, SelectionRule
 from ..agents.uct import Node
 from ..games.base import Game
-from ..ucb import exploration
 
 __all__ = ["board_cells", "mark", "more_text", "move_text", "node_stats", "result_text", "small_board_html"]
 
@@ -54,12 +54,15 @@ def result_text(game: Game | None, playout: Any) -> str:
     return f"{mark(game, 0 if playout.returns[0] > playout.returns[1] else 1)} wins"
 
 
-def node_stats(node: Node, c: float, *, mean: bool = False, ucb: bool = False) -> list[str]:
-    """The statistics lines of a node: ``wins/visits``, then optionally the mean and UCB1's terms.
+def node_stats(
+    node: Node, c: float, *, mean: bool = False, ucb: bool = False, rule: SelectionRule | None = None
+) -> list[str]:
+    """The statistics lines of a node: ``wins/visits``, then optionally the mean and the selection rule's terms.
 
     ``wins`` counts results for the player who made the node's move (see
-    :class:`~mctslab.agents.uct.Node`); at the root only the visits are shown. The UCB1
-    terms are those the parent would compute now: ``mean + c sqrt(ln N / n)``.
+    :class:`~mctslab.agents.uct.Node`); at the root only the visits are shown. The
+    rule's terms (``rule``, default UCB1 with ``c``) are those the parent would compute
+    now, ``mean + exploration``, labelled with the rule's name (``"ucb"`` for UCB1).
     """
     if node.parent is None or node.move is None:
         return [f"{node.visits} visits"]
@@ -67,8 +70,8 @@ def node_stats(node: Node, c: float, *, mean: bool = False, ucb: bool = False) -
     if mean and node.visits:
         lines.append(f"mean {node.mean:.2f}")
     if ucb and node.visits:
-        bonus = exploration(node.parent.visits, node.visits, c)
-        lines.append(f"ucb {node.mean:.2f}+{bonus:.2f}")
+        rule = UCB1(c) if rule is None else rule
+        lines.append(f"{rule.label} {node.mean:.2f}+{rule.exploration(node.parent, node):.2f}")
     return lines
 
 

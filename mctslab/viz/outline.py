@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..agents.rules import SelectionRule
 from ..agents.uct import Node
 from ..games.base import Game
 from ..ucb import SQRT2
@@ -49,6 +50,7 @@ def tree_outline(
     mean: bool = True,
     ucb: bool = False,
     last_path: Sequence[Node] = (),
+    rule: SelectionRule | None = None,
 ) -> str:
     """The tree as an indented outline, pruned like :func:`~mctslab.viz.draw_tree` (same arguments).
 
@@ -56,16 +58,17 @@ def tree_outline(
         root: the top node.
         game: the game (for move names and X/O); optional.
         depth, top_k, max_nodes: the limits of :func:`~mctslab.viz.prune.prune`.
-        c: exploration constant for the UCB1 terms.
+        c: exploration constant for the UCB1 terms (when no ``rule`` is given).
         mean: show each node's mean reward.
-        ucb: show the UCB1 terms ``mean + exploration``.
+        ucb: show the selection rule's terms ``mean + exploration``, labelled with its name.
         last_path: nodes marked ``[last]`` (and always shown), such as the last iteration's path.
+        rule: the selection rule of the search (``agent.rule``); default UCB1 with ``c``.
 
     Returns:
         The outline, one node per line.
     """
     view = prune(root, depth=depth, top_k=top_k, max_nodes=max_nodes, keep=last_path)
-    return view_outline(view, game, c=c, mean=mean, ucb=ucb, last_path=last_path)
+    return view_outline(view, game, c=c, mean=mean, ucb=ucb, last_path=last_path, rule=rule)
 
 
 def view_outline(
@@ -76,6 +79,7 @@ def view_outline(
     mean: bool = True,
     ucb: bool = False,
     last_path: Sequence[Node] = (),
+    rule: SelectionRule | None = None,
 ) -> str:
     """The outline of an already pruned :class:`~mctslab.viz.prune.TreeView` (see :func:`tree_outline`)."""
     best = {id(n) for n in most_visited_path(view.root)[1:]}
@@ -83,7 +87,7 @@ def view_outline(
     lines: list[str] = []
 
     def line(node: Node, prefix: str, branch: str) -> None:
-        parts = [node_title(game, node), *node_stats(node, c, mean=mean, ucb=ucb)]
+        parts = [node_title(game, node), *node_stats(node, c, mean=mean, ucb=ucb, rule=rule)]
         count, visits = view.hidden[id(node)]
         if count and not view.children[id(node)]:
             parts.append(f"({count} child{'' if count == 1 else 'ren'} not shown)")

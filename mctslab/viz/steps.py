@@ -10,9 +10,9 @@ in ``tests/test_viz_steps.py``): what the pictures show is the real search.
 What is recorded for one iteration (an :class:`IterationRecord`):
 
 1. selection: at every node on the way down, each child's wins, visits and score
-   under the agent's own selection rule (:meth:`UCT.child_value
-   <mctslab.agents.uct.UCT.child_value>`: for plain UCT, UCB1, :func:`mctslab.ucb.ucb1`,
-   the bandit notebook's formula) and the child the agent chose;
+   under the agent's own selection rule (:attr:`UCT.rule <mctslab.agents.uct.UCT.rule>`:
+   for plain UCT, UCB1, :func:`mctslab.ucb.ucb1`, the bandit notebook's formula) and the
+   child the agent chose;
 2. expansion: the new node (``None`` when selection ended on a finished game);
 3. simulation: the random playout's moves and result (:mod:`mctslab.viz.playout`
    replays ``game.rollout`` move by move with a copy of the agent's generator; the
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..agents.base import Analysis, legal_or_raise
+from ..agents.base import Analysis, legal_or_raise, score_label
 from ..agents.uct import UCT, Node
 from ..games.base import Game, State
 from ..seeding import Seed
@@ -50,13 +50,12 @@ class ChildScore:
         wins: its wins at that moment (for the player who made its move).
         visits: its visits at that moment (>= 1 for plain UCT, which only compares
             visited children; a variant's rule may also score unvisited ones).
-        ucb: its score under the agent's selection rule,
-            :meth:`UCT.child_value <mctslab.agents.uct.UCT.child_value>`: for plain UCT
-            the UCB1 value ``wins / visits + exploration``.
-        exploration: :meth:`UCT.child_exploration
-            <mctslab.agents.uct.UCT.child_exploration>`: for UCB1 the exploration term
+        ucb: its score under the agent's selection rule (``agent.rule.value``, a
+            :class:`~mctslab.agents.rules.SelectionRule`): for plain UCT the UCB1 value
+            ``wins / visits + exploration``.
+        exploration: ``agent.rule.exploration``: for UCB1 the exploration term
             ``c * sqrt(ln N / visits)``; for another rule, what it adds to the mean
-            (``ucb - mean``) unless the agent says otherwise.
+            (``ucb - mean``) unless the rule says otherwise.
     """
 
     node: Node
@@ -122,7 +121,8 @@ class IterationRecord:
         updates: backpropagation, from the simulated node up to the root.
         c: the exploration constant used (the agent's ``c``).
         rule: the name of the agent's selection rule
-            (:attr:`UCT.rule_name <mctslab.agents.uct.UCT.rule_name>`, ``"UCB1"`` for UCT).
+            (:attr:`SelectionRule.name <mctslab.agents.rules.SelectionRule.name>` of
+            :attr:`UCT.rule <mctslab.agents.uct.UCT.rule>`, ``"UCB1"`` for UCT).
     """
 
     number: int
@@ -138,7 +138,7 @@ class IterationRecord:
     @property
     def score_label(self) -> str:
         """How the scores are labelled in words and pictures: ``"ucb"`` for UCB1, else the rule's name."""
-        return "ucb" if self.rule == "UCB1" else self.rule
+        return score_label(self.rule)
 
     @property
     def start(self) -> Node:
@@ -290,16 +290,15 @@ class SearchRecorder:
         self.iterations += 1
         self.max_depth = max(self.max_depth, depth)
         self.last = IterationRecord(
-            self.iterations, root, selection, leaf, expanded, playout, updates, agent.c, agent.rule_name
+            self.iterations, root, selection, leaf, expanded, playout, updates, agent.c, agent.rule.name
         )
         return self.last
 
     def _scores(self, node: Node, chosen: Node) -> SelectionStep:
         # The agent's own rule, so a variant's scores are its own (plain UCT: UCB1).
-        agent = self.agent
+        rule = self.agent.rule
         scores = tuple(
-            ChildScore(ch, ch.wins, ch.visits, agent.child_value(node, ch), agent.child_exploration(node, ch))
-            for ch in node.children
+            ChildScore(ch, ch.wins, ch.visits, rule.value(node, ch), rule.exploration(node, ch)) for ch in node.children
         )
         return SelectionStep(node, node.visits, scores, chosen)
 
@@ -318,6 +317,7 @@ class SearchRecorder:
             iterations=self.iterations,
             max_depth=self.max_depth,
             root=self.root,
+            rule=self.agent.rule.name,
         )
 
     def __repr__(self) -> str:

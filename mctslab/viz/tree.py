@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from ..agents.rules import SelectionRule
 from ..agents.uct import Node
 from ..games.base import Game
 from ..ucb import SQRT2
@@ -139,6 +140,7 @@ def render_view(
     stats: dict[int, list[str]] | None = None,
     node_attrs: dict[int, dict[str, str]] | None = None,
     edge_attrs: dict[int, dict[str, str]] | None = None,
+    rule: SelectionRule | None = None,
 ) -> Any:
     """Draw a pruned :class:`~mctslab.viz.prune.TreeView` (the engine of :func:`draw_tree`).
 
@@ -166,7 +168,7 @@ def render_view(
         board = small_board_html(game, node.state, node.move) if boards and game is not None else None
         if board:
             rows.append(board)
-        rows += stats.get(key) or [escape(s) for s in node_stats(node, c, mean=mean, ucb=ucb)]
+        rows += stats.get(key) or [escape(s) for s in node_stats(node, c, mean=mean, ucb=ucb, rule=rule)]
         count, _ = view.hidden[key]
         if count and not view.children[key]:
             rows.append(f'<FONT POINT-SIZE="8" COLOR="#777777">+{count} below</FONT>')
@@ -214,7 +216,9 @@ def render_view(
         caption.append("; ".join(parts))
     caption.append(f"{len(view.nodes)} of {view.total} nodes shown")
     graph.attr(label="\n".join(caption), labelloc="b", fontsize="10", fontname="Helvetica")
-    graph.text = NO_DOT_MESSAGE + "\n\n" + view_outline(view, game, c=c, mean=True, ucb=ucb, last_path=last_path)
+    graph.text = (
+        NO_DOT_MESSAGE + "\n\n" + view_outline(view, game, c=c, mean=True, ucb=ucb, last_path=last_path, rule=rule)
+    )
     return graph
 
 
@@ -238,25 +242,30 @@ def draw_tree(
     best_path: bool = True,
     title: str | None = None,
     legend: bool = True,
+    rule: SelectionRule | None = None,
 ) -> Any:
     """Draw the subtree of ``root`` with graphviz.
 
     Args:
-        root: the top node (a search's root, or any node: its subtree is drawn).
+        root: the top node (a search's root, or any node: its subtree is drawn); the
+            compiled engine's root (:class:`~mctslab.agents.compiled.CompiledNode`) too.
         game: the game, for move names, X/O and small boards (optional).
         depth: plies below ``root``, >= 0, or ``None`` for no limit.
         top_k: children per node, >= 1 (the rest in one "+ n more (v visits)" box),
             or ``None`` for all.
         max_nodes: nodes drawn in all, most visited first, or ``None`` for no limit.
-        c: exploration constant for the UCB1 terms (use the search's ``c``).
+        c: exploration constant for the UCB1 terms (use the search's ``c``) when no
+            ``rule`` is given.
         mean: add each node's mean reward ``wins / visits``.
-        ucb: add UCB1's two terms, ``mean + c sqrt(ln N / n)``, as the parent sees them.
+        ucb: add the selection rule's two terms, ``mean + exploration`` (UCB1:
+            ``mean + c sqrt(ln N / n)``), as the parent sees them, labelled with its name.
         boards: draw each node's board (default: for boards of at most 16 cells).
         last_path: nodes drawn in red and always shown, such as an
             :class:`~mctslab.viz.steps.IterationRecord`'s ``path``.
         best_path: draw the most visited path in green.
         title: a caption line.
         legend: explain the colours in the caption.
+        rule: the search's selection rule (``agent.rule``, e.g. RAVE's); default UCB1 with ``c``.
 
     Returns:
         A :class:`graphviz.Digraph` (a subclass whose notebook display falls back to a
@@ -286,6 +295,7 @@ def draw_tree(
         last_path=last_path,
         title=title,
         legend=legend,
+        rule=rule,
     )
 
 

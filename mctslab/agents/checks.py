@@ -1,0 +1,28 @@
+"""The checks of the search agents' shared parameters: exploration constant, time budget, final choice.
+
+Each takes ``(name, value)`` as :class:`~mctslab.agents.base.Param` calls it and returns the
+value to store, or raises a one-line TypeError (wrong type) or ValueError (out of range).
+"""
+
+from __future__ import annotations
+
+from ..validation import non_negative_number, optional, positive_number
+
+__all__ = ["check_c", "check_final", "check_seconds"]
+
+
+def check_c(name: str, c: float) -> float:
+    """The exploration constant as a finite float >= 0 (TypeError for a non-number, ValueError otherwise)."""
+    return non_negative_number(name, c, finite=True, hint=" (the exploration constant)")
+
+
+def check_seconds(name: str, seconds: float | None) -> float | None:
+    """``None``, or a finite time budget > 0 in seconds (TypeError for a non-number, ValueError otherwise)."""
+    return optional(positive_number, name, seconds, finite=True, hint=" (seconds per move)")
+
+
+def check_final(name: str, final: str) -> str:
+    """``"visits"`` or ``"mean"`` (ValueError otherwise)."""
+    if final not in ("visits", "mean"):
+        raise ValueError(f"{name} must be 'visits' or 'mean', got {final!r}")
+    return final

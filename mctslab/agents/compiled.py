@@ -1,0 +1,165 @@
+"""The UCT agent's ``engine="compiled"`` path: search with :mod:`mctslab.engine`, answer as UCT does.
+
+The compiled engine keeps its tree in arrays (:class:`~mctslab.engine.CompiledTree`);
+:class:`CompiledNode` reads them as :class:`~mctslab.agents.node.Node` reads (move,
+player, state, children, visits, wins, mean...), so :meth:`UCT.search
+<mctslab.agents.uct.UCT.search>` returns a root that :func:`~mctslab.viz.draw_tree`,
+:func:`~mctslab.viz.tree_outline` and everything else that walks a tree can use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..engine import CompiledTree, check_supported, search
+from ..games.base import Game, State
+from .base import Analysis, MoveStat, legal_or_raise
+from .node import Node
+
+__all__ = ["CompiledNode", "analyse"]
+
+
+class CompiledNode(Node):
+    """A read-only view of one slot of a :class:`~mctslab.engine.CompiledTree`, with :class:`Node`'s attributes.
+
+    ``visits``, ``wins``, ``mean`` and ``inv_sqrt`` are read from the arrays when asked;
+    ``state`` and ``player`` are worked out by playing the moves from the root. Children
+    are made once and kept, so a drawing can key nodes by ``id`` (children the search
+    added since are appended when asked again). Searching again from the same tree (tree
+    reuse) moves its root: take the new search's root, not an old view.
+
+    Attributes:
+        tree: the arrays.
+        slot: this node's slot in them.
+    """
+
+    __slots__ = ("tree", "slot", "_game", "_kids")
+
+    def __init__(
+        self, tree: CompiledTree, slot: int, game: Game, state: State, player: int, parent: CompiledNode | None
+    ) -> None:
+        self.tree, self.slot, self._game = tree, slot, game
+        self.state, self.player, self.parent = state, player, parent
+        self._kids: list[CompiledNode] = []
+
+    @classmethod
+    def root_of(cls, tree: CompiledTree, game: Game, state: State) -> CompiledNode:
+        """The view of ``tree``'s root, whose position is ``state``."""
+        return cls(tree, tree.root, game, state, 1 - game.to_move(state), None)
+
+    @property
+    def move(self) -> int | None:  # type: ignore[override]
+        """The move from the parent (``None`` at the root)."""
+        return None if self.parent is None else int(self.tree.move[self.slot])
+
+    @property
+    def visits(self) -> int:  # type: ignore[override]
+        """Playouts through this node."""
+        return int(self.tree.visits[self.slot])
+
+    @property
+    def wins(self) -> float:  # type: ignore[override]
+        """Total reward for ``player`` (the arrays count half points)."""
+        return int(self.tree.wins2[self.slot]) / 2
+
+    @property
+    def mean(self) -> float:  # type: ignore[override]
+        """``wins / visits`` (0.5 before a visit), as the engine keeps it."""
+        return float(self.tree.mean[self.slot])
+
+    @property
+    def inv_sqrt(self) -> float:  # type: ignore[override]
+        """``1 / sqrt(visits)``, as the engine keeps it."""
+        return float(self.tree.isq[self.slot])
+
+    @property
+    def children(self) -> list[CompiledNode]:  # type: ignore[override]
+        """The created children, in creation order."""
+        slots = self.tree.children(self.slot)
+        if len(self._kids) < len(slots):
+            game, state = self._game, self.state
+            mover = game.to_move(state)
+            self._kids += [
+                CompiledNode(self.tree, s, game, game.apply(state, int(self.tree.move[s])), mover, self)
+                for s in slots[len(self._kids) :]
+            ]
+        return self._kids
+
+    @property
+    def untried(self) -> list[int] | None:  # type: ignore[override]
+        """Legal moves not created yet (``None`` until the node is first expanded)."""
+        tree, slot = self.tree, self.slot
+        first = int(tree.first[slot])
+        if first < 0:
+            return None
+        return [int(tree.move[s]) for s in range(first + int(tree.nexp[slot]), first + int(tree.nlegal[slot]))]
+
+    def add(self, reward: float) -> None:
+        """Not possible: the compiled engine updates its own arrays.
+
+        Raises:
+            TypeError: always.
+        """
+        raise TypeError("a CompiledNode is a read-only view of the compiled engine's arrays")
+
+    def __repr__(self) -> str:
+        return f"CompiledNode(move={self.move}, player={self.player}, wins={self.wins:g}, visits={self.visits})"
+
+
+def _reusable(agent: Any, game: Game, state: State) -> CompiledTree | None:
+    """The previous tree re-rooted at ``state`` (found within two plies), or None."""
+    previous = getattr(agent, "_compiled_previous", None)
+    if not agent.reuse or previous is None or previous[0] != game:
+        return None
+    _, tree, root_state = previous
+    frontier = [(tree.root, root_state)]
+    for _ in range(3):
+        for slot, node_state in frontier:
+            if node_state == state:
+                tree.root = slot
+                tree.root_state = np.array(game.compiled_state(state), dtype=np.int64)
+                tree.info[1] = 0
+                return tree
+        frontier = [(s, game.apply(st, int(tree.move[s]))) for slot, st in frontier for s in tree.children(slot)]
+    return None
+
+
+def analyse(agent: Any, game: Game, state: State) -> Analysis:
+    """:meth:`mctslab.agents.uct.UCT.analyse` on the compiled engine (see :mod:`mctslab.engine`).
+
+    The agent's generator gives the search's seed (32 bits per search), so a seeded agent
+    plays the same moves every time. ``Analysis.root`` is a :class:`CompiledNode` (its
+    ``tree`` attribute holds the arrays).
+
+    Raises:
+        ValueError: (one line, before anything is compiled) if ``agent``'s class changes
+            a part of UCT the compiled engine cannot run, or ``game`` declares no kernel.
+    """
+    agent.check_compiled()
+    check_supported(game)
+    legal_or_raise(game, state)
+    tree = _reusable(agent, game, state)
+    result = search(
+        game,
+        state,
+        c=agent.c,
+        iterations=agent.iterations,
+        seconds=agent.seconds,
+        max_moves=agent.max_moves,
+        seed=agent.rng.getrandbits(32),
+        tree=tree,
+    )
+    if agent.reuse:
+        agent._compiled_previous = (game, result.tree, state)
+    children = list(zip(result.moves, result.visits, result.means, strict=True))
+    if agent.final == "visits":
+        best = max(children, key=lambda ch: (ch[1], ch[2]))
+    else:
+        best = max(children, key=lambda ch: (ch[2], ch[1]))
+    root = CompiledNode.root_of(result.tree, game, state)
+    rule = agent.rule
+    stats = tuple(MoveStat(ch.move, ch.visits, ch.mean, exploration=rule.exploration(root, ch)) for ch in root.children)
+    stats = tuple(sorted(stats, key=lambda s: s.move))
+    return Analysis(best[0], stats, iterations=result.done, max_depth=result.tree.max_depth, root=root, rule=rule.name)

@@ -1,0 +1,82 @@
+"""Whether the compiled back end can run: Numba installed, and a kernel for the game.
+
+A game declares its kernel with :meth:`~mctslab.games.base.Game.compiled_encoding`
+(``None``: no kernel). :func:`check_supported` turns that declaration into one line of
+error, before anything is compiled, so ``engine=compiled`` on a game without a kernel
+fails at once and says which games have one.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from types import ModuleType
+
+from ..games.base import Game
+
+__all__ = ["EXTRA_HINT", "available", "check_engine", "check_supported", "games_with_kernels", "require", "supports"]
+
+EXTRA_HINT = "the compiled engine needs Numba: pip install 'mctslab[fast]'"
+
+
+def available() -> bool:
+    """True when Numba can be imported (``pip install "mctslab[fast]"``)."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def require() -> None:
+    """Raise a one-line :class:`ImportError` naming the extra when Numba is missing."""
+    if not available():
+        raise ImportError(EXTRA_HINT)
+
+
+def check_engine(name: str, engine: str) -> str:
+    """An agent's ``engine`` parameter: ``"python"`` or ``"compiled"``.
+
+    Raises:
+        ValueError: for any other value.
+        ImportError: (one line, naming the extra) for ``"compiled"`` without Numba.
+    """
+    if engine not in ("python", "compiled"):
+        raise ValueError(f"{name} must be 'python' or 'compiled', got {engine!r}")
+    if engine == "compiled":
+        require()
+    return engine
+
+
+def kernels() -> ModuleType:
+    """The module of compiled kernels (:mod:`mctslab.engine.kernels`); Numba compiles each at its first call."""
+    require()
+    from . import kernels as module
+
+    return module
+
+
+def supports(game: Game) -> bool:
+    """True when ``game`` declares a kernel (:meth:`~mctslab.games.base.Game.compiled_encoding` is not ``None``)."""
+    return game.compiled_encoding() is not None
+
+
+@lru_cache(maxsize=1)
+def games_with_kernels() -> tuple[str, ...]:
+    """The registered games whose default form declares a kernel (``("connect4", "fractio", ...)``)."""
+    from ..games import GAMES, make_game
+
+    return tuple(sorted(name for name in GAMES if supports(make_game(name))))
+
+
+def check_supported(game: Game) -> None:
+    """Raise a one-line ValueError, before any compilation, if ``game`` declares no kernel.
+
+    Raises:
+        ValueError: naming the game, the games that have a kernel, and ``engine=python``.
+    """
+    if not supports(game):
+        raise ValueError(
+            f"the compiled engine has no kernel for {game.spec}; games with one: "
+            f"{', '.join(games_with_kernels())} (tictactoe up to 7 x 7, connect4 up to 63 bits of board);"
+            " use engine=python"
+        )

@@ -1,0 +1,99 @@
+"""The compiled engine's tree: parallel NumPy arrays of slots, grown as the search needs."""
+
+from __future__ import annotations
+
+import time
+from math import inf
+
+import numpy as np
+
+from .backend import kernels
+
+__all__ = ["KINDS", "NO_LIMIT", "SLOT_BYTES", "CompiledTree"]
+
+KINDS = {"tictactoe": 0, "connect4": 1, "uttt": 2}
+"""The kernels' numbers for the kinds a game's :meth:`~mctslab.games.base.Game.compiled_encoding` names."""
+NO_LIMIT = 1 << 40
+SLOT_BYTES = 4 + 4 + 2 + 2 + 4 + 4 + 8 + 8
+"""Bytes per tree slot: move, first child, legal and expanded counts, visits, half points, mean, 1/sqrt(visits)."""
+
+
+class CompiledTree:
+    """A UCT tree in arrays (see :mod:`mctslab.engine.kernels`), rooted at slot :attr:`root`.
+
+    Attributes:
+        root: the slot of the root.
+        slots: slots in use (created nodes and untried moves of expanded nodes).
+        iterations: iterations run since the root was set.
+        max_depth: deepest node added, in plies below the root.
+    """
+
+    def __init__(self, kind: int, prm: np.ndarray, tab: np.ndarray, root_state: np.ndarray, capacity: int) -> None:
+        self.kind, self.prm, self.tab = kind, prm, tab
+        self.block = 81 if kind == KINDS["uttt"] else int(prm[2] if kind == KINDS["tictactoe"] else prm[1])
+        capacity = max(capacity, 1 + self.block)
+        self.move = np.zeros(capacity, dtype=np.int32)
+        self.first = np.zeros(capacity, dtype=np.int32)
+        self.nlegal = np.zeros(capacity, dtype=np.int16)
+        self.nexp = np.zeros(capacity, dtype=np.int16)
+        self.visits = np.zeros(capacity, dtype=np.int32)
+        self.wins2 = np.zeros(capacity, dtype=np.int32)
+        self.mean = np.zeros(capacity, dtype=np.float64)
+        self.isq = np.zeros(capacity, dtype=np.float64)
+        self.move[0], self.first[0], self.mean[0], self.isq[0] = -1, -1, 0.5, inf
+        self.info = np.array([1, 0, 0, self.block], dtype=np.int64)  # slots used, max depth, iterations, block
+        self.root = 0
+        self.root_state = root_state
+
+    _ARRAYS = ("move", "first", "nlegal", "nexp", "visits", "wins2", "mean", "isq")
+
+    def _grow(self) -> None:
+        for name in self._ARRAYS:
+            old = getattr(self, name)
+            new = np.zeros(2 * old.shape[0], dtype=old.dtype)
+            new[: old.shape[0]] = old
+            setattr(self, name, new)
+
+    def run(self, c: float, max_moves: int | None, iterations: int | None, seconds: float | None) -> int:
+        """Iterate from the root within the budget (at least one iteration); returns iterations done."""
+        compiled = kernels()
+        limit = NO_LIMIT if max_moves is None else max_moves
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        done = 0
+        while True:
+            todo = NO_LIMIT if iterations is None else iterations - done
+            if deadline is not None:
+                todo = min(todo, 512)  # check the clock every 512 iterations
+            if todo <= 0:
+                break
+            done += compiled.uct(
+                self.kind, self.prm, self.tab, self.root_state, self.root, float(c), limit, todo,
+                self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
+                self.info,
+            )  # fmt: skip
+            if self.info[0] + self.block > self.move.shape[0]:
+                self._grow()
+            elif deadline is not None and done >= 1 and time.perf_counter() >= deadline:
+                break
+        self.iterations = int(self.visits[self.root])
+        self.max_depth = int(self.info[1])
+        return done
+
+    @property
+    def slots(self) -> int:
+        """Slots in use."""
+        return int(self.info[0])
+
+    def children(self, slot: int | None = None) -> range:
+        """The slots of the created children of ``slot`` (default the root), in creation order."""
+        slot = self.root if slot is None else slot
+        f = int(self.first[slot])
+        return range(f, f + int(self.nexp[slot])) if f >= 0 else range(0)
+
+    def nodes(self) -> int:
+        """Nodes created in the whole arrays (the root included)."""
+        return 1 + int(np.count_nonzero(self.visits[1 : self.slots]))
+
+    def bytes_per_node(self) -> float:
+        """Bytes of the arrays in use per node created."""
+        return self.slots * SLOT_BYTES / self.nodes()

@@ -1,0 +1,140 @@
+"""One compiled UCT search, and compiled random playouts, of a game that declares a kernel."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..games.base import Game, State
+from .backend import check_supported, kernels
+from .tree import KINDS, NO_LIMIT, CompiledTree
+
+__all__ = ["SearchResult", "compile_seconds", "random_results", "search", "tables"]
+
+
+@lru_cache(maxsize=32)
+def tables(kind: str, params: tuple[int, ...]) -> tuple[int, np.ndarray, np.ndarray]:
+    """The kernel's ``(kind, prm, tab)`` for a game's :meth:`~mctslab.games.base.Game.compiled_encoding`."""
+    if kind == "tictactoe":
+        from ..games.tictactoe import winning_lines
+
+        n, k = params
+        cells = n * n
+        lines = winning_lines(n, k)
+        through = [[m for m in lines if m >> c & 1] for c in range(cells)]
+        tab = np.zeros((cells, 1 + max(len(t) for t in through)), dtype=np.int64)
+        for c, masks in enumerate(through):
+            tab[c, 0] = len(masks)
+            tab[c, 1 : 1 + len(masks)] = masks
+        prm = np.array([n, k, cells, (1 << cells) - 1], dtype=np.int64)
+    elif kind == "connect4":
+        from ..games.connect4 import run_shifts
+
+        rows, cols, k = params
+        height = rows + 1
+        shifts = run_shifts(k) or (0,)  # k = 1: any stone is a run (m & m >> 0 == m)
+        full = sum(((1 << rows) - 1) << (c * height) for c in range(cols))
+        tab = np.array([[s * d for s in shifts] for d in (1, height, height + 1, height - 1)], dtype=np.int64)
+        prm = np.array([rows, cols, k, height, full, len(shifts)], dtype=np.int64)
+    elif kind == "uttt":
+        from ..games.ultimate import WINS
+
+        cells = [[c for c in range(9) if m >> c & 1] for m in range(512)]
+        tab = np.full((11, 512), -1, dtype=np.int64)
+        tab[0] = WINS
+        tab[1] = [len(c) for c in cells]
+        for m, c in enumerate(cells):
+            tab[2 : 2 + len(c), m] = c
+        prm = np.array([params[0]], dtype=np.int64)
+    else:
+        raise ValueError(f"the compiled engine has no game kind {kind!r}; known: {', '.join(KINDS)}")
+    prm.setflags(write=False)
+    tab.setflags(write=False)
+    return KINDS[kind], prm, tab
+
+
+def _encode(game: Game, state: State) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    check_supported(game)
+    kind, prm, tab = tables(*game.compiled_encoding())
+    return kind, prm, tab, np.array(game.compiled_state(state), dtype=np.int64)
+
+
+_COMPILE_SECONDS: list[float] = []
+
+
+def compile_seconds() -> float:
+    """Compile (or load from Numba's cache) every kernel once; the seconds it took (0 once done)."""
+    if _COMPILE_SECONDS:
+        return 0.0
+    from ..games import make_game
+
+    compiled = kernels()
+    start = time.perf_counter()
+    compiled.seed(0)
+    for spec in ("tictactoe", "connect4", "uttt"):
+        game = make_game(spec)
+        tree = CompiledTree(*_encode(game, game.initial_state()), capacity=1024)
+        tree.run(c=1.0, max_moves=None, iterations=8, seconds=None)
+    _COMPILE_SECONDS.append(time.perf_counter() - start)
+    return _COMPILE_SECONDS[0]
+
+
+@dataclass
+class SearchResult:
+    """What one compiled search found at the root: per child (creation order) move, visits, mean."""
+
+    tree: CompiledTree
+    moves: list[int]
+    visits: list[int]
+    means: list[float]
+    done: int
+
+
+def search(
+    game: Game,
+    state: State,
+    *,
+    c: float,
+    iterations: int | None,
+    seconds: float | None,
+    max_moves: int | None,
+    seed: int,
+    tree: CompiledTree | None = None,
+) -> SearchResult:
+    """One UCT search of ``state`` with the compiled engine.
+
+    Args:
+        game, state: the position (not over).
+        c, iterations, seconds, max_moves: as :class:`mctslab.agents.uct.UCT`.
+        seed: seeds Numba's generator for this search (the agent draws it from its own).
+        tree: a tree whose :attr:`CompiledTree.root` is already ``state`` (tree reuse), or
+            ``None`` for a fresh one.
+    """
+    check_supported(game)  # before compiling: a game without a kernel fails at once
+    compiled = kernels()
+    compile_seconds()
+    if tree is None:
+        kind, prm, tab, root_state = _encode(game, state)
+        budget = iterations if iterations is not None else 4096
+        tree = CompiledTree(kind, prm, tab, root_state, capacity=1 + 4 * budget)
+    compiled.seed(seed)
+    done = tree.run(c, max_moves, iterations, seconds)
+    kids = tree.children()
+    return SearchResult(
+        tree,
+        [int(tree.move[s]) for s in kids],
+        [int(tree.visits[s]) for s in kids],
+        [float(tree.mean[s]) for s in kids],
+        done,
+    )
+
+
+def random_results(game: Game, state: State, playouts: int, seed: int, max_moves: int | None = None) -> np.ndarray:
+    """Compiled random playouts from ``state``: counts of X wins, O wins and draws (for tests and flat MC)."""
+    kind, prm, tab, st = _encode(game, state)
+    compiled = kernels()
+    compiled.seed(seed)
+    return compiled.random_results(kind, prm, tab, st, playouts, NO_LIMIT if max_moves is None else max_moves)
