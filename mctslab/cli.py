@@ -189,6 +189,8 @@ def _run_move(args: argparse.Namespace) -> int:
             "iterations": analysis.iterations,
             "stats": [_stat_dict(s) for s in analysis.stats],
         }
+        if any(s.ucb is not None for s in analysis.stats):  # each stat's "ucb" is this rule's value
+            out["rule"] = analysis.rule or "UCB1"
         if analysis.value is not None:
             out["value"] = analysis.value
         print(json.dumps(out))

@@ -58,6 +58,15 @@ def test_move_uct_reports_visits_and_means(capsys):
     assert sum(s["visits"] for s in d["stats"]) == 300 and all("mean" in s for s in d["stats"])
 
 
+@pytest.mark.parametrize(("spec", "rule"), [("uct", "UCB1"), ("rave", "RAVE"), ("puct", "PUCT")])
+def test_move_json_names_the_rule_its_ucb_values_come_from(capsys, spec, rule):
+    code, out, _ = run(capsys, "move", "tictactoe", f"{spec}:iterations=100", "--moves", "0,3", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["rule"] == rule and all("ucb" in s for s in d["stats"])
+    _, flat, _ = run(capsys, "move", "tictactoe", "flat:playouts=10", "--moves", "0,3", "--json")
+    assert "rule" not in json.loads(flat)
+
+
 def test_move_flat_reports_playouts_and_scores(capsys):
     code, out, _ = run(capsys, "move", "tictactoe", "flat:playouts=50", "--moves", "4,0,8", "--json")
     d = json.loads(out)

@@ -15,8 +15,9 @@ import pytest
 from conftest import registered_games
 
 from mctslab import UCT, Node, make_agent, make_game, play_game
+from mctslab.agents import AGENTS
 from mctslab.agents import uct as uct_module
-from mctslab.agents.rules import UCB1, SelectionRule
+from mctslab.agents.rules import UCB1, SelectionRule, rule_for
 from mctslab.ucb import SQRT2, exploration, ucb1
 from mctslab.viz import (
     PHASES,
@@ -236,6 +237,27 @@ def test_a_variant_is_drawn_outlined_and_tabled_under_its_own_name():
     plain = UCT(iterations=300, seed=0)
     p = plain.analyse(game, game.state_from_moves([0, 3, 1, 4]))
     assert " ucb " in p.table() and " ucb " in tree_outline(p.root, game, depth=1, ucb=True, rule=plain.rule)
+
+
+def test_a_variants_tree_drawn_without_its_agent_is_labelled_with_its_rule():
+    """draw_tree(root) and tree_outline(root) alone find the rule by the tree's node class."""
+    game = make_game("tictactoe")
+    root = Tuned(iterations=300, seed=0).search(game, game.state_from_moves([0, 3, 1, 4]))
+    child = root.children[0]
+    rule = rule_for(root, SQRT2)
+    assert type(rule) is TunedRule
+    outline = tree_outline(root, game, depth=1, ucb=True)
+    assert f"UCB1-Tuned {child.mean:.2f}+{rule.exploration(root, child):.2f}" in outline and " ucb " not in outline
+    source = draw_tree(root, game, depth=1, ucb=True).source
+    assert "UCB1-Tuned " in source and "ucb " not in source
+    for spec in sorted(AGENTS):  # every registered variant of UCT, under its own rule's name
+        cls = AGENTS[spec]
+        if issubclass(cls, UCT) and cls.node_class is not Node:
+            variant = make_agent(f"{spec}:iterations=50", seed=0)
+            tree = variant.search(game, game.state_from_moves([0, 3]))
+            assert type(rule_for(tree)) is cls.rule_class, spec
+            assert variant.rule.label in tree_outline(tree, game, depth=1, ucb=True), spec
+    assert type(rule_for(UCT(iterations=20, seed=0).search(game, game.initial_state()))) is UCB1
 
 
 def test_the_rule_follows_a_change_of_c():

@@ -22,7 +22,7 @@ from ..ucb import SQRT2, exploration, ucb1
 from .base import score_label
 from .node import Node
 
-__all__ = ["UCB1", "SelectionRule", "best_child_by", "descend"]
+__all__ = ["UCB1", "SelectionRule", "best_child_by", "descend", "pair_node_with_rule", "rule_for"]
 
 
 class SelectionRule:
@@ -95,3 +95,32 @@ def descend(node: Node, choose: Callable[[Node], Node]) -> tuple[Node, int]:
         node = choose(node)
         depth += 1
     return node, depth
+
+
+_RULE_OF_NODE: dict[type, type[SelectionRule]] = {}
+"""Node class -> the rule of the variant that grows trees of it (filled by UCT's subclasses)."""
+
+
+def pair_node_with_rule(node_class: type, rule_class: type[SelectionRule]) -> None:
+    """Record that trees of ``node_class`` are searched by ``rule_class`` (a UCT variant's two parts).
+
+    :class:`~mctslab.agents.uct.UCT` calls it for each subclass with its own node class, so
+    that a tree drawn without its agent (:func:`~mctslab.viz.draw_tree` on a root) is still
+    labelled with its own rule. A variant without its own node class has nothing to pair.
+    """
+    if node_class is not Node:
+        _RULE_OF_NODE[node_class] = rule_class
+
+
+def rule_for(node: Any, c: float = SQRT2) -> SelectionRule:
+    """The selection rule that grew ``node``'s tree, built with ``c``: its variant's, or UCB1.
+
+    Looks up the node's class, then its parents (a node class of a variant of a variant);
+    any other node (plain :class:`~mctslab.agents.node.Node`, a student's own node, the
+    compiled engine's view) is UCB1's. Give the agent's own rule (``agent.rule``) where
+    its parameters matter: this one has the rule's default parameters but ``c``.
+    """
+    for cls in type(node).__mro__:
+        if cls in _RULE_OF_NODE:
+            return _RULE_OF_NODE[cls](c)
+    return UCB1(c)

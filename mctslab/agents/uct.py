@@ -39,7 +39,7 @@ from .checks import check_c, check_final, check_seconds
 from .node import Node
 from .playouts import check_playout, policy_rollout
 from .registry import register_agent
-from .rules import UCB1, SelectionRule, best_child_by, descend
+from .rules import UCB1, SelectionRule, best_child_by, descend, pair_node_with_rule
 
 __all__ = ["UCT", "VARIANT_PARAMS", "Node", "check_c", "check_final", "check_seconds"]
 
@@ -168,6 +168,7 @@ class UCT(Agent):
                     f"{cls.__name__}.{old}: the selection rule is an object now; write a "
                     f"mctslab.agents.rules.SelectionRule subclass with {new} and set rule_class on {cls.__name__}"
                 )
+        pair_node_with_rule(cls.node_class, cls.rule_class)  # a tree drawn alone still names its rule
         # Decided once per class, so that selection, run every iteration, asks one question.
         cls._plain_ucb1 = cls.rule_class is UCB1 and cls.rule is UCT.rule and cls.select_child is UCT.select_child
 

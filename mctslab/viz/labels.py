@@ -12,7 +12,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from ..agents.rules import UCB1, SelectionRule
+from ..agents.rules import SelectionRule, rule_for
 from ..agents.uct import Node
 from ..games.base import Game
 
@@ -61,8 +61,9 @@ def node_stats(
 
     ``wins`` counts results for the player who made the node's move (see
     :class:`~mctslab.agents.uct.Node`); at the root only the visits are shown. The
-    rule's terms (``rule``, default UCB1 with ``c``) are those the parent would compute
-    now, ``mean + exploration``, labelled with the rule's name (``"ucb"`` for UCB1).
+    rule's terms (``rule``; by default the rule of the node's variant with ``c``, UCB1's for
+    UCT: :func:`~mctslab.agents.rules.rule_for`) are those the parent would compute now,
+    ``mean + exploration``, labelled with the rule's name (``"ucb"`` for UCB1).
     """
     if node.parent is None or node.move is None:
         return [f"{node.visits} visits"]
@@ -70,7 +71,7 @@ def node_stats(
     if mean and node.visits:
         lines.append(f"mean {node.mean:.2f}")
     if ucb and node.visits:
-        rule = UCB1(c) if rule is None else rule
+        rule = rule_for(node, c) if rule is None else rule
         lines.append(f"{rule.label} {node.mean:.2f}+{rule.exploration(node.parent, node):.2f}")
     return lines
 

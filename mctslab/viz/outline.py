@@ -62,7 +62,8 @@ def tree_outline(
         mean: show each node's mean reward.
         ucb: show the selection rule's terms ``mean + exploration``, labelled with its name.
         last_path: nodes marked ``[last]`` (and always shown), such as the last iteration's path.
-        rule: the selection rule of the search (``agent.rule``); default UCB1 with ``c``.
+        rule: the selection rule of the search (``agent.rule``); by default the rule of the tree's variant
+            (:func:`~mctslab.agents.rules.rule_for`: UCB1 for UCT) with ``c``.
 
     Returns:
         The outline, one node per line.

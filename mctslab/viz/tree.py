@@ -265,7 +265,8 @@ def draw_tree(
         best_path: draw the most visited path in green.
         title: a caption line.
         legend: explain the colours in the caption.
-        rule: the search's selection rule (``agent.rule``, e.g. RAVE's); default UCB1 with ``c``.
+        rule: the search's selection rule (``agent.rule``, e.g. RAVE's); by default the rule of the tree's variant
+            (:func:`~mctslab.agents.rules.rule_for`: UCB1 for UCT) with ``c``.
 
     Returns:
         A :class:`graphviz.Digraph` (a subclass whose notebook display falls back to a
