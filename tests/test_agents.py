@@ -200,7 +200,14 @@ def test_bad_agent_specs(spec, message):
 def test_an_unknown_agent_lists_every_registered_one():
     with pytest.raises(SpecError) as err:
         make_agent("alphazero")
-    general, _, special = str(err.value).removeprefix("unknown agent 'alphazero'; known agents: ").partition("; ")
+    message, hint = (
+        str(err.value),
+        " (the course's own agents, such as racioppo, are registered by `import mctslab.course`)",
+    )
+    assert message.endswith(hint)
+    general, _, special = (
+        message.removesuffix(hint).removeprefix("unknown agent 'alphazero'; known agents: ").partition("; ")
+    )
     assert general.split(", ") == sorted(n for n in AGENTS if not AGENTS[n].experiment)
     experiments = sorted(n for n in AGENTS if AGENTS[n].experiment)
     assert special == (f"experiments' agents: {', '.join(experiments)}" if experiments else "")
