@@ -24,7 +24,8 @@ from ..display import Table
 from ..games import Game, make_game
 from ..validation import non_negative_int, one_of
 from .factory import AgentLike, label_of, name_of, resolve
-from .runner import GameResult, GameTask, check_games
+from .records import GameResult, GameTask
+from .runner import check_games
 from .schedule import play_schedule
 from .stats import Outcomes
 

@@ -28,140 +28,33 @@ import math
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures import TimeoutError as FuturesTimeout
-from dataclasses import dataclass
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from ..games import make_game
-from ..play import play_game
-from ..seeding import child_seed, child_seeds
 from ..validation import integer, positive_int
-from .factory import build
+from .playing import play_batch, play_games
+from .records import GameResult, GameTask, game_seed
 from .workers import RunInterrupted, init_worker, play_until_stopped
 
-
-@dataclass(frozen=True)
-class GameTask:
-    """One game to play.
-
-    Attributes:
-        pair: which pairing of the tournament (0 in a match).
-        index: the game's number within its pairing, from 0.
-        a_first: whether the pairing's first agent (A) moves first.
-        seed_key: the path from the tournament's seed to this game's seed: ``(index,)``
-            in a match, ``(pair, index)`` in a round robin.
-    """
-
-    pair: int
-    index: int
-    a_first: bool
-    seed_key: tuple[int, ...]
-
-    @property
-    def key(self) -> tuple[int, int]:
-        """``(pair, index)``: where the game sits in the schedule."""
-        return (self.pair, self.index)
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """One finished game, from the point of view of the pairing's agents A and B.
-
-    Attributes:
-        pair: which pairing (0 in a match).
-        index: the game's number within its pairing.
-        a_first: whether A moved first.
-        moves: the moves played, in order.
-        winner: ``"a"``, ``"b"``, or ``None`` for a draw.
-        returns: ``(A's return, B's return)``: 1 win, 0.5 draw, 0 loss.
-        seconds: wall-clock seconds A and B spent choosing moves.
-    """
-
-    pair: int
-    index: int
-    a_first: bool
-    moves: tuple[int, ...]
-    winner: str | None
-    returns: tuple[float, float]
-    seconds: tuple[float, float]
-
-    @property
-    def plies(self) -> int:
-        """Number of moves played."""
-        return len(self.moves)
-
-    @property
-    def key(self) -> tuple[int, int]:
-        """``(pair, index)``: where the game sits in the schedule."""
-        return (self.pair, self.index)
-
-
-def game_seed(root: int | np.random.SeedSequence, key: Sequence[int]) -> np.random.SeedSequence:
-    """The seed of the game at ``key`` below the tournament's seed ``root``.
-
-    The same as :func:`mctslab.seeding.child_seed` (this is its name in tournaments):
-    ``game_seed(S, (i,))`` equals ``SeedSequence(S).spawn(N)[i]`` for any ``N > i``, so
-    adding games to a tournament does not change the games already played.
-
-    Args:
-        root: the tournament's seed (an int >= 0 or a ``SeedSequence``).
-        key: the spawn path, e.g. ``(index,)`` or ``(pair, index)``.
-    """
-    return child_seed(root, key)
-
-
-def play_games(
-    game_spec: str,
-    pairs: Sequence[tuple[str, str]],
-    root: int | np.random.SeedSequence,
-    tasks: Sequence[GameTask],
-) -> Iterator[GameResult]:
-    """Play the games of ``tasks`` one after the other, yielding each as it finishes.
-
-    Args: as :func:`play_batch`.
-    """
-    game = make_game(game_spec)
-    for task in tasks:
-        a, b = pairs[task.pair]
-        seats = (a, b) if task.a_first else (b, a)
-        # the agent in seat k gets the game seed's child k, as play_game gives a spec
-        seeds = child_seeds(game_seed(root, task.seed_key), 2)
-        record = play_game(game, [build(agent, seed) for agent, seed in zip(seats, seeds, strict=True)])
-        a_seat = 0 if task.a_first else 1
-        winner = None if record.winner is None else ("a" if record.winner == a_seat else "b")
-        yield GameResult(
-            pair=task.pair,
-            index=task.index,
-            a_first=task.a_first,
-            moves=tuple(int(m) for m in record.moves),
-            winner=winner,
-            returns=(record.returns[a_seat], record.returns[1 - a_seat]),
-            seconds=(record.seconds[a_seat], record.seconds[1 - a_seat]),
-        )
-
-
-def play_batch(
-    game_spec: str,
-    pairs: Sequence[tuple[str, str]],
-    root: int | np.random.SeedSequence,
-    tasks: Sequence[GameTask],
-) -> list[GameResult]:
-    """Play a batch of games (what one worker task does).
-
-    Args:
-        game_spec: the game, as :func:`mctslab.make_game` accepts it.
-        pairs: agents ``(A, B)`` of each pairing (specs or factories), indexed by ``GameTask.pair``.
-        root: the tournament's seed.
-        tasks: the games to play.
-
-    Returns:
-        One :class:`GameResult` per task, in order.
-    """
-    return list(play_games(game_spec, pairs, root, tasks))
+__all__ = [  # GameResult, GameTask, game_seed, play_games and play_batch live below; importable here as before
+    "MAX_GAMES",
+    "MAX_WORKERS",
+    "GameResult",
+    "GameTask",
+    "RunInterrupted",
+    "available_cores",
+    "check_games",
+    "check_workers",
+    "default_batch_size",
+    "game_seed",
+    "play_batch",
+    "play_games",
+    "run_games",
+]
 
 
 MAX_WORKERS = 256

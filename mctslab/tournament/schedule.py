@@ -29,7 +29,8 @@ import numpy as np
 
 from ..games import Game
 from .results_file import ResultsFile
-from .runner import GameResult, GameTask, check_workers, run_games
+from .records import GameResult, GameTask
+from .runner import check_workers, run_games
 from .workers import RunInterrupted
 
 
