@@ -68,6 +68,8 @@ class Table:
             between columns, no rule under the headers) and a notebook shows that same
             text preformatted. ``None`` (the default): each column as wide as its widest
             cell, two spaces apart, a rule under the headers, and an HTML table.
+        text_width: the width, in characters, that the caption and notes are wrapped to
+            in the text form (default :data:`TEXT_WIDTH`).
 
     Raises:
         ValueError: if a row has the wrong number of cells, or ``align`` or ``widths`` is malformed.
@@ -82,6 +84,7 @@ class Table:
         notes: str | Sequence[str] | None = None,
         align: str | None = None,
         widths: Sequence[int] | None = None,
+        text_width: int = TEXT_WIDTH,
     ) -> None:
         self.headers = [str(h) for h in headers]
         self.rows = [[_cell_text(v) for v in row] for row in rows]
@@ -101,6 +104,7 @@ class Table:
         if widths is not None and len(widths) != len(self.headers):
             raise ValueError(f"widths must give one width per column ({len(self.headers)}), got {list(widths)}")
         self.widths = None if widths is None else tuple(widths)
+        self.text_width = text_width
 
     def column(self, name: str) -> list[str]:
         """The cells of the column called ``name``, as shown.
@@ -131,10 +135,10 @@ class Table:
 
     def lines(self) -> list[str]:
         """The table as text lines: the caption, the table, the notes (what ``str`` joins)."""
-        lines = textwrap.wrap(self.caption, TEXT_WIDTH) if self.caption else []
+        lines = textwrap.wrap(self.caption, self.text_width) if self.caption else []
         lines += self._body_lines()
         for note in self.notes:
-            lines += textwrap.wrap(note, TEXT_WIDTH) or [""]
+            lines += textwrap.wrap(note, self.text_width) or [""]
         return lines
 
     def __str__(self) -> str:

@@ -1,4 +1,4 @@
-"""Playing the games of a schedule: each :class:`~mctslab.tournament.records.GameTask` through :func:`mctslab.play.play_game`.
+"""Playing a schedule's games: each :class:`~.records.GameTask` through :func:`mctslab.play.play_game`.
 
 What one worker does (:func:`play_batch`), and what a run in this process does
 (:func:`play_games`, one game at a time). The agent in seat ``k`` of a game gets child

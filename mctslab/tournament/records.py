@@ -142,7 +142,9 @@ def result_from_dict(d: Any) -> GameResult:
     if not isinstance(a_first, bool) or winner not in ("a", "b", None):
         raise ValueError("the line is not a game record (bad a_first or winner)")
     iterations = d.get("iterations")
-    if iterations is not None and not (isinstance(iterations, list) and len(iterations) == 2 and all(map(_count, iterations))):
+    if iterations is not None and not (
+        isinstance(iterations, list) and len(iterations) == 2 and all(map(_count, iterations))
+    ):
         raise ValueError("the line is not a game record (iterations must be two whole numbers >= 0)")
     return GameResult(
         pair=pair,

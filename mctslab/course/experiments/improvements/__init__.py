@@ -72,6 +72,7 @@ __all__ = [
     "iterations_to_win",
     "matches",
     "measured_curve",
+    "measured_table",
     "node_counts",
     "playout_costs",
     "reach",

@@ -217,17 +217,16 @@ class TimedMatch:
 
     def iterations_per_move(self) -> tuple[float, float]:
         """Mean iterations per move that A (the variant) and B (UCT) reached in their time."""
-        games = self.result.results
-        return tuple(
-            sum(g.iterations[k] for g in games) / sum(d[k] for d in self.decisions) for k in (0, 1)
-        )  # type: ignore[return-value]
+        return self._per_move([g.iterations for g in self.result.results])
 
     def seconds_per_move(self) -> tuple[float, float]:
         """Mean wall-clock seconds per move of A and B (the budget, plus each move's overshoot)."""
-        games = self.result.results
-        return tuple(
-            sum(g.seconds[k] for g in games) / sum(d[k] for d in self.decisions) for k in (0, 1)
-        )  # type: ignore[return-value]
+        return self._per_move([g.seconds for g in self.result.results])
+
+    def _per_move(self, totals: Sequence[Sequence[float]]) -> tuple[float, float]:
+        """``(A, B)``: each side's sum of ``totals`` over the games, divided by its moves."""
+        a, b = (sum(t[k] for t in totals) / sum(d[k] for d in self.decisions) for k in (0, 1))
+        return (a, b)
 
 
 def decisions(game_spec: str, moves: Sequence[int], a_first: bool) -> tuple[int, int]:
