@@ -220,3 +220,9 @@ def test_the_same_match_on_a_dask_local_cluster():
     ):
         on_cluster = play_match(**kwargs, executor=client.get_executor(), batch_size=3)
     assert on_cluster.as_dict() == play_match(**kwargs, workers=1).as_dict()
+
+
+def test_play_game_records_each_players_iterations_as_their_analyses_report_them():
+    record = play_game("tictactoe", ["random", "uct:iterations=9"], seed=4)
+    o_moves = record.plies // 2  # O moves second
+    assert record.iterations == [0, 9 * o_moves] and all(s >= 0 for s in record.seconds)

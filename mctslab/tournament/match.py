@@ -98,6 +98,17 @@ class MatchResult:
         return (sum(r.seconds[0] for r in self.results), sum(r.seconds[1] for r in self.results))
 
     @property
+    def iterations(self) -> tuple[int, int] | None:
+        """Total iterations (or playouts) A and B ran, as their analyses report them.
+
+        What a clock allowed, for agents with ``seconds=``. ``None`` if a game was read from a
+        results file written before iterations were recorded.
+        """
+        if any(r.iterations is None for r in self.results):
+            return None
+        return (sum(r.iterations[0] for r in self.results), sum(r.iterations[1] for r in self.results))
+
+    @property
     def mean_plies(self) -> float:
         """Average game length in moves."""
         return sum(r.plies for r in self.results) / self.games if self.games else float("nan")
