@@ -11,7 +11,7 @@ from .matches import CURVE_MATCHES, MATCHES, TIMED_MATCHES, head_to_head, timed_
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Play every missing game of :data:`MATCHES` into ``OUT_DIR`` (default ``notebooks/data/09_improving_uct``)."""
-    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m mctslab.course.experiments.improvements", description=main.__doc__)
     parser.add_argument("out_dir", nargs="?", default="notebooks/data/09_improving_uct")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", default="", help="play only the matches whose file name contains this")

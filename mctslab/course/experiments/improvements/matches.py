@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ....games import make_game
+from ....games import Game, make_game
 from ....tournament import MatchResult, Outcomes, play_match
 from ..curves import Curve
 
@@ -229,9 +229,8 @@ class TimedMatch:
         return (a, b)
 
 
-def decisions(game_spec: str, moves: Sequence[int], a_first: bool) -> tuple[int, int]:
-    """Moves A and B chose in a game of ``game_spec`` that went ``moves`` (the game replayed)."""
-    game = make_game(game_spec)
+def decisions(game: Game, moves: Sequence[int], a_first: bool) -> tuple[int, int]:
+    """Moves A and B chose in a game of ``game`` that went ``moves`` (the game replayed)."""
     state, counts = game.initial_state(), [0, 0]
     for move in moves:
         counts[game.to_move(state)] += 1
@@ -264,4 +263,5 @@ def timed_match(
     result = head_to_head(pairing, out_dir, games=games, workers=1, progress=progress)
     if any(g.iterations is None for g in result.results):
         raise ValueError(f"{pairing.filename} holds games without iterations; play the match again into a new file")
-    return TimedMatch(pairing, result, tuple(decisions(result.game, g.moves, g.a_first) for g in result.results))
+    game = make_game(result.game)
+    return TimedMatch(pairing, result, tuple(decisions(game, g.moves, g.a_first) for g in result.results))
