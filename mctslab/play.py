@@ -49,7 +49,12 @@ def play_game(
     seed: int | np.random.SeedSequence | None = None,
     start: State | None = None,
 ) -> GameRecord:
-    """Play ``agents[0]`` (moving first) against ``agents[1]`` to the end.
+    """Play ``agents[0]`` (moving first) against ``agents[1]`` to the end: the package's one game loop.
+
+    Each move is the mover's :meth:`~mctslab.agents.base.Agent.analyse` (what ``select_move``
+    plays), timed, its iterations counted for that player. Matches, round robins, timed
+    matches, the course's ablations and training evaluations all play their games here,
+    through the tournament's schedule (:mod:`mctslab.tournament`).
 
     Args:
         game: a :class:`Game` or a game spec.
