@@ -1,7 +1,7 @@
 """Results files: one JSON line per finished game, so a run can be stopped and resumed.
 
 The first line is a header describing the run (game, agents, seed, seating); every
-other line is one :class:`~mctslab.tournament.runner.GameResult`. Lines are written
+other line is one :class:`~mctslab.tournament.records.GameResult`. Lines are written
 as batches of games finish, and flushed, so killing a run loses at most the games in
 flight. Running the same command with the same file again reads the finished games and
 plays only the others; since each game's seed depends only on its place in the

@@ -1,7 +1,8 @@
 """Playing many games: per-game seeds, batches, and any ``concurrent.futures`` executor.
 
-Every game of a tournament is a :class:`GameTask` whose seed is derived from the
-tournament's seed and the game's place in the schedule, never from a worker id or the
+Every game of a tournament is a :class:`~mctslab.tournament.records.GameTask` whose seed
+(:func:`~mctslab.tournament.records.game_seed`) is derived from the tournament's seed and
+the game's place in the schedule, never from a worker id or the
 order in which games finish: game ``i`` of a match seeded ``S`` is seeded with
 ``numpy.random.SeedSequence(S).spawn(N)[i]`` (and game ``i`` of pairing ``p`` of a round
 robin with ``SeedSequence(S).spawn(P)[p].spawn(N)[i]``). So a tournament gives the same
@@ -37,25 +38,8 @@ from tqdm.auto import tqdm
 
 from ..validation import integer, positive_int
 from .playing import play_batch, play_games
-from .records import GameResult, GameTask, game_seed
+from .records import GameResult, GameTask
 from .workers import RunInterrupted, init_worker, play_until_stopped
-
-__all__ = [  # GameResult, GameTask, game_seed, play_games and play_batch live below; importable here as before
-    "MAX_GAMES",
-    "MAX_WORKERS",
-    "GameResult",
-    "GameTask",
-    "RunInterrupted",
-    "available_cores",
-    "check_games",
-    "check_workers",
-    "default_batch_size",
-    "game_seed",
-    "play_batch",
-    "play_games",
-    "run_games",
-]
-
 
 MAX_WORKERS = 256
 """The most worker processes a run may start (``workers=100_000`` would fork until the machine stops)."""
