@@ -247,8 +247,8 @@ def timed_match(
 ) -> TimedMatch:
     """Play (or read back) an equal-time match in this process, with each side's seconds and iterations.
 
-    Games already in ``out_dir``'s file are read, not played again; each new game is
-    appended as it ends. The moves depend on this machine's speed, so a game played
+    Games already in ``out_dir``'s file are read, not played again; new games are
+    appended as each batch ends (Ctrl-C keeps every finished game). The moves depend on this machine's speed, so a game played
     again need not be the same one.
 
     Args:
