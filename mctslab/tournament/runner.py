@@ -25,11 +25,13 @@ computed from the local core count).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import signal
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures import TimeoutError as FuturesTimeout
 
@@ -151,9 +153,10 @@ def run_games(
     def collect(batch_results: list[GameResult]) -> None:
         if not batch_results:
             return
-        results.extend(batch_results)
-        if on_batch is not None:
-            on_batch(batch_results)
+        with _ctrl_c_held():  # written and counted together: the count a stop reports is what the file holds
+            if on_batch is not None:
+                on_batch(batch_results)
+            results.extend(batch_results)
         bar.update(len(batch_results))
 
     try:
@@ -169,6 +172,29 @@ def run_games(
         bar.close()
     results.sort(key=lambda r: r.key)
     return results
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold a SIGINT that arrives in the block until its end, then raise ``KeyboardInterrupt`` there.
+
+    Only in the main thread (where Python runs signal handlers), and only when SIGINT
+    raises ``KeyboardInterrupt`` (its default handler); otherwise the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    held: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if held:
+        raise KeyboardInterrupt
 
 
 GRACE_SECONDS = 1.0

@@ -248,8 +248,8 @@ def timed_match(
     """Play (or read back) an equal-time match in this process, with each side's seconds and iterations.
 
     Games already in ``out_dir``'s file are read, not played again; new games are
-    appended as each batch ends (Ctrl-C keeps every finished game). The moves depend on this machine's speed, so a game played
-    again need not be the same one.
+    appended as each batch ends (Ctrl-C keeps every finished game). The moves depend on
+    this machine's speed, so a game played again need not be the same one.
 
     Args:
         pairing: the match (its variant and baseline with ``seconds=``).
