@@ -6,6 +6,11 @@ numbers right-aligned, an interval never broken across lines), and everything el
 aligned plain text (``__str__``, ``_repr_pretty_``). Wide text tables that a browser
 wraps into fragments ("96.8 [95.5, 97." then "7]") are what this replaces.
 
+It is the package's one table: a table laid out in fixed character widths (``widths=``,
+as a terminal report prints it) is shown preformatted in a notebook too, and a table
+with a layout of its own subclasses :class:`Table` and overrides :meth:`Table.lines`
+(and ``_repr_html_``), as :class:`mctslab.course.experiments.tables.PanelTable` does.
+
 Example:
     >>> table = Table(["agent", "score"], [["uct", "0.62 [0.55, 0.69]"], ["flat", 0.38]], caption="A vs B")
     >>> print(table)
@@ -58,9 +63,16 @@ class Table:
             or a sequence of strings.
         align: one letter per column, ``"l"`` or ``"r"`` (default: right for columns
             whose cells all look like numbers, left otherwise).
+        widths: fixed widths in characters, one per column: the text is laid out as a
+            terminal report prints it (each cell padded to its column's width, nothing
+            between columns, no rule under the headers) and a notebook shows that same
+            text preformatted. ``None`` (the default): each column as wide as its widest
+            cell, two spaces apart, a rule under the headers, and an HTML table.
+        text_width: the width, in characters, that the caption and notes are wrapped to
+            in the text form (default :data:`TEXT_WIDTH`).
 
     Raises:
-        ValueError: if a row has the wrong number of cells or ``align`` is malformed.
+        ValueError: if a row has the wrong number of cells, or ``align`` or ``widths`` is malformed.
     """
 
     def __init__(
@@ -71,6 +83,8 @@ class Table:
         caption: str | None = None,
         notes: str | Sequence[str] | None = None,
         align: str | None = None,
+        widths: Sequence[int] | None = None,
+        text_width: int = TEXT_WIDTH,
     ) -> None:
         self.headers = [str(h) for h in headers]
         self.rows = [[_cell_text(v) for v in row] for row in rows]
@@ -87,6 +101,10 @@ class Table:
         if len(align) != len(self.headers) or set(align) - {"l", "r"}:
             raise ValueError(f"align must be one of 'l'/'r' per column ({len(self.headers)}), got {align!r}")
         self.align = align
+        if widths is not None and len(widths) != len(self.headers):
+            raise ValueError(f"widths must give one width per column ({len(self.headers)}), got {list(widths)}")
+        self.widths = None if widths is None else tuple(widths)
+        self.text_width = text_width
 
     def column(self, name: str) -> list[str]:
         """The cells of the column called ``name``, as shown.
@@ -105,20 +123,26 @@ class Table:
         return max(len(line) for line in self._body_lines())
 
     def _body_lines(self) -> list[str]:
-        widths = [max([len(h)] + [len(r[j]) for r in self.rows]) for j, h in enumerate(self.headers)]
+        fixed = self.widths is not None
+        widths = self.widths or [max([len(h)] + [len(r[j]) for r in self.rows]) for j, h in enumerate(self.headers)]
 
         def line(cells: Sequence[str]) -> str:
             parts = [c.rjust(w) if a == "r" else c.ljust(w) for c, w, a in zip(cells, widths, self.align, strict=True)]
-            return "  ".join(parts).rstrip()
+            return ("" if fixed else "  ").join(parts).rstrip()
 
-        return [line(self.headers), "  ".join("-" * w for w in widths), *(line(r) for r in self.rows)]
+        rule = [] if fixed else ["  ".join("-" * w for w in widths)]
+        return [line(self.headers), *rule, *(line(r) for r in self.rows)]
 
-    def __str__(self) -> str:
-        lines = textwrap.wrap(self.caption, TEXT_WIDTH) if self.caption else []
+    def lines(self) -> list[str]:
+        """The table as text lines: the caption, the table, the notes (what ``str`` joins)."""
+        lines = textwrap.wrap(self.caption, self.text_width) if self.caption else []
         lines += self._body_lines()
         for note in self.notes:
-            lines += textwrap.wrap(note, TEXT_WIDTH) or [""]
-        return "\n".join(lines)
+            lines += textwrap.wrap(note, self.text_width) or [""]
+        return lines
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
 
     def __repr__(self) -> str:
         return str(self)
@@ -127,6 +151,9 @@ class Table:
         p.text(str(self))
 
     def _repr_html_(self) -> str:
+        if self.widths is not None:  # laid out as text: shown as that text
+            return "<pre>" + escape(str(self)) + "</pre>"
+
         def cell(tag: str, text: str, a: str) -> str:
             side = "right" if a == "r" else "left"
             return f'<{tag} style="text-align:{side};white-space:nowrap;padding:2px 8px">{escape(text)}</{tag}>'

@@ -25,6 +25,8 @@ class GameRecord:
         winner: 0 or 1, or ``None`` for a draw.
         returns: per-player returns (1 win, 0.5 draw, 0 loss).
         seconds: wall-clock seconds each player spent choosing moves.
+        iterations: iterations (or playouts) each player ran over the game, as its
+            analyses report them (what its clock allowed, for an agent with ``seconds=``).
     """
 
     game: str
@@ -33,6 +35,7 @@ class GameRecord:
     winner: int | None = None
     returns: tuple[float, float] = (0.5, 0.5)
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    iterations: list[int] = field(default_factory=lambda: [0, 0])
 
     @property
     def plies(self) -> int:
@@ -46,7 +49,12 @@ def play_game(
     seed: int | np.random.SeedSequence | None = None,
     start: State | None = None,
 ) -> GameRecord:
-    """Play ``agents[0]`` (moving first) against ``agents[1]`` to the end.
+    """Play ``agents[0]`` (moving first) against ``agents[1]`` to the end: the package's one game loop.
+
+    Each move is the mover's :meth:`~mctslab.agents.base.Agent.analyse` (what ``select_move``
+    plays), timed, its iterations counted for that player. Matches, round robins, timed
+    matches, the course's ablations and training evaluations all play their games here,
+    through the tournament's schedule (:mod:`mctslab.tournament`).
 
     Args:
         game: a :class:`Game` or a game spec.
@@ -79,8 +87,10 @@ def play_game(
     while not game.is_terminal(state):
         mover = game.to_move(state)
         began = time.perf_counter()
-        move = players[mover].select_move(game, state)
+        analysis = players[mover].analyse(game, state)  # what select_move plays, with its iterations
         record.seconds[mover] += time.perf_counter() - began
+        record.iterations[mover] += analysis.iterations
+        move = analysis.move
         state = game.play(state, move)
         record.moves.append(move)
     record.winner = game.winner(state)

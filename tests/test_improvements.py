@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -81,18 +82,23 @@ def timed_games(pairing):
 @pytest.mark.parametrize("pairing", TIMED_MATCHES, ids=lambda p: p.filename)
 def test_every_timed_match_is_stored_complete_with_its_clock_and_iterations(pairing):
     header, games = timed_games(pairing)
-    assert header["format"] == "mctslab-timed" and header["seed"]["entropy"] == SEED
-    assert header["agents"] == [pairing.variant, pairing.baseline] and header["seconds_per_move"] == SECONDS
+    assert header["format"] == "mctslab-results" and header["seed"]["entropy"] == SEED  # the tournament's format
+    assert [_short(a) for a in header["agents"]] == [_short(pairing.variant), _short(pairing.baseline)]
     assert sorted(g["index"] for g in games) == list(range(pairing.games)) and pairing.games >= 40
-    for g in games:
-        a, b = g["decisions"]
+    match = timed_match(pairing, DATA)
+    for g, (a, b) in zip(games, match.decisions, strict=True):
         assert a + b == g["plies"] == len(g["moves"]) and g["a_first"] == (g["index"] % 2 == 0)
         assert a - b == (1 if g["a_first"] else -1) * (g["plies"] % 2)  # the first mover made the extra move
         # each move searched at least once, and for at least its budget (the clock stops the search)
-        assert all(it >= d for it, d in zip(g["iterations"], g["decisions"], strict=True))
-        assert all(t >= SECONDS * d for t, d in zip(g["seconds"], g["decisions"], strict=True))
-    match = timed_match(pairing, DATA)
+        assert all(it >= d for it, d in zip(g["iterations"], (a, b), strict=True))
+        assert all(t >= SECONDS * d for t, d in zip(g["seconds"], (a, b), strict=True))
     assert match.outcomes.games == pairing.games and min(match.iterations_per_move()) > 1
+
+
+def _short(spec):
+    """A spec's settings, in any order."""
+    name, _, rest = spec.partition(":")
+    return name, frozenset(rest.split(","))
 
 
 @pytest.mark.parametrize("pairing", TIMED_MATCHES[:2], ids=lambda p: p.filename)
@@ -112,15 +118,28 @@ def test_stored_timed_games_replay_as_legal_games_with_their_recorded_winner(pai
 def test_timed_match_plays_counts_and_resumes(tmp_path):
     pairing = TIMED_MATCHES[2]  # transpositions at 0.02 s per move
     first = timed_match(pairing, tmp_path, games=1)
-    (g,) = first.games
-    assert g.a_first and sum(g.decisions) == len(g.moves) and all(i >= 1 for i in g.iterations)
+    (g,) = first.result.results
+    assert g.a_first and sum(first.decisions[0]) == len(g.moves) and all(i >= 1 for i in g.iterations)
     again = timed_match(pairing, tmp_path, games=2)  # the first game is read back, the second played
-    assert again.games[0] == g and again.games[1].index == 1 and not again.games[1].a_first
+    back = again.result.results[0]  # read back: as played, its seconds rounded to microseconds in the file
+    assert back == replace(g, seconds=back.seconds) and back.seconds == pytest.approx(g.seconds, abs=1e-6)
+    assert again.result.resumed == 1
+    assert again.result.results[1].index == 1 and not again.result.results[1].a_first
     assert len((tmp_path / pairing.filename).read_text().splitlines()) == 3
     other = Pairing(pairing.game, "solver:seconds=0.02", pairing.baseline, 1, "time")
     (tmp_path / other.filename).write_text((tmp_path / pairing.filename).read_text())
-    with pytest.raises(ValueError, match="another match"):
+    with pytest.raises(ValueError, match="another run"):
         timed_match(other, tmp_path)
+
+
+def test_a_timed_match_refuses_games_stored_without_iterations(tmp_path):
+    pairing = TIMED_MATCHES[0]
+    stored = (DATA / pairing.filename).read_text().splitlines()[:2]
+    game = json.loads(stored[1])
+    del game["iterations"]
+    (tmp_path / pairing.filename).write_text(stored[0] + "\n" + json.dumps(game) + "\n")
+    with pytest.raises(ValueError, match="without iterations"):
+        timed_match(pairing, tmp_path, games=1)
 
 
 @pytest.mark.parametrize("pairing", CURVE_MATCHES, ids=lambda p: p.filename)

@@ -16,8 +16,9 @@ import pytest
 
 from mctslab import make_game, play_match
 from mctslab.cli import main
+from mctslab.tournament.playing import play_batch
+from mctslab.tournament.records import GameTask
 from mctslab.tournament.results_file import ResultsFile, ResultsFileBusyError
-from mctslab.tournament.runner import GameTask, play_batch
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find the workers")
 

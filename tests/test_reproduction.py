@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from functools import cache
@@ -304,8 +305,24 @@ def test_stored_ablation_rederives_a_sample_and_supports_its_conclusions():
     assert len({m.games for m in ablation.values()}) == 1 and ablation["paper"].games >= 5000
 
 
+def test_the_ablation_is_one_resumable_schedule_whose_counts_are_the_chunks(tmp_path):
+    from mctslab.course.reproduction.ablation import ablation_chunk, ablation_variants, precompute_ablation
+
+    out, games = tmp_path / "ablation.json", tmp_path / "games.jsonl"
+    data = precompute_ablation(out, games_file=games, games=4, chunk_games=2, seed=7, workers=1, progress=False)
+    assert json.loads(out.read_text()) == data and len(games.read_text().splitlines()) == 1 + 10 * 4
+    row = next(r for r in PAPER_ROWS if r.key == "w3-o")
+    for name in ("paper", "only ties"):  # each stored chunk is the chunk played on its own
+        for c in ("0", "1"):
+            assert data["chunks"][name][c] == list(ablation_chunk(row, ablation_variants()[name], int(c), 2, 7))
+    again = precompute_ablation(out, games_file=games, games=4, chunk_games=2, seed=7, workers=1, progress=False)
+    assert again == data  # read back, nothing played
+    with pytest.raises(ValueError, match="games file does not"):  # the counts are never replaced by fewer
+        precompute_ablation(out, games_file=tmp_path / "new.jsonl", games=2, chunk_games=2, seed=7, progress=False)
+
+
 def test_tables_stay_narrow_and_show_html():
-    from mctslab.course.experiments.tables import Table
+    from mctslab.course.experiments.tables import PanelTable as Table
 
     wide = Table(["budget", *(f"column number {i}" for i in range(12))], [[i, *range(12)] for i in range(3)], title="t")
     lines = wide.text().splitlines()

@@ -87,3 +87,34 @@ def test_games_beyond_the_schedule_are_kept_but_not_returned(tmp_path):
     assert sorted(_results_file(out, games=4).load()) == [(0, i) for i in range(4)]
     shorter = play_match("tictactoe", CHEAP, "random", games=4, seed=7, workers=1, out=out, progress=False)
     assert shorter.resumed == 4 and len(out.read_text().splitlines()) == 7
+
+
+# -- each side's iterations ---------------------------------------------------------------
+def test_each_game_records_both_sides_iterations_and_a_file_keeps_them(tmp_path):
+    out = tmp_path / "m.jsonl"
+    played = play_match("tictactoe", "uct:iterations=7", "random", games=4, seed=3, workers=1, out=out, progress=False)
+    for r in played.results:  # 7 per move of UCT's; random plays without iterating
+        a_moves = (r.plies + 1) // 2 if r.a_first else r.plies // 2
+        assert r.iterations == (7 * a_moves, 0)
+    assert played.iterations == (sum(r.iterations[0] for r in played.results), 0)
+    lines = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    assert [tuple(g["iterations"]) for g in lines] == [r.iterations for r in played.results]
+    back = play_match("tictactoe", "uct:iterations=7", "random", games=4, seed=3, workers=1, out=out, progress=False)
+    assert back.resumed == 4 and [r.iterations for r in back.results] == [r.iterations for r in played.results]
+
+
+def test_games_stored_without_iterations_read_as_none(tmp_path):
+    out = tmp_path / "m.jsonl"
+    shutil.copy(DATA / "match_v1.jsonl", out)  # written before iterations were recorded
+    resumed = play_match("tictactoe", CHEAP, "random", games=6, seed=7, workers=1, out=out, progress=False)
+    assert all(r.iterations is None for r in resumed.results) and resumed.iterations is None
+
+
+def test_a_line_with_malformed_iterations_is_not_a_game_record(tmp_path):
+    out = tmp_path / "m.jsonl"
+    lines = (DATA / "match_v1.jsonl").read_text().splitlines()
+    game = json.loads(lines[1])
+    game["iterations"] = [3, -1]
+    out.write_text("\n".join([lines[0], json.dumps(game), *lines[2:]]) + "\n")
+    with pytest.raises(ResultsFileError, match="iterations must be two whole numbers"):
+        _results_file(out).load()

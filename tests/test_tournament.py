@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -12,6 +14,7 @@ from mctslab import play_game
 from mctslab.tournament import (
     ResultsFileError,
     ResultsFileWarning,
+    RunInterrupted,
     game_seed,
     play_match,
     round_robin,
@@ -120,6 +123,24 @@ def test_an_interrupted_run_resumed_gives_the_uninterrupted_totals(tmp_path, mon
     assert resumed.as_dict() == whole.as_dict()
 
 
+def test_ctrl_c_while_a_batch_is_written_reports_what_the_file_holds(tmp_path, monkeypatch):
+    out = tmp_path / "m.jsonl"
+    append = ResultsFile.append
+    calls = []
+
+    def append_signalled_midway(self, results):
+        calls.append(len(results))
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C arrives while the second batch is being written
+        append(self, results)
+
+    monkeypatch.setattr(ResultsFile, "append", append_signalled_midway)
+    with pytest.raises(RunInterrupted) as stop:
+        _match(out, games=20, batch_size=3)
+    written = len(out.read_text().splitlines()) - 1
+    assert written == 6 and stop.value.finished == written  # the batch was written whole, and counted
+
+
 def test_more_games_extend_a_finished_run(tmp_path):
     out = tmp_path / "m.jsonl"
     _match(out, games=8)
@@ -220,3 +241,9 @@ def test_the_same_match_on_a_dask_local_cluster():
     ):
         on_cluster = play_match(**kwargs, executor=client.get_executor(), batch_size=3)
     assert on_cluster.as_dict() == play_match(**kwargs, workers=1).as_dict()
+
+
+def test_play_game_records_each_players_iterations_as_their_analyses_report_them():
+    record = play_game("tictactoe", ["random", "uct:iterations=9"], seed=4)
+    o_moves = record.plies // 2  # O moves second
+    assert record.iterations == [0, 9 * o_moves] and all(s >= 0 for s in record.seconds)

@@ -13,9 +13,10 @@ Everything runs on one core, a process pool (the default) or a Dask cluster
 
 from .elo import EloRatings, bradley_terry
 from .match import SEATS, MatchResult, play_match
+from .records import GameResult, GameTask, game_seed
 from .results_file import ResultsFileError, ResultsFileWarning
 from .roundrobin import RoundRobinResult, round_robin
-from .runner import GameResult, GameTask, game_seed, run_games
+from .runner import run_games
 from .stats import Outcomes, as_far_probability, games_needed, games_needed_one_sample, wilson
 from .workers import RunInterrupted
 

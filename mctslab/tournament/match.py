@@ -24,7 +24,8 @@ from ..display import Table
 from ..games import Game, make_game
 from ..validation import non_negative_int, one_of
 from .factory import AgentLike, label_of, name_of, resolve
-from .runner import GameResult, GameTask, check_games
+from .records import GameResult, GameTask
+from .runner import check_games
 from .schedule import play_schedule
 from .stats import Outcomes
 
@@ -95,6 +96,17 @@ class MatchResult:
     def seconds(self) -> tuple[float, float]:
         """Total wall-clock seconds A and B spent choosing moves."""
         return (sum(r.seconds[0] for r in self.results), sum(r.seconds[1] for r in self.results))
+
+    @property
+    def iterations(self) -> tuple[int, int] | None:
+        """Total iterations (or playouts) A and B ran, as their analyses report them.
+
+        What a clock allowed, for agents with ``seconds=``. ``None`` if a game was read from a
+        results file written before iterations were recorded.
+        """
+        if any(r.iterations is None for r in self.results):
+            return None
+        return (sum(r.iterations[0] for r in self.results), sum(r.iterations[1] for r in self.results))
 
     @property
     def mean_plies(self) -> float:

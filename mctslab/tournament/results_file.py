@@ -1,7 +1,7 @@
 """Results files: one JSON line per finished game, so a run can be stopped and resumed.
 
 The first line is a header describing the run (game, agents, seed, seating); every
-other line is one :class:`~mctslab.tournament.runner.GameResult`. Lines are written
+other line is one :class:`~mctslab.tournament.records.GameResult`. Lines are written
 as batches of games finish, and flushed, so killing a run loses at most the games in
 flight. Running the same command with the same file again reads the finished games and
 plays only the others; since each game's seed depends only on its place in the
@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
-import math
 import os
 import stat
 import warnings
@@ -44,7 +43,8 @@ from pathlib import Path
 from typing import Any
 
 from ..games import Game, IllegalMoveError
-from .runner import GameResult
+from .locks import LOCKS
+from .records import GameResult, result_from_dict, result_to_json
 
 FORMAT = "mctslab-results"
 VERSION = 1
@@ -52,12 +52,6 @@ VERSION = 1
 
 class ResultsFileError(ValueError):
     """A results file that cannot be used: written by another run, or damaged before its last line."""
-
-
-LOCKS: set[int] = set()
-"""File descriptors holding a results file's lock in this process. A forked worker closes
-its copies (:func:`mctslab.tournament.workers.init_worker`): an ``flock`` lasts while any
-copy of the descriptor is open, and a worker must not keep the file locked after its run."""
 
 
 class ResultsFileBusyError(ResultsFileError):
@@ -100,33 +94,6 @@ def check_path(path: str | os.PathLike) -> Path:
 
 class ResultsFileWarning(UserWarning):
     """A damaged last line was removed from a results file (its game will be played again)."""
-
-
-def _count(value: Any) -> bool:
-    """A JSON whole number >= 0 (not a bool, not a float such as 1e400)."""
-    return type(value) is int and value >= 0
-
-
-def _pair_of_numbers(value: Any) -> bool:
-    return (
-        isinstance(value, list) and len(value) == 2 and all(type(v) in (int, float) and math.isfinite(v) for v in value)
-    )
-
-
-def _record_to_json(result: GameResult) -> str:
-    return json.dumps(
-        {
-            "pair": result.pair,
-            "index": result.index,
-            "a_first": result.a_first,
-            "winner": result.winner,
-            "returns": list(result.returns),
-            "plies": result.plies,
-            "seconds": [round(s, 6) for s in result.seconds],
-            "moves": list(result.moves),
-        },
-        separators=(",", ":"),
-    )
 
 
 @dataclass(frozen=True)
@@ -275,7 +242,7 @@ class ResultsFile:
         """
         try:
             with open(self.path, "a", encoding="utf-8") as f:
-                f.write("".join(_record_to_json(r) + "\n" for r in results))
+                f.write("".join(result_to_json(r) + "\n" for r in results))
                 f.flush()
                 os.fsync(f.fileno())
         except OSError as err:
@@ -372,28 +339,7 @@ class ResultsFile:
             d = json.loads(raw)
         except (ValueError, RecursionError):  # RecursionError: nested thousands deep
             raise ValueError("the line is not valid JSON") from None
-        if not isinstance(d, dict):
-            raise ValueError(f"the line is not a game record (a JSON {type(d).__name__}, not an object)")
-        try:
-            pair, index, a_first, winner = d["pair"], d["index"], d["a_first"], d["winner"]
-            returns, seconds, moves = d["returns"], d["seconds"], d["moves"]
-        except KeyError as err:
-            raise ValueError(f"the line is not a game record (no {err.args[0]!r})") from None
-        if not (_count(pair) and _count(index) and isinstance(moves, list) and all(map(_count, moves))):
-            raise ValueError("the line is not a game record (pair, index and moves must be whole numbers >= 0)")
-        if not (_pair_of_numbers(returns) and _pair_of_numbers(seconds)):
-            raise ValueError("the line is not a game record (returns and seconds must be pairs of finite numbers)")
-        if not isinstance(a_first, bool) or winner not in ("a", "b", None):
-            raise ValueError("the line is not a game record (bad a_first or winner)")
-        result = GameResult(
-            pair=pair,
-            index=index,
-            a_first=a_first,
-            moves=tuple(moves),
-            winner=winner,
-            returns=(float(returns[0]), float(returns[1])),
-            seconds=(float(seconds[0]), float(seconds[1])),
-        )
+        result = result_from_dict(d)
         expected = self.schedule.get(result.key)
         if expected is not None and expected != result.a_first:
             raise ValueError(f"game {result.key} is not seated as this run's schedule seats it")

@@ -22,7 +22,8 @@ from ..validation import one_of, positive_int
 from .elo import EloRatings, bradley_terry
 from .factory import AgentLike, label_of, name_of, resolve
 from .match import SEATS, MatchResult, a_moves_first, seed_header
-from .runner import GameResult, GameTask, check_games, game_seed
+from .records import GameResult, GameTask, game_seed
+from .runner import check_games
 from .schedule import play_schedule
 
 

@@ -1,7 +1,8 @@
 """Playing many games: per-game seeds, batches, and any ``concurrent.futures`` executor.
 
-Every game of a tournament is a :class:`GameTask` whose seed is derived from the
-tournament's seed and the game's place in the schedule, never from a worker id or the
+Every game of a tournament is a :class:`~mctslab.tournament.records.GameTask` whose seed
+(:func:`~mctslab.tournament.records.game_seed`) is derived from the tournament's seed and
+the game's place in the schedule, never from a worker id or the
 order in which games finish: game ``i`` of a match seeded ``S`` is seeded with
 ``numpy.random.SeedSequence(S).spawn(N)[i]`` (and game ``i`` of pairing ``p`` of a round
 robin with ``SeedSequence(S).spawn(P)[p].spawn(N)[i]``). So a tournament gives the same
@@ -24,145 +25,23 @@ computed from the local core count).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures import TimeoutError as FuturesTimeout
-from dataclasses import dataclass
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from ..games import make_game
-from ..play import play_game
-from ..seeding import child_seed, child_seeds
 from ..validation import integer, positive_int
-from .factory import build
+from .playing import play_batch, play_games
+from .records import GameResult, GameTask
 from .workers import RunInterrupted, init_worker, play_until_stopped
-
-
-@dataclass(frozen=True)
-class GameTask:
-    """One game to play.
-
-    Attributes:
-        pair: which pairing of the tournament (0 in a match).
-        index: the game's number within its pairing, from 0.
-        a_first: whether the pairing's first agent (A) moves first.
-        seed_key: the path from the tournament's seed to this game's seed: ``(index,)``
-            in a match, ``(pair, index)`` in a round robin.
-    """
-
-    pair: int
-    index: int
-    a_first: bool
-    seed_key: tuple[int, ...]
-
-    @property
-    def key(self) -> tuple[int, int]:
-        """``(pair, index)``: where the game sits in the schedule."""
-        return (self.pair, self.index)
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """One finished game, from the point of view of the pairing's agents A and B.
-
-    Attributes:
-        pair: which pairing (0 in a match).
-        index: the game's number within its pairing.
-        a_first: whether A moved first.
-        moves: the moves played, in order.
-        winner: ``"a"``, ``"b"``, or ``None`` for a draw.
-        returns: ``(A's return, B's return)``: 1 win, 0.5 draw, 0 loss.
-        seconds: wall-clock seconds A and B spent choosing moves.
-    """
-
-    pair: int
-    index: int
-    a_first: bool
-    moves: tuple[int, ...]
-    winner: str | None
-    returns: tuple[float, float]
-    seconds: tuple[float, float]
-
-    @property
-    def plies(self) -> int:
-        """Number of moves played."""
-        return len(self.moves)
-
-    @property
-    def key(self) -> tuple[int, int]:
-        """``(pair, index)``: where the game sits in the schedule."""
-        return (self.pair, self.index)
-
-
-def game_seed(root: int | np.random.SeedSequence, key: Sequence[int]) -> np.random.SeedSequence:
-    """The seed of the game at ``key`` below the tournament's seed ``root``.
-
-    The same as :func:`mctslab.seeding.child_seed` (this is its name in tournaments):
-    ``game_seed(S, (i,))`` equals ``SeedSequence(S).spawn(N)[i]`` for any ``N > i``, so
-    adding games to a tournament does not change the games already played.
-
-    Args:
-        root: the tournament's seed (an int >= 0 or a ``SeedSequence``).
-        key: the spawn path, e.g. ``(index,)`` or ``(pair, index)``.
-    """
-    return child_seed(root, key)
-
-
-def play_games(
-    game_spec: str,
-    pairs: Sequence[tuple[str, str]],
-    root: int | np.random.SeedSequence,
-    tasks: Sequence[GameTask],
-) -> Iterator[GameResult]:
-    """Play the games of ``tasks`` one after the other, yielding each as it finishes.
-
-    Args: as :func:`play_batch`.
-    """
-    game = make_game(game_spec)
-    for task in tasks:
-        a, b = pairs[task.pair]
-        seats = (a, b) if task.a_first else (b, a)
-        # the agent in seat k gets the game seed's child k, as play_game gives a spec
-        seeds = child_seeds(game_seed(root, task.seed_key), 2)
-        record = play_game(game, [build(agent, seed) for agent, seed in zip(seats, seeds, strict=True)])
-        a_seat = 0 if task.a_first else 1
-        winner = None if record.winner is None else ("a" if record.winner == a_seat else "b")
-        yield GameResult(
-            pair=task.pair,
-            index=task.index,
-            a_first=task.a_first,
-            moves=tuple(int(m) for m in record.moves),
-            winner=winner,
-            returns=(record.returns[a_seat], record.returns[1 - a_seat]),
-            seconds=(record.seconds[a_seat], record.seconds[1 - a_seat]),
-        )
-
-
-def play_batch(
-    game_spec: str,
-    pairs: Sequence[tuple[str, str]],
-    root: int | np.random.SeedSequence,
-    tasks: Sequence[GameTask],
-) -> list[GameResult]:
-    """Play a batch of games (what one worker task does).
-
-    Args:
-        game_spec: the game, as :func:`mctslab.make_game` accepts it.
-        pairs: agents ``(A, B)`` of each pairing (specs or factories), indexed by ``GameTask.pair``.
-        root: the tournament's seed.
-        tasks: the games to play.
-
-    Returns:
-        One :class:`GameResult` per task, in order.
-    """
-    return list(play_games(game_spec, pairs, root, tasks))
-
 
 MAX_WORKERS = 256
 """The most worker processes a run may start (``workers=100_000`` would fork until the machine stops)."""
@@ -274,9 +153,10 @@ def run_games(
     def collect(batch_results: list[GameResult]) -> None:
         if not batch_results:
             return
-        results.extend(batch_results)
-        if on_batch is not None:
-            on_batch(batch_results)
+        with _ctrl_c_held():  # written and counted together: the count a stop reports is what the file holds
+            if on_batch is not None:
+                on_batch(batch_results)
+            results.extend(batch_results)
         bar.update(len(batch_results))
 
     try:
@@ -292,6 +172,29 @@ def run_games(
         bar.close()
     results.sort(key=lambda r: r.key)
     return results
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold a SIGINT that arrives in the block until its end, then raise ``KeyboardInterrupt`` there.
+
+    Only in the main thread (where Python runs signal handlers), and only when SIGINT
+    raises ``KeyboardInterrupt`` (its default handler); otherwise the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    held: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if held:
+        raise KeyboardInterrupt
 
 
 GRACE_SECONDS = 1.0

@@ -28,8 +28,9 @@ from typing import Any
 import numpy as np
 
 from ..games import Game
+from .records import GameResult, GameTask
 from .results_file import ResultsFile
-from .runner import GameResult, GameTask, check_workers, run_games
+from .runner import check_workers, run_games
 from .workers import RunInterrupted
 
 

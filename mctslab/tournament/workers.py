@@ -16,7 +16,6 @@ A tournament's process pool runs :func:`play_until_stopped` in workers set up by
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import os
 import signal
@@ -26,10 +25,13 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # runner imports this module
+from .locks import release_inherited
+from .playing import play_games
+
+if TYPE_CHECKING:
     import numpy as np
 
-    from .runner import GameResult, GameTask
+    from .records import GameResult, GameTask
 
 PR_SET_PDEATHSIG = 1
 """``prctl`` option (linux/prctl.h): the signal a process gets when its parent dies."""
@@ -115,12 +117,7 @@ def init_worker(parent_pid: int) -> None:
     It also closes its copies of the results files' lock descriptors, so that the lock ends
     with the run, not with the last worker.
     """
-    from .results_file import LOCKS
-
-    for fd in list(LOCKS):
-        with contextlib.suppress(OSError):
-            os.close(fd)
-    LOCKS.clear()
+    release_inherited()
     signal.signal(signal.SIGINT, _on_sigint)
     die_with_parent(parent_pid)
 
@@ -131,15 +128,13 @@ def play_until_stopped(
     root: int | np.random.SeedSequence,
     tasks: Sequence[GameTask],
 ) -> tuple[list[GameResult], bool]:
-    """Play a batch as :func:`~mctslab.tournament.runner.play_batch` does, unless SIGINT stops it.
+    """Play a batch as :func:`~mctslab.tournament.playing.play_batch` does, unless SIGINT stops it.
 
     Returns:
         ``(results, stopped)``: the games finished, in order, and whether SIGINT
         stopped the batch before its end (then ``results`` holds the games finished
         before it; the game it interrupted is not among them).
     """
-    from .runner import play_games
-
     global _playing
     results: list[GameResult] = []
     if _stop:

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...tournament import Outcomes, play_match
-from ...tournament.runner import game_seed
+from ...tournament import Outcomes, game_seed, play_match
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
-"""A small results table that shows itself: HTML in a notebook, narrow aligned text elsewhere.
+"""A narrow results table for the lessons: :class:`PanelTable`, a :class:`mctslab.display.Table` cut into panels.
 
 Notebooks show results as tables, not as long printed lines that wrap into fragments
-(a number broken across two lines cannot be read). :class:`Table` renders HTML
+(a number broken across two lines cannot be read). :class:`PanelTable` renders HTML
 (``_repr_html_``) for JupyterLab and GitHub, and a plain-text fallback (``str``, and what
 IPython shows when HTML is not available; nbval compares it) no wider than ``width``
 characters: wider tables are cut into column panels, each repeating the first column.
@@ -12,47 +12,66 @@ from __future__ import annotations
 import html
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from ...display import Table
 
 
-@dataclass(frozen=True)
-class Table:
-    """A titled table of already formatted cells.
+class PanelTable(Table):
+    """A titled table of already formatted cells: the first column on the left, the others on the right.
 
-    Attributes:
+    Args:
         columns: the column headings.
         rows: one sequence of cells (strings or numbers, shown with ``str``) per row.
         title: a caption above the table ("" for none).
         note: a line below it, e.g. what the intervals are ("" for none).
-        width: the widest plain-text line, in characters (>= 40).
+        width: the widest plain-text line, in characters.
+
+    Raises:
+        ValueError: if a row has not one cell per column.
     """
 
-    columns: Sequence[str]
-    rows: Sequence[Sequence[object]]
-    title: str = ""
-    note: str = ""
-    width: int = 100
+    def __init__(
+        self,
+        columns: Sequence[str],
+        rows: Sequence[Sequence[object]],
+        title: str = "",
+        note: str = "",
+        width: int = 100,
+    ) -> None:
+        if any(len(row) != len(columns) for row in rows):
+            raise ValueError(f"every row must have {len(columns)} cells, one per column")
+        cells = [[str(c) for c in row] for row in rows]
+        super().__init__(
+            [str(c) for c in columns],
+            cells,
+            caption=title or None,
+            notes=note or None,
+            align="l" + "r" * (len(columns) - 1),
+        )
+        self.title, self.note, self.max_width = title, note, width
 
-    def __post_init__(self) -> None:
-        if any(len(row) != len(self.columns) for row in self.rows):
-            raise ValueError(f"every row must have {len(self.columns)} cells, one per column")
-
-    def _cells(self) -> list[list[str]]:
-        return [[str(c) for c in self.columns]] + [[str(c) for c in row] for row in self.rows]
+    @property
+    def columns(self) -> list[str]:
+        """The column headings."""
+        return self.headers
 
     def text(self) -> str:
-        """The table as aligned text, cut into panels of at most :attr:`width` characters."""
-        cells = self._cells()
-        widths = [max(len(r[i]) for r in cells) for i in range(len(self.columns))]
+        """The table as aligned text, cut into panels of at most ``width`` characters."""
+        return "\n".join(self.lines())
+
+    def lines(self) -> list[str]:
+        """The text lines: the title, each panel (headings, a rule, the rows), the note."""
+        cells = [self.headers, *self.rows]
+        widths = [max(len(r[i]) for r in cells) for i in range(len(self.headers))]
         panels, current, used = [], [], widths[0]
         for i in range(1, len(widths)):
-            if current and used + 2 + widths[i] > self.width:
+            if current and used + 2 + widths[i] > self.max_width:
                 panels.append(current)
                 current, used = [], widths[0]
             current.append(i)
             used += 2 + widths[i]
         panels.append(current)
-        out = textwrap.wrap(self.title, self.width) if self.title else []
+        out = textwrap.wrap(self.title, self.max_width) if self.title else []
         for n, panel in enumerate(panels):
             if n:
                 out.append("")
@@ -63,24 +82,17 @@ class Table:
                 if r == 0:
                     out.append("-" * len(line.rstrip()))
         if self.note:
-            out.extend(textwrap.wrap(self.note, self.width))
-        return "\n".join(out)
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def _repr_pretty_(self, p, cycle: bool) -> None:  # IPython's plain-text view
-        p.text(self.text())
+            out.extend(textwrap.wrap(self.note, self.max_width))
+        return out
 
     def _repr_html_(self) -> str:
-        cells = self._cells()
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in cells[0])
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in self.headers)
         body = "".join(
             "<tr>"
             + f'<td style="text-align:left">{html.escape(row[0])}</td>'
             + "".join(f'<td style="text-align:right">{html.escape(c)}</td>' for c in row[1:])
             + "</tr>"
-            for row in cells[1:]
+            for row in self.rows
         )
         caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
         note = f"<p><small>{html.escape(self.note)}</small></p>" if self.note else ""

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from ...agents import make_agent
-from ..experiments.tables import Table
+from ..experiments.tables import PanelTable
 from .agent import DEFECTS, RacioppoMonteCarlo
 from .outcomes import FULL, has_line
 from .rows import PAPER_ROWS, Row
@@ -258,7 +258,7 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-def window1_ablation_table(ablation: dict[str, dict[str, tuple[float, ...]]]) -> Table:
+def window1_ablation_table(ablation: dict[str, dict[str, tuple[float, ...]]]) -> PanelTable:
     """The exact window-1 ablation (from :func:`load_exact`) as a table: one line per variant, one column per row.
 
     Outcome rows show X wins / O wins / draws, the centre row the centre rate, all in percent.
@@ -272,4 +272,4 @@ def window1_ablation_table(ablation: dict[str, dict[str, tuple[float, ...]]]) ->
         "exact, in %: X wins/O wins/draws (centre-100: X's first move is the centre); "
         "index and threshold act only in windows 2 and 3"
     )
-    return Table(["variant", *keys], rows, note=note)
+    return PanelTable(["variant", *keys], rows, note=note)

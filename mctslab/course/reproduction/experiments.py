@@ -18,9 +18,9 @@ from tqdm.auto import tqdm
 
 from ...agents import canonical_spec
 from ...games import make_game
-from ...tournament import play_match
+from ...tournament import game_seed, play_match
 from ...tournament.factory import build
-from ...tournament.runner import available_cores, game_seed
+from ...tournament.runner import available_cores
 from .agent import DEFECTS, PROCEDURES
 from .exact_rows import load_exact
 from .rows import PAPER_ROWS, Row

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import html
 import math
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...display import Table
 from ...tournament import wilson
 from .agent import PROCEDURES
 from .rows import Row
@@ -177,18 +177,25 @@ class ReproductionTable:
         "procedure (paper's / corrected), against the exact rates where known"
     )
 
+    def as_table(self) -> Table:
+        """The text form as a :class:`~mctslab.display.Table`: a title line per experiment, a line per rate.
+
+        Laid out in fixed widths, no wider than 80 characters (the notes wrapped there too).
+        """
+        headers = ["", "rate", "published", "paper [95%]", "exact", "corrected [95%]", "exact"]
+        rows = []
+        for rec in self.records():
+            if rec["rate"] in ("X wins", "centre"):  # the experiment's title: one cell running across the line
+                rows.append([f"{rec['label']} ({rec['source']}); fit p {_p_pair(rec)}", *[""] * 6])
+            rows.append(
+                ["", str(rec["rate"]), _num(rec["published"]), _with_ci(rec, "paper"), _exact(rec, "paper")]
+                + [_with_ci(rec, "corrected"), _exact(rec, "corrected")]
+            )
+        return Table(headers, rows, notes=self.NOTE, align="llrrrrr", widths=(2, 8, 10, 20, 7, 20, 7), text_width=80)
+
     def table(self) -> str:
         """The table as text no wider than 80 characters: a title line per experiment, a line per rate."""
-        lines = [f"  {'rate':<8}{'published':>10}{'paper [95%]':>20}{'exact':>7}{'corrected [95%]':>20}{'exact':>7}"]
-        for rec in self.records():
-            if rec["rate"] in ("X wins", "centre"):
-                lines.append(f"{rec['label']} ({rec['source']}); fit p {_p_pair(rec)}")
-            lines.append(
-                f"  {rec['rate']:<8}{_num(rec['published']):>10}{_with_ci(rec, 'paper'):>20}"
-                f"{_exact(rec, 'paper'):>7}{_with_ci(rec, 'corrected'):>20}{_exact(rec, 'corrected'):>7}"
-            )
-        lines.extend(textwrap.wrap(self.NOTE, 80))
-        return "\n".join(lines)
+        return str(self.as_table())
 
     def __str__(self) -> str:
         return self.table()
@@ -200,6 +207,7 @@ class ReproductionTable:
         p.text(self.table())
 
     def _repr_html_(self) -> str:
+        """A notebook's view: one HTML table of nine columns (the experiment and its fit on each rate's row)."""
         head = (
             "<tr><th>experiment</th><th>cell</th><th>rate</th><th>published %</th><th>paper's procedure %"
             " [95%]</th><th>exact %</th><th>corrected % [95%]</th><th>exact %</th>"

@@ -1,0 +1,82 @@
+"""The experiments of notebook 09, "Improving UCT": what each enhancement buys, measured.
+
+* :mod:`.races`: :func:`iterations_to_win`, how many iterations a UCT agent (or a
+  variant) needs on a position with a forced win before the move it would play is a
+  winning one and stays one up to a limit, and :func:`win_race` on :data:`CONNECT4_ENDGAMES`
+  (MCTS-Solver against UCT);
+* :mod:`.matches`: every variant against plain UCT (:func:`head_to_head`) at equal
+  iterations and equal time (:func:`timed_match`, which also reports the iterations each
+  side reached), RAVE over budgets (:func:`measured_curve`), each match a
+  :func:`mctslab.tournament.play_match` into a results file;
+* :mod:`.results`: the measured table (:func:`measured_table`) and what each clock
+  allowed (:func:`reach`), read back from those files;
+* :mod:`.costs`: tree nodes of UCT against positions stored with transpositions
+  (:func:`node_counts`), seconds per playout (:func:`playout_costs`) and per iteration
+  (:func:`iteration_costs`).
+
+Everything is seeded; ``python -m mctslab.course.experiments.improvements`` plays what is
+missing (resumable), at the size of :data:`MATCHES`, :data:`CURVE_MATCHES` and
+:data:`TIMED_MATCHES` (those in one process, whatever ``--workers``: concurrent games would
+share the cores their clocks measure).
+"""
+
+from .costs import iteration_costs, node_counts, playout_costs
+from .matches import (
+    CURVE_BUDGETS,
+    CURVE_GAMES,
+    CURVE_MATCHES,
+    CURVE_VARIANT,
+    ITERATIONS,
+    MATCHES,
+    SECONDS,
+    SEED,
+    TIMED_GAMES,
+    TIMED_MATCHES,
+    VARIANTS,
+    Pairing,
+    TimedMatch,
+    curve_matches,
+    head_to_head,
+    is_timed,
+    matches,
+    measured_curve,
+    timed_match,
+    timed_matches,
+)
+from .races import CONNECT4_ENDGAMES, Race, iterations_to_win, win_race
+from .results import MeasuredTable, Reach, Row, measured_table, reach
+
+__all__ = [
+    "CONNECT4_ENDGAMES",
+    "CURVE_BUDGETS",
+    "CURVE_GAMES",
+    "CURVE_MATCHES",
+    "CURVE_VARIANT",
+    "ITERATIONS",
+    "MATCHES",
+    "SECONDS",
+    "SEED",
+    "TIMED_GAMES",
+    "TIMED_MATCHES",
+    "VARIANTS",
+    "MeasuredTable",
+    "Pairing",
+    "Race",
+    "Reach",
+    "Row",
+    "TimedMatch",
+    "curve_matches",
+    "head_to_head",
+    "is_timed",
+    "iteration_costs",
+    "iterations_to_win",
+    "matches",
+    "measured_curve",
+    "measured_table",
+    "node_counts",
+    "playout_costs",
+    "reach",
+    "timed_match",
+    "timed_matches",
+    "win_race",
+]

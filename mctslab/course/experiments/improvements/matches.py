@@ -1,0 +1,267 @@
+"""The matches of notebook 09: each variant against plain UCT, at equal iterations and at equal time.
+
+Every match is a :func:`mctslab.tournament.play_match` of :data:`SEED` (game ``i``:
+``SeedSequence(SEED).spawn(...)[i]``, seats alternating), written to one results file per
+:class:`Pairing` in the tournament's format (one JSON line per game, with each side's
+seconds and iterations), so a run resumes where it stopped and the notebook reads the
+games back. The equal-time matches on Ultimate Tic-Tac-Toe (:data:`TIMED_MATCHES`) are
+played in one process: concurrent games would share the cores their clocks measure.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ....games import Game, make_game
+from ....tournament import MatchResult, Outcomes, play_match
+from ..curves import Curve
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One match of the notebook: a variant against plain UCT on one game.
+
+    Attributes:
+        game: the game's spec.
+        variant: the variant's spec.
+        baseline: plain UCT's spec, at the same budget.
+        games: games to play (seats alternate).
+        budget: ``"iterations"`` or ``"time"``: what is equal between the two.
+    """
+
+    game: str
+    variant: str
+    baseline: str
+    games: int
+    budget: str = "iterations"
+
+    @property
+    def filename(self) -> str:
+        """The results file's name: game, variant and budget, readable."""
+        text = f"{self.game.split(':')[0]}__{self.variant}__{self.budget}"
+        return text.replace(":", "_").replace(",", "_").replace("=", "-") + ".jsonl"
+
+
+ITERATIONS = 200
+"""Iterations per move of both sides in the equal-iterations matches."""
+
+SECONDS = 0.02
+"""Seconds per move of both sides in the equal-time matches (noisy on a loaded machine)."""
+
+VARIANTS = ("solver", "rave", "transpositions", "uct:playout=decisive")
+"""The variants measured (``uct:playout=decisive`` is UCT with decisive playouts)."""
+
+
+def _with(spec: str, budget: str) -> str:
+    sep = "," if ":" in spec else ":"
+    return spec + sep + budget
+
+
+def matches(scale: float = 1.0) -> list[Pairing]:
+    """The notebook's matches: every variant against UCT on Connect Four and Ultimate Tic-Tac-Toe.
+
+    At equal iterations (:data:`ITERATIONS`) on both games; at equal time
+    (:data:`SECONDS`) on Connect Four. ``scale`` multiplies the number of games.
+    """
+    out = []
+    for game, n in (("connect4", 60), ("uttt", 30)):
+        for v in VARIANTS:
+            # decisive playouts on Ultimate Tic-Tac-Toe cost about 100 times a random one: fewer games
+            games = n // 2 if (game, v) == ("uttt", "uct:playout=decisive") else n
+            variant = _with(v, f"iterations={ITERATIONS}")
+            out.append(Pairing(game, variant, f"uct:iterations={ITERATIONS}", max(2, round(games * scale))))
+    for v in VARIANTS:
+        out.append(
+            Pairing(
+                "connect4", _with(v, f"seconds={SECONDS}"), f"uct:seconds={SECONDS}", max(2, round(40 * scale)), "time"
+            )
+        )
+    return out
+
+
+MATCHES = matches()
+"""The matches at the size the notebook shows."""
+
+CURVE_VARIANT = "rave"
+"""The variant of the budget curve: RAVE, the largest effect at equal iterations on Ultimate
+Tic-Tac-Toe, and the enhancement whose effect should depend most on the budget (AMAF
+statistics stand in for the real ones while a node has few visits)."""
+
+CURVE_BUDGETS = (25, 50, 100, 200, 400, 800)
+"""Iterations per move of both sides on the budget curve (200 is the table's match, the same
+file and games), doubling from 25 to 800 (at 800 a game takes about 7 s on a quiet core)."""
+
+CURVE_GAMES = 30
+"""Games per budget on the curve (seats alternating)."""
+
+
+def curve_matches(scale: float = 1.0) -> list[Pairing]:
+    """The budget curve's matches: :data:`CURVE_VARIANT` against UCT on Ultimate at each of :data:`CURVE_BUDGETS`.
+
+    The match at 200 iterations is the table's (the same file, the same games).
+    """
+    return [
+        Pairing(
+            "uttt", _with(CURVE_VARIANT, f"iterations={n}"), f"uct:iterations={n}", max(2, round(CURVE_GAMES * scale))
+        )
+        for n in CURVE_BUDGETS
+    ]
+
+
+CURVE_MATCHES = curve_matches()
+"""The budget curve's matches at the size the notebook shows."""
+
+
+def measured_curve(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> Curve:
+    """The score of :data:`CURVE_VARIANT` against UCT at each budget of :data:`CURVE_MATCHES`, read back.
+
+    From ``out_dir``; missing games are played (run the command first). ``xs``: iterations per move.
+    """
+    pairings = CURVE_MATCHES if pairings is None else pairings
+    results = [head_to_head(p, out_dir) for p in pairings]
+    return Curve(
+        label=f"{CURVE_VARIANT} vs uct (Ultimate Tic-Tac-Toe)",
+        xs=tuple(float(p.variant.rpartition("iterations=")[2]) for p in pairings),
+        outcomes=tuple(r.outcomes for r in results),
+        opponent="uct",
+        specs=tuple(p.variant for p in pairings),
+    )
+
+
+SEED = 2026
+"""The seed of every match (game ``i`` of a match: ``SeedSequence(SEED).spawn(...)[i]``)."""
+
+
+def head_to_head(
+    pairing: Pairing,
+    out_dir: str | os.PathLike | None = None,
+    *,
+    games: int | None = None,
+    workers: int | None = 1,
+    progress: bool = False,
+) -> MatchResult:
+    """Play (or read back) one pairing, the variant as A, seats alternating (:func:`~mctslab.tournament.play_match`).
+
+    Args:
+        pairing: the match.
+        out_dir: the folder of the results files; games already there are read, not
+            played again (``None``: play everything, keep nothing).
+        games: play only the first ``games`` games (the same games: game ``i`` has the
+            same seed whatever the total).
+        workers: processes (1: in this process).
+        progress: show a progress bar.
+    """
+    out = None if out_dir is None else Path(out_dir) / pairing.filename
+    n = pairing.games if games is None else games
+    return play_match(
+        pairing.game, pairing.variant, pairing.baseline, games=n, seed=SEED, workers=workers, out=out, progress=progress
+    )
+
+
+# -- head to head at equal time, with the iterations each side reached ------------------
+TIMED_GAMES = 60
+"""Games per equal-time match on Ultimate Tic-Tac-Toe (seats alternating)."""
+
+
+def timed_matches(scale: float = 1.0) -> list[Pairing]:
+    """The equal-time matches on Ultimate Tic-Tac-Toe: every variant against UCT at :data:`SECONDS` per move.
+
+    The same time per move as on Connect Four: a game of about 50 plies then takes
+    about a second, so 60 games per variant are affordable. They are played by
+    :func:`timed_match`, in one process.
+    """
+    return [
+        Pairing(
+            "uttt", _with(v, f"seconds={SECONDS}"), f"uct:seconds={SECONDS}", max(2, round(TIMED_GAMES * scale)), "time"
+        )
+        for v in VARIANTS
+    ]
+
+
+TIMED_MATCHES = timed_matches()
+"""The equal-time matches on Ultimate Tic-Tac-Toe at the size the notebook shows."""
+
+
+def is_timed(pairing: Pairing) -> bool:
+    """Whether ``pairing`` is one of :data:`TIMED_MATCHES`: the equal-time matches on Ultimate.
+
+    Their iterations per move are shown (:func:`~mctslab.course.experiments.improvements.reach`)
+    and their rows are labelled with the pairing's spec as written. Connect Four's
+    equal-time games were played before results files recorded iterations and stay as stored.
+    """
+    return pairing.budget == "time" and pairing.game == "uttt"
+
+
+@dataclass(frozen=True)
+class TimedMatch:
+    """An equal-time match's games, with what each side's clock allowed.
+
+    Attributes:
+        pairing: the match.
+        result: its games (A: the variant, B: UCT), each with the seconds and iterations
+            of both sides.
+        decisions: moves A and B chose in each game, by index.
+    """
+
+    pairing: Pairing
+    result: MatchResult
+    decisions: tuple[tuple[int, int], ...]
+
+    @property
+    def outcomes(self) -> Outcomes:
+        """The variant's (A's) wins, draws and losses."""
+        return self.result.outcomes
+
+    def iterations_per_move(self) -> tuple[float, float]:
+        """Mean iterations per move that A (the variant) and B (UCT) reached in their time."""
+        return self._per_move([g.iterations for g in self.result.results])
+
+    def seconds_per_move(self) -> tuple[float, float]:
+        """Mean wall-clock seconds per move of A and B (the budget, plus each move's overshoot)."""
+        return self._per_move([g.seconds for g in self.result.results])
+
+    def _per_move(self, totals: Sequence[Sequence[float]]) -> tuple[float, float]:
+        """``(A, B)``: each side's sum of ``totals`` over the games, divided by its moves."""
+        a, b = (sum(t[k] for t in totals) / sum(d[k] for d in self.decisions) for k in (0, 1))
+        return (a, b)
+
+
+def decisions(game: Game, moves: Sequence[int], a_first: bool) -> tuple[int, int]:
+    """Moves A and B chose in a game of ``game`` that went ``moves`` (the game replayed)."""
+    state, counts = game.initial_state(), [0, 0]
+    for move in moves:
+        counts[game.to_move(state)] += 1
+        state = game.play(state, move)
+    return (counts[0], counts[1]) if a_first else (counts[1], counts[0])
+
+
+def timed_match(
+    pairing: Pairing,
+    out_dir: str | os.PathLike | None = None,
+    *,
+    games: int | None = None,
+    progress: bool = False,
+) -> TimedMatch:
+    """Play (or read back) an equal-time match in this process, with each side's seconds and iterations.
+
+    Games already in ``out_dir``'s file are read, not played again; new games are
+    appended as each batch ends (Ctrl-C keeps every finished game). The moves depend on
+    this machine's speed, so a game played again need not be the same one.
+
+    Args:
+        pairing: the match (its variant and baseline with ``seconds=``).
+        out_dir: the folder of the results files (``None``: play everything, keep nothing).
+        games: the first ``games`` games (default: ``pairing.games``).
+        progress: show a progress bar.
+
+    Raises:
+        ValueError: if the file holds another match, or games without iterations.
+    """
+    result = head_to_head(pairing, out_dir, games=games, workers=1, progress=progress)
+    if any(g.iterations is None for g in result.results):
+        raise ValueError(f"{pairing.filename} holds games without iterations; play the match again into a new file")
+    game = make_game(result.game)
+    return TimedMatch(pairing, result, tuple(decisions(game, g.moves, g.a_first) for g in result.results))

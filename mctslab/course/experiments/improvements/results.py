@@ -1,0 +1,134 @@
+"""Notebook 09's measured table (variant x game x budget -> score against UCT) and what each clock allowed.
+
+Both are read back from the results files of :mod:`.matches` and show themselves as a
+:class:`mctslab.display.Table` laid out in fixed widths (text in a terminal and in the
+notebook's stored outputs, the same text preformatted in HTML).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ....display import Table
+from ....tournament import Outcomes
+from .matches import MATCHES, TIMED_MATCHES, Pairing, TimedMatch, head_to_head, is_timed, timed_match
+
+
+class _ShownAsTable:
+    """Shows itself as its :meth:`as_table`: in text (``str``, ``repr``) and, in a notebook, in HTML."""
+
+    def as_table(self) -> Table:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def lines(self) -> list[str]:
+        """The table as text lines."""
+        return self.as_table().lines()
+
+    def __str__(self) -> str:
+        return str(self.as_table())
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        return self.as_table()._repr_html_()
+
+
+@dataclass(frozen=True, repr=False)
+class Reach(_ShownAsTable):
+    """What each side's clock allowed in the equal-time matches on this machine; shows itself."""
+
+    matches: tuple[TimedMatch, ...]
+
+    def as_table(self) -> Table:
+        """One row per match: seconds per move and mean iterations per move of each side."""
+        rows = []
+        for m in self.matches:
+            (sa, sb), (ia, ib) = m.seconds_per_move(), m.iterations_per_move()
+            name = f"{m.pairing.variant}"
+            rows.append([m.pairing.game.split(":")[0], name, f"{sa:.4f}", f"{sb:.4f}", f"{ia:.1f}", f"{ib:.1f}"])
+        headers = ["game", "variant (A) vs uct (B)", "s/move A", "s/move B", "it/move A", "it/move B"]
+        return Table(headers, rows, align="llrrrr", widths=(6, 40, 9, 9, 10, 10))
+
+
+def reach(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> Reach:
+    """The iterations and seconds per move of :data:`TIMED_MATCHES`, read back from ``out_dir``."""
+    return Reach(tuple(timed_match(p, out_dir) for p in (TIMED_MATCHES if pairings is None else pairings)))
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the measured table: a variant's score against plain UCT, with its Wilson interval.
+
+    Attributes:
+        game: the game's spec.
+        variant: the variant's spec.
+        budget: ``"iterations"`` or ``"time"``.
+        outcomes: the variant's wins, draws and losses.
+    """
+
+    game: str
+    variant: str
+    budget: str
+    outcomes: Outcomes
+
+    @property
+    def verdict(self) -> str:
+        """``"better"``/``"worse"`` than UCT when the 95% interval on the score excludes 1/2, else ``"not shown"``."""
+        low, high = self.outcomes.score_ci()
+        return "better" if low > 0.5 else "worse" if high < 0.5 else "not shown"
+
+
+@dataclass(frozen=True, repr=False)
+class MeasuredTable(_ShownAsTable):
+    """The measured table (enhancement x game x budget -> score vs UCT [95% interval]); shows itself."""
+
+    rows: tuple[Row, ...]
+
+    def as_table(self) -> Table:
+        """The table, under 100 characters wide."""
+        cells = []
+        for r in self.rows:
+            o = r.outcomes
+            low, high = o.score_ci()
+            # two spaces lead the score column: the text shows them between games and score
+            score = f"  {o.score:.3f} [{low:.3f}, {high:.3f}]"
+            cells.append([r.game.split(":")[0], r.variant, r.budget, str(o.games), score, r.verdict])
+        headers = ["game", "variant (A) vs uct", "budget", "games", "  score [95% Wilson]", "verdict"]
+        return Table(headers, cells, align="lllrll", widths=(10, 38, 11, 6, 24, 0))
+
+    def row(self, game: str, variant: str, budget: str = "iterations") -> Row:
+        """The row of ``variant`` (its name before ``:``, or the full spec) on ``game``."""
+        for r in self.rows:
+            if (
+                r.game.split(":")[0] == game
+                and r.budget == budget
+                and (r.variant == variant or _short(r.variant) == variant)
+            ):
+                return r
+        raise KeyError((game, variant, budget))
+
+
+def _short(spec: str) -> str:
+    name, _, rest = spec.partition(":")
+    extra = [p for p in rest.split(",") if not p.startswith(("iterations=", "seconds="))]
+    return ":".join([name, ",".join(extra)]) if extra else name
+
+
+def measured_table(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> MeasuredTable:
+    """The table of :data:`MATCHES` and :data:`TIMED_MATCHES` read back from ``out_dir``.
+
+    Missing games are played: run the command first. The rows of the equal-time matches
+    on Ultimate show the variant's spec as the pairing writes it; the others, as the
+    results file does.
+    """
+    rows = []
+    for p in [*MATCHES, *TIMED_MATCHES] if pairings is None else pairings:
+        if is_timed(p):
+            rows.append(Row(p.game, p.variant, p.budget, timed_match(p, out_dir).outcomes))
+        else:
+            result = head_to_head(p, out_dir)
+            rows.append(Row(result.game, result.a, p.budget, result.outcomes))
+    return MeasuredTable(tuple(rows))
