@@ -188,7 +188,17 @@ def render_view(
                 edge["color"] = LAST
             edge.update(edge_attrs.get(key, {}))
             graph.edge(names[id(node.parent)], names[key], **edge)
-    # Summaries last, so that with ordering=out they sit to the right of the drawn children.
+    _add_summaries(graph, view, names)  # last, so that with ordering=out they sit right of the children
+    caption = _caption(view, game, title, legend, bool(best), bool(last))
+    graph.attr(label="\n".join(caption), labelloc="b", fontsize="10", fontname="Helvetica")
+    graph.text = (
+        NO_DOT_MESSAGE + "\n\n" + view_outline(view, game, c=c, mean=True, ucb=ucb, last_path=last_path, rule=rule)
+    )
+    return graph
+
+
+def _add_summaries(graph: Any, view: TreeView, names: dict[int, str]) -> None:
+    """A dashed "+k more" box under each drawn node whose other children are not drawn."""
     for node in view.nodes:
         key = id(node)
         count, visits = view.hidden[key]
@@ -203,6 +213,10 @@ def render_view(
                 color="#999999",
             )
             graph.edge(names[key], more, style="dotted", color="#999999", arrowhead="none")
+
+
+def _caption(view: TreeView, game: Game | None, title: str | None, legend: bool, best: bool, last: bool) -> list[str]:
+    """The lines under the picture: the title, the legend (colours, widths, paths) and the count of nodes shown."""
     caption = []
     if title:
         caption.append(title)
@@ -215,11 +229,7 @@ def render_view(
         parts += ["red: last iteration"] if last else []
         caption.append("; ".join(parts))
     caption.append(f"{len(view.nodes)} of {view.total} nodes shown")
-    graph.attr(label="\n".join(caption), labelloc="b", fontsize="10", fontname="Helvetica")
-    graph.text = (
-        NO_DOT_MESSAGE + "\n\n" + view_outline(view, game, c=c, mean=True, ucb=ucb, last_path=last_path, rule=rule)
-    )
-    return graph
+    return caption
 
 
 def _html_label(rows: list[str]) -> str:
