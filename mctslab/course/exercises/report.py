@@ -9,6 +9,7 @@ for a student's mistake.
 from __future__ import annotations
 
 import html
+import json
 import textwrap
 from dataclasses import dataclass, field
 
@@ -35,12 +36,29 @@ class Check:
             ``NotImplementedError``).
         detail: what was found: the evidence when passed, a diagnosis in plain words
             when failed, the reason when skipped.
+        part: the student's function the check blames when it fails (``"backpropagate"``),
+            or ``None`` when it blames no one part.
+        seconds: wall-clock time the check took.
     """
 
     name: str
     title: str
     status: str
     detail: str = ""
+    part: str | None = None
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        """The check as plain data: ``name``, ``title``, ``status``, ``passed``, ``detail``, ``part``, ``seconds``."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "status": self.status,
+            "passed": self.passed,
+            "detail": self.detail,
+            "part": self.part,
+            "seconds": round(self.seconds, 3),
+        }
 
     @property
     def passed(self) -> bool:
@@ -93,6 +111,23 @@ class Report:
             if c.name == name:
                 return c
         raise KeyError(f"no check called {name!r}; checks: {', '.join(c.name for c in self.checks)}")
+
+    def to_dict(self) -> dict:
+        """The report as plain data (for a grader): ``title``, ``ok``, ``summary``, ``seconds`` and ``checks``.
+
+        Each check is :meth:`Check.to_dict`; :meth:`to_json` is the same as JSON text.
+        """
+        return {
+            "title": self.title,
+            "ok": self.ok,
+            "summary": self.summary(),
+            "seconds": round(self.seconds, 3),
+            "checks": [c.to_dict() for c in self.checks],
+        }
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as one line of JSON."""
+        return json.dumps(self.to_dict())
 
     def summary(self) -> str:
         """One line: how many checks passed, and what to do next."""

@@ -1,0 +1,108 @@
+"""The exercise checks' time limits, progress bars and machine-readable reports (mctslab.course.exercises)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from mctslab.course.exercises.limits import TimeLimitExceeded, limits_available, progress, time_limit
+from mctslab.course.exercises.report import FAILED, PASSED, Check, Report
+
+
+def endless() -> None:
+    node = 0
+    while True:  # a backpropagate that never moves up: the loop a student writes
+        node = node  # noqa: PLW0127
+
+
+def test_an_endless_loop_is_stopped_at_its_limit_naming_the_part():
+    began = time.monotonic()
+    with pytest.raises(TimeLimitExceeded) as err, time_limit(0.2, "backpropagate"):
+        endless()
+    took = time.monotonic() - began
+    assert 0.19 <= took < 1.5, took
+    assert err.value.part == "backpropagate" and err.value.seconds == 0.2
+    assert "backpropagate did not return within 0.2 s" in str(err.value)
+
+
+def test_except_exception_in_the_students_code_does_not_swallow_the_limit():
+    def stubborn():
+        while True:
+            try:
+                endless()
+            except Exception:  # noqa: BLE001, S112 - a student's catch-all
+                continue
+
+    with pytest.raises(TimeLimitExceeded), time_limit(0.2, "simulate"):
+        stubborn()
+
+
+def test_limits_nest_and_the_outer_one_wins_when_it_runs_out_first():
+    with pytest.raises(TimeLimitExceeded) as err, time_limit(0.2, "check_uct"):
+        with time_limit(5, "select_move"):
+            endless()
+    assert err.value.part == "check_uct"
+    with pytest.raises(TimeLimitExceeded) as inner, time_limit(5, "check_uct"):
+        with time_limit(0.2, "select_move"):
+            endless()
+    assert inner.value.part == "select_move"
+
+
+def test_code_that_returns_in_time_is_not_disturbed_and_no_alarm_is_left_behind():
+    with time_limit(0.5, "ucb1"):
+        total = sum(range(1000))
+    assert total == 499500
+    time.sleep(0.7)  # an alarm left armed would raise here
+
+
+def test_a_bad_limit_is_refused():
+    for bad in (0, -1, float("nan"), "5", True):
+        with pytest.raises(ValueError, match="seconds > 0"), time_limit(bad, "x"):
+            pass
+
+
+def test_outside_the_main_thread_the_code_runs_without_a_limit():
+    seen = {}
+
+    def run():
+        seen["available"] = limits_available()
+        with time_limit(0.01, "x"):
+            time.sleep(0.05)
+        seen["done"] = True
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    assert seen == {"available": False, "done": True}
+    assert limits_available()
+
+
+def test_the_progress_bar_waits_before_it_shows_and_can_be_turned_off():
+    bar = progress(3, "check_uct")
+    assert bar.delay > 0
+    bar.close()
+    assert progress(3, "check_uct", enabled=False).disable
+
+
+def test_a_report_is_plain_data_and_json():
+    report = Report("check_x: yours", seconds=1.23456)
+    report.checks += [
+        Check("a", "first", PASSED, "fine", seconds=0.5),
+        Check("b", "second", FAILED, "`backpropagate` did not return within 5 s", part="backpropagate"),
+    ]
+    data = report.to_dict()
+    assert data["ok"] is False and data["seconds"] == 1.235 and data["summary"] == "1 of 2 checks passed"
+    assert [c["name"] for c in data["checks"]] == ["a", "b"]
+    assert data["checks"][1] == {
+        "name": "b",
+        "title": "second",
+        "status": FAILED,
+        "passed": False,
+        "detail": "`backpropagate` did not return within 5 s",
+        "part": "backpropagate",
+        "seconds": 0.0,
+    }
+    assert json.loads(report.to_json()) == data
