@@ -106,3 +106,32 @@ def test_a_report_is_plain_data_and_json():
         "seconds": 0.0,
     }
     assert json.loads(report.to_json()) == data
+
+
+def test_the_package_s_own_parts_are_spotted_behind_an_answer():
+    import math
+
+    from mctslab import make_agent, make_game
+    from mctslab.course.exercises.provenance import is_package_agent, package_parts_called
+    from mctslab.ucb import ucb1 as package_ucb1
+
+    def wrapper(wins, visits, parent_visits, c=1.4142135623730951):  # a thin wrapper a student might hand in
+        return package_ucb1(wins / visits if visits else 0.5, parent_visits, visits, c)
+
+    def own(wins, visits, parent_visits, c=1.4142135623730951):  # the student's own formula
+        return math.inf if visits == 0 else wins / visits + c * math.sqrt(math.log(parent_visits) / visits)
+
+    assert package_parts_called(wrapper, 3, 5, 10)[1] == {"ucb1"}
+    value, parts = package_parts_called(own, 3, 5, 10)
+    assert parts == set() and value == pytest.approx(0.6 + math.sqrt(2 * math.log(10) / 5))
+    game = make_game("tictactoe")
+
+    def rollout(state):
+        return game.rollout(state, __import__("random").Random(0))
+
+    assert package_parts_called(rollout, game.initial_state())[1] == {"simulate"}
+    agent = make_agent("uct:iterations=20", seed=0)
+    assert is_package_agent(agent) and not is_package_agent(object())
+    assert {"search", "select", "expand", "backpropagate"} <= package_parts_called(
+        agent.select_move, game, game.initial_state()
+    )[1]
