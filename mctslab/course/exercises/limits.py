@@ -32,6 +32,9 @@ __all__ = ["TimeLimitExceeded", "limits_available", "progress", "time_limit"]
 PROGRESS_AFTER = 2.0
 """Seconds a check runs before its progress bar appears (a quick check shows none)."""
 
+SWALLOWED_AGAIN = 0.25
+"""Seconds after which an expired limit raises again, if the code caught it (a bare ``except:``)."""
+
 
 class TimeLimitExceeded(BaseException):
     """The student's code did not return within its limit.
@@ -63,6 +66,7 @@ def _on_alarm(signum: int, frame: Any) -> None:
     now = time.monotonic()
     for deadline, part, seconds in _active:  # outermost first: its expiry is the cause if both expired
         if now >= deadline - 1e-3:
+            signal.setitimer(signal.ITIMER_REAL, SWALLOWED_AGAIN)  # cleared when the block exits
             raise TimeLimitExceeded(part, seconds)
     _arm()  # woke early (a clock's rounding): sleep until the nearest deadline
 

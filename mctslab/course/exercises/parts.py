@@ -1,86 +1,68 @@
-"""Checks of UCB1, selection and expansion, one at a time, on small hand-built trees of :class:`TreeNode`.
+"""Checks of UCB1 and selection, one at a time, on small hand-built trees of :class:`TreeNode`.
 
-The student's functions have the signatures of notebook 04b; this module checks the first three:
+The student's functions have the signatures of notebook 04b; this module checks the first two:
 
 * ``ucb1(wins, visits, parent_visits, c)``: the UCB1 value of a child;
 * ``select(node, c)``: from ``node``, descend by UCB1 while the node is fully expanded;
-* ``expand(game, node, rng)``: add one child for a random untried move and return it;
 
-and :mod:`.playout_parts` checks the other two (``simulate`` and ``backpropagate``).
-
-Each check compares the student's answer with the package's own
-(:func:`mctslab.ucb.ucb1`, :class:`mctslab.agents.uct.UCT`, :mod:`mctslab.exact`)
-and, for the classic slips, names the slip.
+:mod:`.expansion` checks ``expand`` and :mod:`.playout_parts` the last two phases
+(``simulate`` and ``backpropagate``). Every check runs the student's function through
+:class:`.runner.Student` (a time limit per call, the package's own code spotted) and
+names the slips of :mod:`.parts_diagnoses` with the numbers expected and seen.
 """
 
 from __future__ import annotations
 
 import math
-import random
-import time
+import numbers
 from collections.abc import Callable
 from typing import Any
 
-from ...games import make_game
 from ...ucb import SQRT2, ucb1
-from .positions import position
-from .report import FAILED, NOT_WRITTEN, PASSED, Check, Report
-from .student import _where
+from .expansion import check_expand
+from .parts_diagnoses import say
+from .report import Report
+from .runner import Outcome, Student, Unusable, none_returned, run_checks
 from .tree import TreeNode
 
 __all__ = ["check_expand", "check_select", "check_ucb1"]
 
-Outcome = tuple[bool, str]
 
-
-def _run(title: str, function: Any, checks: list[tuple[str, str, Callable[[], Outcome]]]) -> Report:
-    """Run ``checks`` in order; a stub stops them ("not written yet"), an exception fails one."""
-    began = time.perf_counter()
-    report = Report(title)
-    name = getattr(function, "__name__", "your function")
-    stub = False
-    for key, what, check in checks:
-        if stub:
-            report.checks.append(Check(key, what, NOT_WRITTEN, f"waiting for `{name}`"))
-            continue
-        try:
-            ok, detail = check()
-        except NotImplementedError:
-            stub = True
-            detail = f"not written yet: fill in `{name}` above, then run this check again"
-            report.checks.append(Check(key, what, NOT_WRITTEN, detail))
-            continue
-        except Exception as err:  # the student's bug: report it, never raise
-            detail = f"`{name}` raised {type(err).__name__}{_where(err)}: {err}"
-            report.checks.append(Check(key, what, FAILED, detail))
-            continue
-        report.checks.append(Check(key, what, PASSED if ok else FAILED, detail))
-    report.seconds = time.perf_counter() - began
-    return report
+def _run(title: str, function: Any, checks: list, part: str | None = None) -> Report:
+    """:func:`.runner.run_checks` (kept under this name for the other exercise checks)."""
+    return run_checks(title, function, checks, part)
 
 
 # -- UCB1 ---------------------------------------------------------------------------
 _UCB_GRID = [(w, n, big, c) for (w, n) in ((0.0, 1), (2.5, 4), (7.0, 10), (3.0, 25)) for big in (12, 50, 400)
              for c in (SQRT2, 0.5)]  # fmt: skip
-_UCB_SLIPS: tuple[tuple[Callable[[float, int, int, float], float], str], ...] = (
-    (lambda w, n, N, c: w + c * math.sqrt(math.log(N) / n),
-     "the first term is the child's total wins; UCB1 starts from its mean, wins / visits"),
-    (lambda w, n, N, c: w / n + c * math.sqrt(math.log(n) / n),
-     "the logarithm is of the child's own visits; UCB1 takes the log of the parent's visits N (how often the "
-     "choice was made)"),
-    (lambda w, n, N, c: w / n + c * math.sqrt(2 * math.log(N) / n),
-     "the exploration term is sqrt(2) times too large: the 2 of sqrt(2 ln N / n) is what c = sqrt(2) stands "
-     "for, so it must not also be inside the square root"),
-    (lambda w, n, N, c: w / n + 2 * math.sqrt(math.log(N) / n),
-     "a factor 2 outside the square root, 2 sqrt(ln N / n), is not UCB1's sqrt(2 ln N / n); the factor outside "
-     "the root is c"),
-    (lambda w, n, N, c: w / n + SQRT2 * math.sqrt(math.log(N) / n),
-     "the value does not change with c: use the c you are given"),
-    (lambda w, n, N, c: w / n + c * math.log(N) / n, "the square root is missing"),
-    (lambda w, n, N, c: w / n + c * math.sqrt(math.log(N) / N), "the division is by the parent's visits; "
-     "the exploration term shrinks with the child's visits n"),
-    (lambda w, n, N, c: w / n, "there is no exploration term: UCB1 adds c sqrt(ln N / n) to the mean"),
+_UCB_SLIPS: tuple[tuple[str, Callable[[float, int, int, float], float], str], ...] = (
+    ("wins_for_mean", lambda w, n, N, c: w + c * math.sqrt(math.log(N) / n),
+     "; UCB1 starts from its mean, wins / visits"),
+    ("log_of_child", lambda w, n, N, c: w / n + c * math.sqrt(math.log(n) / n),
+     "; UCB1 takes the log of the parent's visits N (how often the choice was made)"),
+    ("two_inside", lambda w, n, N, c: w / n + c * math.sqrt(2 * math.log(N) / n),
+     ": the 2 of sqrt(2 ln N / n) is what c = sqrt(2) stands for, so it must not also be inside the square root"),
+    ("two_outside", lambda w, n, N, c: w / n + 2 * math.sqrt(math.log(N) / n),
+     ", 2 sqrt(ln N / n), is not UCB1's sqrt(2 ln N / n); the factor outside the root is c"),
+    ("c_ignored", lambda w, n, N, c: w / n + SQRT2 * math.sqrt(math.log(N) / n), ": use the c you are given"),
+    ("no_square_root", lambda w, n, N, c: w / n + c * math.log(N) / n, ": c times sqrt(ln N / n)"),
+    ("divides_by_parent", lambda w, n, N, c: w / n + c * math.sqrt(math.log(N) / N),
+     "; the exploration term shrinks with the child's visits n"),
+    ("no_exploration", lambda w, n, N, c: w / n, ": UCB1 adds c sqrt(ln N / n) to the mean"),
 )  # fmt: skip
+
+
+def _close(a: list[float], b: list[float]) -> bool:
+    return all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12) for x, y in zip(a, b, strict=True))
+
+
+def _number(part: str, value: Any, doing: str) -> float:
+    """``value`` as a float; :class:`.runner.Unusable` for None or anything that is not a number."""
+    none_returned(part, value, doing)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise Unusable(say(part, "not_a_number", f": {value!r} {doing}; return the value, a float"))
+    return float(value)
 
 
 def check_ucb1(ucb1_function: Callable[[float, int, int, float], float]) -> Report:
@@ -92,39 +74,48 @@ def check_ucb1(ucb1_function: Callable[[float, int, int, float], float]) -> Repo
 
     Returns:
         A :class:`Report` with two checks, ``unvisited`` and ``formula``; it names the
-        usual slips (the child's total wins for its mean, the log of the child's count,
-        the factor 2 inside or outside the root, c ignored, no square root).
+        slips of :mod:`.parts_diagnoses` (no ``return``, the child's total wins for its
+        mean, the log of the child's count, the factor 2 inside or outside the root, c
+        ignored, no square root...), with the values expected and seen.
     """
+    student = Student(ucb1_function, "ucb1")
 
     def unvisited() -> Outcome:
-        value = ucb1_function(0.0, 0, 10, SQRT2)
+        try:
+            value = student(0.0, 0, 10, SQRT2)
+        except ZeroDivisionError:
+            return False, say("ucb1", "divides_by_zero", " (ZeroDivisionError): a child never visited is worth "
+                              "math.inf; return it before dividing by the visits")  # fmt: skip
+        value = _number("ucb1", value, "for a child never visited (wins 0, visits 0, parent visits 10)")
         if value == math.inf:
             return True, "a child never visited is worth infinity: each child is tried once first"
-        return False, (
-            f"a child never visited is worth {value!r}: it must be worth infinity (math.inf), so that every "
-            "child is tried once before any is tried twice (and no division by zero happens)"
-        )
+        return False, say("ucb1", "unvisited_finite", (
+            f" {value!r}: it must be worth infinity (math.inf), so that every child is tried once before any is "
+            "tried twice (and no division by zero happens)"))  # fmt: skip
 
     def formula() -> Outcome:
-        got = [float(ucb1_function(w, n, big, c)) for w, n, big, c in _UCB_GRID]
+        got = [_number("ucb1", student(w, n, big, c), f"for wins {w:g}, visits {n}, parent visits {big}, c {c:.4g}")
+               for w, n, big, c in _UCB_GRID]  # fmt: skip
         want = [ucb1(w / n, big, n, c) for w, n, big, c in _UCB_GRID]
-        if all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in zip(got, want, strict=True)):
+        if _close(got, want):
             return True, f"{len(_UCB_GRID)} children (means, visits, parent visits, c = sqrt(2) and 0.5) agree"
-        for slip, words in _UCB_SLIPS:
-            alt = [slip(w, n, big, c) for w, n, big, c in _UCB_GRID]
-            if all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in zip(got, alt, strict=True)):
-                return False, f"not UCB1: {words}"
         i = max(range(len(got)), key=lambda k: abs(got[k] - want[k]))
         w, n, big, c = _UCB_GRID[i]
+        numbers_seen = (
+            f" (for wins {w:g}, visits {n}, parent visits {big}, c = {c:.4g}: yours {got[i]:.6g}, UCB1 {want[i]:.6g})"
+        )
+        for name, slip, words in _UCB_SLIPS:
+            if _close(got, [slip(*args) for args in _UCB_GRID]):
+                return False, say("ucb1", name, words + numbers_seen)
         return False, (
             f"for wins = {w:g}, visits = {n}, parent visits = {big}, c = {c:.4g} your value is {got[i]:.6g}; "
             f"UCB1 is {want[i]:.6g} (mean plus c times the square root of ln(parent visits) / visits)"
         )
 
-    return _run("check_ucb1", ucb1_function, [
+    return run_checks("check_ucb1", ucb1_function, [
         ("unvisited", "a child never visited comes first", unvisited),
         ("formula", "the UCB1 formula", formula),
-    ])  # fmt: skip
+    ], "ucb1")  # fmt: skip
 
 
 # -- selection ----------------------------------------------------------------------
@@ -165,159 +156,158 @@ def _selection_tree(depth: int) -> tuple[TreeNode, list[TreeNode]]:
     return root, path
 
 
+def _deep_tree() -> TreeNode:
+    """Three levels where N matters below the root: the parent's visits and the root's lead apart.
+
+    The root (1000 visits) picks move 1 (30 visits); under it, with N = 30, UCB1 picks
+    move 10 (20 wins in 24 visits: 1.366 against 1.231) and then move 20, which has an
+    untried move; with N = 1000 (the root's visits at every depth) it picks move 11 (1 win
+    in 6 visits: 1.684 against 1.592), which has one too. Every node's visits are its
+    children's sum.
+    """
+    root = _node(1000, 520.0)
+    kids = [_node(v, w, move, root) for move, (v, w) in enumerate(((500, 260.0), (30, 18.0), (400, 200.0),
+                                                                   (70, 30.0)))]  # fmt: skip
+    a, b = _node(24, 20.0, 10, kids[1]), _node(6, 1.0, 11, kids[1])
+    b.untried = [5]
+    _node(12, 7.0, 20, a, untried=[7])
+    _node(12, 5.0, 21, a)
+    return root
+
+
+def _descend(root: TreeNode, c: float, root_visits: bool = False) -> list[TreeNode]:
+    """The path UCB1 follows from ``root`` (N: the parent's visits, or the root's with ``root_visits``)."""
+    path, node = [root], root
+    while not node.untried and node.children:
+        big = root.visits if root_visits else node.visits
+        node = max(node.children, key=lambda ch: ucb1(ch.wins / ch.visits, big, ch.visits, c))
+        path.append(node)
+    return path
+
+
+def _moves(node: TreeNode) -> list[int | None]:
+    out = []
+    while node.parent is not None:
+        out.append(node.move)
+        node = node.parent
+    return out[::-1]
+
+
+def _stats(node: TreeNode) -> str:
+    return f"move {node.move} ({node.wins:g} wins in {node.visits} visits)"
+
+
+def _snapshot(root: TreeNode) -> list[tuple]:
+    return [(n.visits, n.wins, tuple(n.untried), tuple(map(id, n.children)), id(n.parent)) for n in _all(root)]
+
+
+def _all(root: TreeNode) -> list[TreeNode]:
+    out, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(reversed(node.children))
+    return out
+
+
+def _returned_node(got: Any, doing: str) -> TreeNode:
+    none_returned("select", got, doing)
+    return got
+
+
 def check_select(select_function: Callable[[TreeNode, float], TreeNode]) -> Report:
     """Check a student's ``select(node, c)``: descend by UCB1 while the node is fully expanded.
 
-    On hand-built trees (:func:`_selection_tree`): a root with untried moves is
-    returned as it is; otherwise selection follows the child with the highest UCB1
-    (:func:`mctslab.ucb.ucb1`, the parent's visits as N) level after level, and stops at
-    the first node with untried moves or without children.
+    On hand-built trees (:func:`_selection_tree`, :func:`_deep_tree`): a root with
+    untried moves is returned as it is; otherwise selection follows the child with the
+    highest UCB1 (:func:`mctslab.ucb.ucb1`, the visits of the node chosen at as N) level
+    after level, and stops at the first node with untried moves or without children.
+    The three-level tree tells the parent's visits from the root's at depth 2, and the
+    tree must be the same after selection as before (selection only reads it).
 
     Returns:
-        A :class:`Report` with the checks ``untried``, ``choice``, ``descent`` and ``terminal``.
+        A :class:`Report` with the checks ``untried``, ``choice``, ``descent``,
+        ``read_only`` and ``terminal``.
     """
     c = SQRT2
+    student = Student(select_function, "select")
 
     def untried() -> Outcome:
         root, _ = _selection_tree(1)
         root.untried = [8]
-        got = select_function(root, c)
+        got = _returned_node(student(root, c), "for a root with an untried move")
         if got is root:
             return True, "a root with an untried move is returned as it is, to be expanded"
-        return False, "selection went past a node that still has untried moves: stop there, so that it is expanded"
+        return False, say("select", "past_untried", ": stop there, so that it is expanded")
 
     def choice() -> Outcome:
         root, path = _selection_tree(0)
-        got = select_function(root, c)
+        got = _returned_node(student(root, c), "for a root whose four children have no untried moves")
         if got is path[1]:
             return True, "among four children, the one with the highest UCB1 value"
-        if got is root:
-            return False, "selection stopped at the root although all its moves are tried: descend to a child"
         kids = root.children
+        value = {id(ch): ucb1(ch.wins / ch.visits, root.visits, ch.visits, c) for ch in kids}
+        best = f"UCB1 picks {_stats(path[1])}, UCB1 {value[id(path[1])]:.3f}"
+        if got is root:
+            return False, say("select", "stays_at_root", f" although all its moves are tried: descend; {best}")
         if got in kids:
-            mean_pick = max(kids, key=lambda ch: ch.wins / ch.visits)
-            visit_pick = max(kids, key=lambda ch: ch.visits)
-            if got is mean_pick:
-                return False, "selection followed the best mean: add UCB1's exploration term"
-            if got is visit_pick:
-                return False, (
-                    "selection chose the child with the most visits: choose the highest UCB1 value, "
-                    "with N the parent's visits"
-                )
-            return False, f"selection chose move {got.move}, not the child with the highest UCB1 value"
-        return False, "selection returned a node that is not a child of the root"
+            seen = f"{_stats(got)}, UCB1 {value[id(got)]:.3f}; {best}"
+            if got is max(kids, key=lambda ch: ch.wins / ch.visits):
+                return False, say("select", "best_mean", f", {seen}: add UCB1's exploration term")
+            if got is max(kids, key=lambda ch: ch.visits):
+                return False, say("select", "most_visits", f", {seen}: choose the highest UCB1 value")
+            return False, f"selection chose {seen}"
+        return False, "selection returned a node that is not the root or one of its children"
 
     def descent() -> Outcome:
-        root, path = _selection_tree(2)
-        got = select_function(root, c)
-        if got is path[-1]:
-            return True, "three levels down, to the first node with an untried move"
-        if got in path:
-            return False, (
-                f"selection stopped after {path.index(got)} level(s) at a fully expanded node: repeat the choice "
-                "level after level until a node has untried moves or no children"
-            )
-        return False, "selection left the path of highest UCB1 values"
+        root = _deep_tree()
+        want, wrong = _descend(root, c), _descend(root, c, root_visits=True)
+        got = _returned_node(student(root, c), "for a three-level tree")
+        if got is want[-1]:
+            return True, "three levels down, with the visits of the node chosen at as N, to the first untried move"
+        if got is wrong[-1]:
+            p, a, b = want[1], want[2], wrong[2]
+            at = {n.move: ucb1(n.wins / n.visits, p.visits, n.visits, c) for n in p.children}
+            far = {n.move: ucb1(n.wins / n.visits, root.visits, n.visits, c) for n in p.children}
+            return False, say("select", "root_visits", (
+                f": below {_stats(p)} it chose {_stats(b)}, UCB1 {far[b.move]:.3f} with N = {root.visits} against "
+                f"{far[a.move]:.3f} for move {a.move}; with N = {p.visits}, the visits of the node chosen at, UCB1 "
+                f"picks move {a.move} ({at[a.move]:.3f} against {at[b.move]:.3f})"))  # fmt: skip
+        if got in want:
+            return False, say("select", "one_level", (
+                f" {want.index(got)} level(s), at a fully expanded node (moves {_moves(got)}): repeat the choice "
+                f"until a node has untried moves or no children; UCB1 leads to moves {_moves(want[-1])}"))  # fmt: skip
+        where = _moves(got) if isinstance(got, TreeNode) else repr(got)
+        return False, f"selection returned the node of moves {where}; UCB1 leads to moves {_moves(want[-1])}"
+
+    def read_only() -> Outcome:
+        root = _deep_tree()
+        before, nodes = _snapshot(root), _all(root)
+        student(root, c)
+        after = _snapshot(root)
+        if after == before:
+            return True, "the tree is the same after selection: it only reads visits and wins"
+        i = next(k for k in range(min(len(before), len(after))) if before[k] != after[k])
+        b, a = before[i], after[i]
+        return False, say("select", "changes_tree", (
+            f": the node of moves {_moves(nodes[i])} had {b[0]} visits, {b[1]:g} wins, {len(b[3])} children and "
+            f"untried {list(b[2])}, now {a[0]}, {a[1]:g}, {len(a[3])} and {list(a[2])}: selection only reads the "
+            "tree; backpropagation counts the visit"))  # fmt: skip
 
     def terminal() -> Outcome:
         root, path = _selection_tree(-1)
-        got = select_function(root, c)
+        got = _returned_node(student(root, c), "for a tree whose chosen child is a finished game")
         if got is path[-1]:
             return True, "stops at a finished position (no untried moves, no children)"
-        if got is not root and got.parent is root:
-            return False, f"selection chose move {got.move}, not the child with the highest UCB1 value"
+        if got is not root and getattr(got, "parent", None) is root:
+            return False, f"selection chose {_stats(got)}, not the child with the highest UCB1 value"
         return False, "at a node without untried moves or children (a finished game), selection must stop there"
 
-    return _run("check_select", select_function, [
+    stop = "at a node without untried moves and without children (a finished game) selection must stop"
+    return run_checks("check_select", select_function, [
         ("untried", "a node with untried moves is returned", untried),
         ("choice", "the child with the highest UCB1 value", choice),
-        ("descent", "descends until a node has untried moves", descent),
-        ("terminal", "stops at a finished position", terminal),
-    ])  # fmt: skip
-
-
-# -- expansion ----------------------------------------------------------------------
-def check_expand(expand_function: Callable[[Any, TreeNode, random.Random], TreeNode]) -> Report:
-    """Check a student's ``expand(game, node, rng)`` on tic-tac-toe.
-
-    The new child must hang under ``node`` (in its ``children``, with ``parent``), be
-    reached by one of ``node``'s untried moves (then removed from them), hold the
-    position after that move, belong to the player who made it, start with zero visits
-    and wins and with every legal move of its position untried (or it would never be
-    expanded in turn); a finished position is returned as it is.
-
-    Returns:
-        A :class:`Report` with the checks ``child``, ``point_of_view``, ``untried``,
-        ``every_move`` and ``terminal``.
-    """
-    game = make_game("tictactoe")
-    start = position("XO.X.....")
-
-    def fresh() -> tuple[TreeNode, TreeNode, list[int]]:
-        root = TreeNode.root(game, start)
-        before = list(root.untried)
-        return root, expand_function(game, root, random.Random(0)), before
-
-    def child() -> Outcome:
-        root, new, before = fresh()
-        if not isinstance(new, TreeNode) or new is root:
-            return False, f"expand returned {new!r}: return the new child (a TreeNode)"
-        if new not in root.children:
-            return False, "the new child is not in its parent's `children`: selection could never find it again"
-        if new.parent is not root:
-            return False, "the new child's `parent` is not the node expanded: backpropagation could not climb up"
-        if new.move not in before or new.move in root.untried or len(root.untried) != len(before) - 1:
-            return False, "the child's move must be one of the node's untried moves, and be removed from them"
-        if new.state != game.apply(start, new.move):
-            return False, "the child's `state` is not the position after its move"
-        if new.visits or new.wins:
-            return False, "a new node starts with 0 visits and 0 wins: backpropagation counts its first playout"
-        return True, "one new child under the node, for an untried move, with the position after it"
-
-    def point_of_view() -> Outcome:
-        _, new, _ = fresh()
-        mover = game.to_move(start)
-        if new.player == mover:
-            return True, "the child belongs to the player who made its move (the player to move at the parent)"
-        return False, (
-            "the child's `player` must be the player who made the move into it, the player to move at the parent "
-            "(game.to_move(parent.state)): its wins are counted for that player"
-        )
-
-    def untried() -> Outcome:
-        _, new, _ = fresh()
-        legal = set(game.legal_moves(new.state))
-        if set(new.untried) == legal and len(new.untried) == len(legal):
-            return True, "the child starts with every legal move of its position untried"
-        if not new.untried:
-            return False, (
-                "the new child has no untried moves, so it looks fully expanded and will never get children: "
-                "the tree stays one level deep. Give it the legal moves of its own position"
-            )
-        return False, "the new child's untried moves are not the legal moves of its own position"
-
-    def every_move() -> Outcome:
-        root = TreeNode.root(game, start)
-        rng = random.Random(1)
-        for _ in range(len(root.untried)):
-            expand_function(game, root, rng)
-        moves = sorted(ch.move for ch in root.children)
-        if moves == sorted(game.legal_moves(start)) and not root.untried:
-            return True, f"{len(moves)} expansions: every legal move once"
-        n = len(game.legal_moves(start))
-        return False, f"after {n} expansions the children's moves are {moves}: expand each legal move once"
-
-    def terminal() -> Outcome:
-        done = TreeNode(position("XXXOO...."), 0, untried=())
-        got = expand_function(game, done, random.Random(2))
-        if got is done and not done.children:
-            return True, "a finished position is returned as it is (nothing to expand)"
-        return False, "at a node without untried moves (a finished game), expand must return the node itself"
-
-    return _run("check_expand", expand_function, [
-        ("child", "one new child for an untried move", child),
-        ("point_of_view", "the child belongs to the player who moved", point_of_view),
-        ("untried", "the child can be expanded in turn", untried),
-        ("every_move", "each move expanded once", every_move),
-        ("terminal", "a finished position is left as it is", terminal),
-    ])  # fmt: skip
+        ("descent", "descends, N the visits of the node chosen at", descent),
+        ("read_only", "the tree is left as it was", read_only),
+        ("terminal", "stops at a finished position", terminal, stop),
+    ], "select")  # fmt: skip

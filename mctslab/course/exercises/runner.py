@@ -1,0 +1,155 @@
+"""How a part check runs the student's function: under a time limit, watched for the package's code.
+
+:class:`Student` wraps the function being checked: every call runs under
+:func:`~.limits.time_limit` (:data:`CALL_SECONDS`) and :func:`~.provenance.watching`, so
+an endless loop stops at its limit and an answer that runs the package's own
+implementation is found out. :func:`run_checks` runs a part's checks in order, the
+whole under :data:`CHECK_SECONDS`, and turns whatever happens into a :class:`Report`:
+nothing the student writes makes it hang or raise (only ``KeyboardInterrupt`` goes
+through). An error is blamed on the student's function (where in it, by the traceback),
+never on a frame of the checker.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .limits import TimeLimitExceeded, time_limit
+from .parts_diagnoses import PACKAGE_CODE, TIMEOUT_HINTS, say
+from .provenance import watching
+from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report
+from .student import _where
+
+__all__ = ["CALL_SECONDS", "CHECK_SECONDS", "Outcome", "Student", "Unusable", "run_checks"]
+
+Outcome = tuple[bool, str]
+
+CALL_SECONDS = 2.0
+"""Limit of one call of a student's part. The reference's slowest call, a tic-tac-toe
+playout, takes about 30 microseconds (watched for the package's code; 6 unwatched) on
+the course's machine, a check's other calls less: 2 s leaves a factor of more than
+10,000 for a slow machine, and an endless loop costs a student 2 s."""
+
+CHECK_SECONDS: dict[str, float] = {"ucb1": 10.0, "select": 10.0, "expand": 10.0, "simulate": 30.0,
+                                   "backpropagate": 10.0}  # fmt: skip
+"""Limit of a whole part check. The reference passes ``check_simulate`` (about 3,500
+playouts) in 0.15 s and each other part check in under 0.05 s: a factor of 200 at least."""
+
+_PACKAGE = str(Path(__file__).resolve().parents[2])
+
+
+class Unusable(Exception):
+    """What the student's function returned cannot be checked (None, not a number...); the message says why."""
+
+
+class PackageCode(Exception):
+    """The student's function ran the package's own implementation of its part."""
+
+    def __init__(self, part: str) -> None:
+        super().__init__(part)
+        self.part = part
+
+
+class Student:
+    """The student's ``function`` for ``part``, each call under :data:`CALL_SECONDS` and watched.
+
+    Calling it calls ``function``; raises :class:`PackageCode` when the package's own
+    implementation of ``part`` ran inside, :class:`~.limits.TimeLimitExceeded` when the
+    call does not return in time; the function's own exceptions propagate.
+    """
+
+    def __init__(self, function: Callable[..., Any], part: str, seconds: float | None = None) -> None:
+        self.function = function
+        self.part = part
+        self.seconds = CALL_SECONDS if seconds is None else seconds
+
+    def __call__(self, *args: Any) -> Any:
+        with time_limit(self.seconds, self.part), watching((self.part,)) as seen:
+            result = self.function(*args)
+        if seen:
+            raise PackageCode(self.part)
+        return result
+
+
+def none_returned(part: str, value: Any, doing: str) -> None:
+    """Raise :class:`Unusable` (diagnosis ``no_return``) when ``value`` is None."""
+    if value is None:
+        raise Unusable(say(part, "no_return", f" {doing}: is a `return` missing at the end of `{part}`?"))
+
+
+def _students(err: BaseException) -> bool:
+    """True when the traceback of ``err`` passes through code outside the package (the student's)."""
+    frames = traceback.extract_tb(err.__traceback__)
+    return any(not str(Path(f.filename).resolve()).startswith(_PACKAGE) for f in frames)
+
+
+Step = tuple[str, str, Callable[[], Outcome]] | tuple[str, str, Callable[[], Outcome], str]
+
+
+def run_checks(title: str, function: Any, checks: Sequence[Step], part: str | None = None) -> Report:
+    """Run ``checks`` (name, title, check, and optionally a hint for an error) in order into a :class:`Report`.
+
+    Args:
+        title: the report's title (``"check_select"``).
+        function: the student's function (for its name).
+        checks: each ``check()`` returns ``(passed, detail)``; a 4th item is added to the
+            message when the student's function raises during that check.
+        part: the student's function the checks blame (the default: ``function``'s name);
+            every :class:`Check` carries it.
+
+    A stub (``NotImplementedError``) makes every check "not written yet"; a time limit
+    that runs out, or the package's own code found, fails that check and skips the rest.
+    """
+    began = time.perf_counter()
+    name = part or getattr(function, "__name__", "your function")
+    overall = CHECK_SECONDS.get(name, 30.0)
+    report = Report(title)
+    halted: tuple[str, str] | None = None
+    for key, what, check, *hint in checks:
+        if halted is not None:
+            report.checks.append(Check(key, what, halted[0], halted[1], part=name))
+            continue
+        start = time.perf_counter()
+        status, detail, halted = _one(title, name, check, hint[0] if hint else "", overall - (start - began))
+        report.checks.append(Check(key, what, status, detail, part=name, seconds=time.perf_counter() - start))
+    report.seconds = time.perf_counter() - began
+    return report
+
+
+def _one(title: str, name: str, check: Callable[[], Outcome], hint: str, remaining: float) -> tuple:
+    """Run one check; its status, its detail and, when the rest must not run, their (status, detail)."""
+    try:
+        with time_limit(max(remaining, 0.05), title):
+            ok, detail = check()
+    except NotImplementedError as err:
+        stub = _where(err).removeprefix(" in `").removesuffix("`") or name
+        return NOT_WRITTEN, f"not written yet: fill in `{stub}` above, then run this check again", (
+            NOT_WRITTEN, f"waiting for `{stub}`")  # fmt: skip
+    except TimeLimitExceeded as err:
+        if err.part == title:
+            detail = (
+                f"`{name}` is too slow: {title} did not finish within {err.seconds:g} s (the reference's answer "
+                f"passes it in well under a second): {TIMEOUT_HINTS.get(name, 'does it loop forever?')}"
+            )
+        else:
+            detail = f"`{err.part}` did not return within {err.seconds:g} s: {TIMEOUT_HINTS.get(err.part, '')}"
+        return FAILED, detail.rstrip(": "), (SKIPPED, f"skipped: `{name}` must return in time first")
+    except PackageCode as err:
+        detail = say(err.part, "package_code", f" implementation, {PACKAGE_CODE.get(err.part, 'mctslab')}: it "
+                     "would pass without teaching anything. Write your own, with plain Python and the game's rules")
+        return FAILED, detail, (SKIPPED, f"skipped: waits for your own `{err.part}`")  # fmt: skip
+    except Unusable as err:
+        return FAILED, str(err), None
+    except Exception as err:  # the student's bug: report it, never raise
+        if _students(err):
+            detail = f"`{name}` raised {type(err).__name__}{_where(err)}: {err}"
+            return FAILED, f"{detail}. {hint}" if hint else detail, None
+        return FAILED, (
+            f"the check could not use what `{name}` returned ({type(err).__name__}: {err}): see what `{name}` "
+            "must return in its docstring"
+        ), None
+    return (PASSED if ok else FAILED), detail, None
