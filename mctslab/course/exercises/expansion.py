@@ -23,7 +23,7 @@ from .tree import TreeNode
 __all__ = ["check_expand"]
 
 _START = "XO.X....."
-"""The position expanded: X to move, six empty cells."""
+"""The position expanded: O to move, six empty cells."""
 
 RANDOM_SEEDS = 20
 """Seeds :func:`check_expand` expands the same node with: a move drawn with the rng
@@ -148,8 +148,11 @@ def check_expand(expand_function: Callable[[Any, TreeNode, random.Random], TreeN
                 " (its state changed), not from the rng given: the same seed must give the same tree"))  # fmt: skip
         if first != again:
             i = next(k for k in range(RANDOM_SEEDS) if first[k] != again[k])
-            return False, say("expand", "unseeded", (
-                f": with seed {i}, move {first[i]} then move {again[i]}: draw the move with the rng given"))
+            return False, say(
+                "expand",
+                "unseeded",
+                (f": with seed {i}, move {first[i]} then move {again[i]}: draw the move with the rng given"),
+            )
         if len(set(first)) == 1:
             return False, say("expand", "not_random", (
                 f" (move {first[0]} with {RANDOM_SEEDS} seeds): draw it at random among the untried moves, "
@@ -163,9 +166,14 @@ def check_expand(expand_function: Callable[[Any, TreeNode, random.Random], TreeN
             node = _child(student(caching, node, random.Random(seed)), node, doing)
         for state, moves in caching.lists.items():
             if moves != list(game.legal_moves(state)):
-                return False, say("expand", "shared_moves", (
-                    f": game.legal_moves gave {list(game.legal_moves(state))} and that list is now {moves}; a game "
-                    "may keep and reuse the list it returns: give each node a copy, list(game.legal_moves(state))"))
+                return False, say(
+                    "expand",
+                    "shared_moves",
+                    (
+                        f": game.legal_moves gave {list(game.legal_moves(state))} and that list is now {moves}; a game "
+                        "may keep and reuse the list it returns: give each node a copy, list(game.legal_moves(state))"
+                    ),
+                )
         node = TreeNode.root(game, start)
         for seed in range(3):  # the same on the game itself, whose moves are tuples
             node = _child(student(game, node, random.Random(seed)), node, doing)

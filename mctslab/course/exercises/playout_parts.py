@@ -19,7 +19,7 @@ from .parts import _node
 from .parts_diagnoses import say
 from .positions import position
 from .report import Report
-from .runner import Outcome, Student, Unusable, none_returned, run_checks
+from .runner import Outcome, Student, none_returned, run_checks
 from .tree import TreeNode
 from .uniformity import PLAYOUTS, uniformity
 
@@ -95,9 +95,14 @@ def check_simulate(simulate_function: Callable[[Any, TreeNode, random.Random], A
                 rng = random.Random(7)
                 runs.append([student(game, node, rng) for _ in range(SEEDED_PLAYOUTS)])
                 if _look(node) != look:
-                    return False, say("simulate", "moves_node", (
-                        f" (state, visits, wins, untried or children): {look[:4]} became {_look(node)[:4]}; play "
-                        "the playout on a local variable, state = node.state, and leave the node as it was"))
+                    return False, say(
+                        "simulate",
+                        "moves_node",
+                        (
+                            f" (state, visits, wins, untried or children): {look[:4]} became {_look(node)[:4]}; play "
+                            "the playout on a local variable, state = node.state, and leave the node as it was"
+                        ),
+                    )
             touched = random.getstate() != saved
         finally:
             random.setstate(saved)
@@ -105,8 +110,11 @@ def check_simulate(simulate_function: Callable[[Any, TreeNode, random.Random], A
             return False, say("simulate", "global_random", (
                 " (its state changed), not from the rng given: every random choice must use `rng`"))  # fmt: skip
         if runs[0] != runs[1]:
-            return False, say("simulate", "unseeded", (
-                f": two rngs seeded 7 gave {runs[0]} and then {runs[1]}: every random choice must use `rng`"))
+            return False, say(
+                "simulate",
+                "unseeded",
+                (f": two rngs seeded 7 gave {runs[0]} and then {runs[1]}: every random choice must use `rng`"),
+            )
         return True, f"two rngs with the same seed: the same {SEEDED_PLAYOUTS} playouts; the node left as it was"
 
     def uniform() -> Outcome:

@@ -12,6 +12,7 @@ never on a frame of the checker.
 
 from __future__ import annotations
 
+import random
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -69,7 +70,12 @@ class Student:
 
     def __call__(self, *args: Any) -> Any:
         with time_limit(self.seconds, self.part), watching((self.part,)) as seen:
-            result = self.function(*args)
+            try:
+                result = self.function(*args)
+            except Exception:
+                if seen:  # the package's code, used on a node it was not written for
+                    raise PackageCode(self.part) from None
+                raise
         if seen:
             raise PackageCode(self.part)
         return result
@@ -109,21 +115,29 @@ def run_checks(title: str, function: Any, checks: Sequence[Step], part: str | No
     overall = CHECK_SECONDS.get(name, 30.0)
     report = Report(title)
     halted: tuple[str, str] | None = None
-    for key, what, check, *hint in checks:
-        if halted is not None:
-            report.checks.append(Check(key, what, halted[0], halted[1], part=name))
-            continue
-        start = time.perf_counter()
-        status, detail, halted = _one(title, name, check, hint[0] if hint else "", overall - (start - began))
-        report.checks.append(Check(key, what, status, detail, part=name, seconds=time.perf_counter() - start))
+    saved = random.getstate()  # a student's global `random` is theirs: the checks leave it as it was
+    try:
+        for key, what, check, *hint in checks:
+            if halted is not None:
+                report.checks.append(Check(key, what, halted[0], halted[1], part=name))
+                continue
+            start = time.perf_counter()
+            status, detail, halted = _one(title, name, check, hint[0] if hint else "", (overall, began))
+            report.checks.append(Check(key, what, status, detail, part=name, seconds=time.perf_counter() - start))
+    finally:
+        random.setstate(saved)
     report.seconds = time.perf_counter() - began
     return report
 
 
-def _one(title: str, name: str, check: Callable[[], Outcome], hint: str, remaining: float) -> tuple:
-    """Run one check; its status, its detail and, when the rest must not run, their (status, detail)."""
+def _one(title: str, name: str, check: Callable[[], Outcome], hint: str, clock: tuple[float, float]) -> tuple:
+    """Run one check; its status, its detail and, when the rest must not run, their (status, detail).
+
+    ``clock`` is the limit of the whole check and when it began.
+    """
+    overall, began = clock
     try:
-        with time_limit(max(remaining, 0.05), title):
+        with time_limit(max(overall - (time.perf_counter() - began), 0.05), title):
             ok, detail = check()
     except NotImplementedError as err:
         stub = _where(err).removeprefix(" in `").removesuffix("`") or name
@@ -132,15 +146,19 @@ def _one(title: str, name: str, check: Callable[[], Outcome], hint: str, remaini
     except TimeLimitExceeded as err:
         if err.part == title:
             detail = (
-                f"`{name}` is too slow: {title} did not finish within {err.seconds:g} s (the reference's answer "
+                f"`{name}` is too slow: {title} did not finish within {overall:g} s (the reference's answer "
                 f"passes it in well under a second): {TIMEOUT_HINTS.get(name, 'does it loop forever?')}"
             )
         else:
             detail = f"`{err.part}` did not return within {err.seconds:g} s: {TIMEOUT_HINTS.get(err.part, '')}"
         return FAILED, detail.rstrip(": "), (SKIPPED, f"skipped: `{name}` must return in time first")
     except PackageCode as err:
-        detail = say(err.part, "package_code", f" implementation, {PACKAGE_CODE.get(err.part, 'mctslab')}: it "
-                     "would pass without teaching anything. Write your own, with plain Python and the game's rules")
+        detail = say(
+            err.part,
+            "package_code",
+            f" implementation, {PACKAGE_CODE.get(err.part, 'mctslab')}: it "
+            "would pass without teaching anything. Write your own, with plain Python and the game's rules",
+        )
         return FAILED, detail, (SKIPPED, f"skipped: waits for your own `{err.part}`")  # fmt: skip
     except Unusable as err:
         return FAILED, str(err), None
@@ -148,8 +166,12 @@ def _one(title: str, name: str, check: Callable[[], Outcome], hint: str, remaini
         if _students(err):
             detail = f"`{name}` raised {type(err).__name__}{_where(err)}: {err}"
             return FAILED, f"{detail}. {hint}" if hint else detail, None
-        return FAILED, (
-            f"the check could not use what `{name}` returned ({type(err).__name__}: {err}): see what `{name}` "
-            "must return in its docstring"
-        ), None
+        return (
+            FAILED,
+            (
+                f"the check could not use what `{name}` returned ({type(err).__name__}: {err}): see what `{name}` "
+                "must return in its docstring"
+            ),
+            None,
+        )
     return (PASSED if ok else FAILED), detail, None

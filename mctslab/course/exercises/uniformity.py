@@ -161,8 +161,8 @@ def uniformity(
             for i, count in enumerate(moves[t]):
                 out = max(lo - count, count - hi)
                 if out > 0 and (worst is None or out > worst[0]):
-                    worst = (out, f"at move {t + 1} ({k} legal moves) the {_nth(i + 1)} legal move was played "
-                                  f"{count} times (uniformly random: {PLAYOUTS / k:.0f}, accepted {lo} to {hi})")  # fmt: skip
+                    text = f"at move {t + 1} ({k} legal moves) the {_nth(i + 1)} legal move was played {count} times"
+                    worst = (out, f"{text} (uniformly random: {PLAYOUTS / k:.0f}, accepted {lo} to {hi})")
     exact = random_play_odds(game)
     shown = []
     for label, count, p in zip(LABELS, results, exact, strict=True):
