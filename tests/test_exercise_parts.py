@@ -16,7 +16,6 @@ import time
 
 import pytest
 
-from mctslab import make_game
 from mctslab.course.exercises import (
     TreeNode,
     check_backpropagate,
@@ -24,8 +23,8 @@ from mctslab.course.exercises import (
     check_select,
     check_simulate,
     check_ucb1,
+    runner,
 )
-from mctslab.course.exercises import runner
 from mctslab.course.exercises.parts import _deep_tree, _descend
 from mctslab.course.exercises.parts_diagnoses import DIAGNOSES, diagnosis
 from mctslab.course.exercises.report import FAILED, PASSED, SKIPPED
@@ -554,4 +553,3 @@ def test_the_check_leaves_the_module_random_as_it_was():
     check_simulate(SLIPS[("simulate", "global_random")])
     check_expand(SLIPS[("expand", "global_random")])
     assert random.getstate() == state
-

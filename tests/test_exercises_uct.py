@@ -491,7 +491,10 @@ def _simulate_first_move(game, node, rng):
 
 @pytest.mark.parametrize(
     ("function", "failed", "words"),
-    [(_simulate_draw_as_loss, ["draw"], "0.5 to each"), (_simulate_first_move, ["random"], "uniformly random")],
+    [
+        (_simulate_draw_as_loss, ["draw", "random"], "0.5 to each"),
+        (_simulate_first_move, ["random"], "uniformly random"),
+    ],
 )  # fmt: skip
 def test_check_simulate_names_each_slip(function, failed, words):
     report = check_simulate(function)
@@ -511,8 +514,8 @@ def _backup(credit, stop_before_root=False):
 @pytest.mark.parametrize(
     ("function", "failed", "words"),
     [
-        (_backup(lambda node, r: r[0]), ["point_of_view"], "fixed player"),
-        (_backup(lambda node, r: r[1 - node.player]), ["point_of_view"], "player to move there"),
+        (_backup(lambda node, r: r[0]), ["point_of_view"], "for X at every node"),
+        (_backup(lambda node, r: r[1 - node.player]), ["point_of_view"], "player to move at each node"),
         (_backup(lambda node, r: 1.0 if r[node.player] == 1 else 0.0), ["point_of_view"], "half a win"),
         (_backup(lambda node, r: r[node.player], stop_before_root=True), ["path", "point_of_view"], "root"),
     ],

@@ -166,7 +166,7 @@ def _deep_tree() -> TreeNode:
     children's sum.
     """
     root = _node(1000, 520.0)
-    kids = [_node(v, w, move, root) for move, (v, w) in enumerate(((500, 260.0), (30, 18.0), (400, 200.0),
+    kids = [_node(v, w, move, root) for move, (v, w) in enumerate(((500, 320.0), (30, 18.0), (400, 200.0),
                                                                    (70, 30.0)))]  # fmt: skip
     a, b = _node(24, 20.0, 10, kids[1]), _node(6, 1.0, 11, kids[1])
     b.untried = [5]
