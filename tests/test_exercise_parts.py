@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+from mctslab import make_game
 from mctslab.course.exercises import (
     TreeNode,
     check_backpropagate,
@@ -24,6 +25,7 @@ from mctslab.course.exercises import (
     check_simulate,
     check_ucb1,
     runner,
+    uniformity,
 )
 from mctslab.course.exercises.parts import _deep_tree, _descend
 from mctslab.course.exercises.parts_diagnoses import DIAGNOSES, diagnosis
@@ -553,3 +555,72 @@ def test_the_check_leaves_the_module_random_as_it_was():
     check_simulate(SLIPS[("simulate", "global_random")])
     check_expand(SLIPS[("expand", "global_random")])
     assert random.getstate() == state
+
+
+# -- the statistics of check_simulate: margins derived, then tried over many seeds -------
+def _tails(n, p, lo, hi):
+    """Exact P(X < lo) + P(X > hi) for X ~ Binomial(n, p)."""
+    pmf = [math.exp(uniformity._log_pmf(n, k, p)) for k in range(n + 1)]
+    return sum(pmf[:lo]) + sum(pmf[hi + 1 :])
+
+
+def _ranges():
+    tail = uniformity.ALPHA / (2 * uniformity._CELLS)
+    moves = [(9 - t, uniformity.acceptance(uniformity.PLAYOUTS, 1 / (9 - t), tail)) for t in range(uniformity.PLIES)]
+    odds = uniformity.random_play_odds(make_game("tictactoe"))
+    results = [(p, uniformity.acceptance(uniformity.PLAYOUTS, p, tail)) for p in odds]
+    return moves, results
+
+
+def test_a_right_playout_fails_the_uniformity_check_with_probability_below_1e_4():
+    n = uniformity.PLAYOUTS
+    moves, results = _ranges()
+    bound = sum(k * _tails(n, 1 / k, lo, hi) for k, (lo, hi) in moves)  # k counts of each ply
+    bound += sum(_tails(n, p, lo, hi) for p, (lo, hi) in results)
+    assert bound < 1e-4  # the union bound over every count
+    assert uniformity._CELLS == sum(k for k, _ in moves) + len(results) == 38
+
+
+def test_each_statistical_slip_passes_with_probability_below_1e_3():
+    n = uniformity.PLAYOUTS
+    moves, _ = _ranges()
+    for _, (lo, hi) in moves:  # a move never played, or played every time, is out of range: probability 0
+        assert 0 < lo and hi < n
+    assert moves[0][1] == (67, 160) and moves[4][1] == (143, 261)  # as the docstring of uniformity says
+    # the first legal move a quarter of the time, uniform otherwise: probability 1/4 + 3/4 * 1/9 = 1/3 at ply 1
+    lo, hi = moves[0][1]
+    passes = 1 - _tails(n, 1 / 4 + 3 / 4 / 9, lo, hi)
+    assert passes < 1e-12
+
+
+def _first_often(moves, rng):
+    return moves[0] if rng.random() < 0.25 else rng.choice(moves)
+
+
+def _o_plays_first(moves, rng):
+    return moves[0] if len(moves) % 2 == 0 else rng.choice(moves)  # O (even counts of empty cells) never draws
+
+
+def _reseeded(game, node, rng):
+    return _simulate_with(lambda m, r: r.choice(m))(game, node, random.Random(0))
+
+
+STATISTICAL_SLIPS = {
+    "never the last move": _simulate_with(_never_last),
+    "the first move a quarter of the time": _simulate_with(_first_often),
+    "O always plays its first legal move": _simulate_with(_o_plays_first),
+    "an rng re-seeded in the function": _reseeded,
+}
+
+
+def _uniform(function, seed):
+    game = make_game("tictactoe")
+    return uniformity.uniformity(function, game, TreeNode(game.initial_state(), 1), random.Random(seed))[0]
+
+
+def test_over_200_seeds_right_playouts_all_pass_and_each_slip_always_fails():
+    right = _simulate_with(lambda m, rng: rng.choice(m))
+    assert all(_uniform(simulate if seed % 2 else right, seed) for seed in range(200))
+    for name, slip in STATISTICAL_SLIPS.items():
+        seeds = range(200) if name != "an rng re-seeded in the function" else range(5)  # the seed is not used
+        assert not any(_uniform(slip, seed) for seed in seeds), name

@@ -274,7 +274,7 @@ def check_select(select_function: Callable[[TreeNode, float], TreeNode]) -> Repo
                 f"{far[a.move]:.3f} for move {a.move}; with N = {p.visits}, the visits of the node chosen at, UCB1 "
                 f"picks move {a.move} ({at[a.move]:.3f} against {at[b.move]:.3f})"))  # fmt: skip
         if got is root:
-            return False, say("select", "stays_at_root", f" although all its moves are tried: descend to a child")
+            return False, say("select", "stays_at_root", " although all its moves are tried: descend to a child")
         if got in want:
             return False, say("select", "one_level", (
                 f" {want.index(got)} level(s), at a fully expanded node (moves {_moves(got)}): repeat the choice "

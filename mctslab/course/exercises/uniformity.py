@@ -19,14 +19,16 @@ at most ``ALPHA`` = 1e-4 (whatever the dependence between the counts), assuming 
 rng behaves as a random one.
 
 **Slips caught.** With :data:`PLAYOUTS` = 1,000 the ranges of the move counts are
-about ``111 +- 48`` for 9 legal moves and ``200 +- 61`` for 5 (``tests/test_exercise_parts.py``
-computes them): a playout that never plays some legal move (the off-by-one
-``moves[int(rng.random() * (len(moves) - 1))]``), plays one player's moves in a fixed
-order, always the first move, or the same playout every time (an rng re-seeded in the
-function) has a count of 0, or of 1,000, outside its range: it fails with probability
-1. A playout that plays the first legal move a quarter of the time and otherwise
+67 to 160 for 9 legal moves (111 expected) and 143 to 261 for 5 (200 expected)
+(``tests/test_exercise_parts.py`` computes them): a playout that never plays some
+legal move (the off-by-one ``moves[int(rng.random() * (len(moves) - 1))]``), plays one
+player's moves in a fixed order, always the first move, or the same playout every time
+(an rng re-seeded in the function) has a count of 0, or of 1,000, outside its range:
+it fails with probability 1. A playout that plays the first legal move a quarter of the time and otherwise
 uniformly (first move with probability 1/3 at 9 moves) passes the first ply's count
-with probability below 1e-30 (exact binomial, in the tests).
+with probability 4e-13 (exact binomial, in the tests). Each slip fails with
+probability above 99.9%; the tests also play each over 200 seeds (all fail) and a
+right playout over 200 seeds (all pass).
 """
 
 from __future__ import annotations
