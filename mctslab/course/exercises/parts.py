@@ -99,7 +99,9 @@ def check_ucb1(ucb1_function: Callable[[float, int, int, float], float]) -> Repo
         want = [ucb1(w / n, big, n, c) for w, n, big, c in _UCB_GRID]
         if _close(got, want):
             return True, f"{len(_UCB_GRID)} children (means, visits, parent visits, c = sqrt(2) and 0.5) agree"
-        i = max(range(len(got)), key=lambda k: abs(got[k] - want[k]))
+        wrong = [k for k in range(len(got)) if not _close([got[k]], [want[k]])]
+        shown = [k for k in wrong if _UCB_GRID[k][0] > 0] or wrong  # a child with some wins tells more
+        i = max(shown, key=lambda k: abs(got[k] - want[k]))
         w, n, big, c = _UCB_GRID[i]
         numbers_seen = (
             f" (for wins {w:g}, visits {n}, parent visits {big}, c = {c:.4g}: yours {got[i]:.6g}, UCB1 {want[i]:.6g})"

@@ -41,6 +41,9 @@ def _pair(returns: Any) -> tuple[float, float] | None:
         return None
 
 
+_FIELDS = ("state", "player", "visits", "wins", "untried", "children", "parent")
+
+
 def _look(node: TreeNode) -> tuple:
     return (node.state, node.player, node.visits, node.wins, tuple(node.untried), len(node.children), node.parent)
 
@@ -95,14 +98,10 @@ def check_simulate(simulate_function: Callable[[Any, TreeNode, random.Random], A
                 rng = random.Random(7)
                 runs.append([student(game, node, rng) for _ in range(SEEDED_PLAYOUTS)])
                 if _look(node) != look:
-                    return False, say(
-                        "simulate",
-                        "moves_node",
-                        (
-                            f" (state, visits, wins, untried or children): {look[:4]} became {_look(node)[:4]}; play "
-                            "the playout on a local variable, state = node.state, and leave the node as it was"
-                        ),
-                    )
+                    changed = [f for f, a, b in zip(_FIELDS, look, _look(node), strict=True) if a != b]
+                    return False, say("simulate", "moves_node", (
+                        f": its {' and '.join(changed)} changed; play the playout on a local variable, "
+                        "state = node.state, and leave the node as it was"))  # fmt: skip
             touched = random.getstate() != saved
         finally:
             random.setstate(saved)
@@ -110,11 +109,10 @@ def check_simulate(simulate_function: Callable[[Any, TreeNode, random.Random], A
             return False, say("simulate", "global_random", (
                 " (its state changed), not from the rng given: every random choice must use `rng`"))  # fmt: skip
         if runs[0] != runs[1]:
-            return False, say(
-                "simulate",
-                "unseeded",
-                (f": two rngs seeded 7 gave {runs[0]} and then {runs[1]}: every random choice must use `rng`"),
-            )
+            k = next(k for k in range(SEEDED_PLAYOUTS) if runs[0][k] != runs[1][k])
+            return False, say("simulate", "unseeded", (
+                f": with two rngs seeded 7, playout {k + 1} returned {runs[0][k]!r}, then {runs[1][k]!r}: every "
+                "random choice must use `rng`"))  # fmt: skip
         return True, f"two rngs with the same seed: the same {SEEDED_PLAYOUTS} playouts; the node left as it was"
 
     def uniform() -> Outcome:

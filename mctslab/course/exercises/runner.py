@@ -157,7 +157,8 @@ def _one(title: str, name: str, check: Callable[[], Outcome], hint: str, clock: 
             err.part,
             "package_code",
             f" implementation, {PACKAGE_CODE.get(err.part, 'mctslab')}: it "
-            "would pass without teaching anything. Write your own, with plain Python and the game's rules",
+            "would pass without teaching anything. Write your own, in plain Python (the game's rules and TreeNode are "
+            "yours to use)",
         )
         return FAILED, detail, (SKIPPED, f"skipped: waits for your own `{err.part}`")  # fmt: skip
     except Unusable as err:
@@ -165,7 +166,7 @@ def _one(title: str, name: str, check: Callable[[], Outcome], hint: str, clock: 
     except Exception as err:  # the student's bug: report it, never raise
         if _students(err):
             detail = f"`{name}` raised {type(err).__name__}{_where(err)}: {err}"
-            return FAILED, f"{detail}. {hint}" if hint else detail, None
+            return FAILED, f"{detail}. {hint[:1].upper()}{hint[1:]}" if hint else detail, None
         return (
             FAILED,
             (
