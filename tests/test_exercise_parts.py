@@ -624,3 +624,39 @@ def test_over_200_seeds_right_playouts_all_pass_and_each_slip_always_fails():
     for name, slip in STATISTICAL_SLIPS.items():
         seeds = range(200) if name != "an rng re-seeded in the function" else range(5)  # the seed is not used
         assert not any(_uniform(slip, seed) for seed in seeds), name
+
+
+def test_a_call_instead_of_a_function_is_named_and_nothing_raises():
+    report = check_ucb1(None)
+    assert not report.ok and all("`ucb1` itself (without parentheses)" in c.detail for c in report.checks)
+
+
+def test_other_checks_through_the_old_runner_blame_their_part():
+    from mctslab.course.exercises import check_wilson
+
+    report = check_wilson(lambda s, n, z: 1 / 0)
+    assert report["formula"].part == "wilson" and report["formula"].detail.startswith("`wilson` raised ZeroDivision")
+
+
+def test_returns_of_another_kind_are_read_as_pairs():
+    import numpy as np
+
+    def as_array(game, node, rng):
+        return np.array(simulate(game, node, rng))
+
+    assert check_simulate(as_array).ok
+
+
+def test_the_long_check_shows_a_progress_bar(monkeypatch):
+    from mctslab.course.exercises import playout_parts
+
+    bars = []
+    real = playout_parts.progress
+
+    def spy(total, description, enabled=True):
+        bars.append((total, description))
+        return real(total, description, enabled=False)
+
+    monkeypatch.setattr(playout_parts, "progress", spy)
+    assert check_simulate(simulate).ok
+    assert bars == [(uniformity.PLAYOUTS, "check_simulate")]

@@ -29,8 +29,8 @@ __all__ = ["check_expand", "check_select", "check_ucb1"]
 
 
 def _run(title: str, function: Any, checks: list, part: str | None = None) -> Report:
-    """:func:`.runner.run_checks` (kept under this name for the other exercise checks)."""
-    return run_checks(title, function, checks, part)
+    """:func:`.runner.run_checks` for the other exercise checks; the part comes from the title (``check_wilson``)."""
+    return run_checks(title, function, checks, part or title.split(":")[0].removeprefix("check_"))
 
 
 # -- UCB1 ---------------------------------------------------------------------------

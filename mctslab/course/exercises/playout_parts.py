@@ -96,7 +96,7 @@ def check_simulate(simulate_function: Callable[[Any, TreeNode, random.Random], A
             runs = []
             for _ in range(2):
                 rng = random.Random(7)
-                runs.append([student(game, node, rng) for _ in range(SEEDED_PLAYOUTS)])
+                runs.append([_pair(student(game, node, rng)) for _ in range(SEEDED_PLAYOUTS)])
                 if _look(node) != look:
                     changed = [f for f, a, b in zip(_FIELDS, look, _look(node), strict=True) if a != b]
                     return False, say("simulate", "moves_node", (

@@ -115,6 +115,8 @@ def run_checks(title: str, function: Any, checks: Sequence[Step], part: str | No
     overall = CHECK_SECONDS.get(name, 30.0)
     report = Report(title)
     halted: tuple[str, str] | None = None
+    if not callable(function):
+        halted = (FAILED, f"{title} checks a function, `{name}` itself (without parentheses); it got {function!r}")
     saved = random.getstate()  # a student's global `random` is theirs: the checks leave it as it was
     try:
         for key, what, check, *hint in checks:
