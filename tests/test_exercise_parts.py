@@ -660,3 +660,74 @@ def test_the_long_check_shows_a_progress_bar(monkeypatch):
     monkeypatch.setattr(playout_parts, "progress", spy)
     assert check_simulate(simulate).ok
     assert bars == [(uniformity.PLAYOUTS, "check_simulate")]
+
+
+# -- other right answers pass too ---------------------------------------------------------
+def _select_sum_of_children(node, c=SQRT2):
+    while not node.untried and node.children:
+        total = sum(ch.visits for ch in node.children)  # the parent's visits, counted another way
+        node = max(node.children, key=lambda ch: ucb1(ch.wins, ch.visits, total, c))
+    return node
+
+
+def _select_recursive(node, c=SQRT2):
+    if node.untried or not node.children:
+        return node
+    scores = [(ucb1(ch.wins, ch.visits, node.visits, c), i) for i, ch in enumerate(node.children)]
+    return _select_recursive(node.children[max(scores)[1]], c)
+
+
+def _expand_choice(game, node, rng):
+    if not node.untried:
+        return node
+    move = rng.choice(node.untried)
+    node.untried.remove(move)
+    state = game.apply(node.state, move)
+    child = TreeNode(state, game.to_move(node.state))
+    child.move, child.parent, child.untried = move, node, list(game.legal_moves(state))
+    node.children.append(child)
+    return child
+
+
+def _expand_shuffled(game, node, rng):
+    if not node.untried:
+        return node
+    rng.shuffle(node.untried)
+    move = node.untried.pop()
+    state = game.apply(node.state, move)
+    node.children.append(TreeNode(state, game.to_move(node.state), move, node, game.legal_moves(state)))
+    return node.children[-1]
+
+
+def _backpropagate_alternating(node, returns):
+    reward = returns[node.player]
+    while node is not None:
+        node.visits += 1
+        node.wins += reward
+        reward = 1 - reward  # the parent belongs to the other player
+        node = node.parent
+
+
+def _backpropagate_recursive(node, returns):
+    node.visits += 1
+    node.wins += returns[node.player]
+    if node.parent is not None:
+        _backpropagate_recursive(node.parent, returns)
+
+
+VARIANTS = {
+    "select": [_select_sum_of_children, _select_recursive],
+    "expand": [_expand_choice, _expand_shuffled],
+    "simulate": [
+        _simulate_with(lambda m, rng: rng.choice(m)),
+        _simulate_with(lambda m, rng: rng.sample(m, 1)[0]),
+        _simulate_with(lambda m, rng: m[rng.randint(0, len(m) - 1)]),
+    ],
+    "backpropagate": [_backpropagate_alternating, _backpropagate_recursive],
+}
+
+
+@pytest.mark.parametrize(("part", "i"), [(p, i) for p, fs in VARIANTS.items() for i in range(len(fs))])
+def test_other_right_answers_pass(part, i):
+    report = CHECKS[part](VARIANTS[part][i])
+    assert report.ok, str(report)
