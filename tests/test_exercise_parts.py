@@ -731,3 +731,11 @@ VARIANTS = {
 def test_other_right_answers_pass(part, i):
     report = CHECKS[part](VARIANTS[part][i])
     assert report.ok, str(report)
+
+
+def test_exit_in_the_students_code_is_reported_not_raised():
+    def leaving(node, returns):
+        raise SystemExit(1)
+
+    report = check_backpropagate(leaving)
+    assert report["path"].status == FAILED and "called exit" in report["path"].detail

@@ -165,6 +165,8 @@ def _one(title: str, name: str, check: Callable[[], Outcome], hint: str, clock: 
         return FAILED, detail, (SKIPPED, f"skipped: waits for your own `{err.part}`")  # fmt: skip
     except Unusable as err:
         return FAILED, str(err), None
+    except SystemExit as err:  # exit() or sys.exit() in the student's code would end the check, not the kernel
+        return FAILED, f"`{name}` called exit ({err!r}): return a value instead", None
     except Exception as err:  # the student's bug: report it, never raise
         if _students(err):
             detail = f"`{name}` raised {type(err).__name__}{_where(err)}: {err}"
