@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DIAGNOSES", "PACKAGE_CODE", "TIMEOUT_HINTS", "Diagnosis", "diagnosis", "say"]
+__all__ = ["DIAGNOSES", "PACKAGE_CODE", "PARTS", "TIMEOUT_HINTS", "Diagnosis", "diagnosis", "say"]
 
 
 @dataclass(frozen=True)
@@ -82,14 +82,19 @@ _TABLE: tuple[tuple[str, str, str, str], ...] = (
     ("backpropagate", "changes_returns", "returns", "`backpropagate` changed the `returns` it was given"),
 )
 
-DIAGNOSES: tuple[Diagnosis, ...] = tuple(Diagnosis(*row) for row in _TABLE)
-"""Every named slip of the five parts."""
+PARTS = ("ucb1", "select", "expand", "simulate", "backpropagate")
+"""The student's functions of notebook 04b, in the order the notebook asks for them."""
 
-for _part in ("ucb1", "select", "expand", "simulate", "backpropagate"):
-    DIAGNOSES += (
-        Diagnosis(_part, "endless_loop", "*", f"`{_part}` did not return within"),
-        Diagnosis(_part, "package_code", "*", f"`{_part}` runs the package's own"),
+DIAGNOSES: tuple[Diagnosis, ...] = tuple(Diagnosis(*row) for row in _TABLE) + tuple(
+    Diagnosis(part, name, "*", says.format(part=part))
+    for part in PARTS
+    for name, says in (
+        ("endless_loop", "`{part}` did not return within"),
+        ("package_code", "`{part}` runs the package's own"),
     )
+)
+"""Every named slip of the five parts; ``endless_loop`` and ``package_code`` (check ``"*"``) fail
+whichever check runs first into them, and the checks after it are skipped."""
 
 TIMEOUT_HINTS: dict[str, str] = {
     "ucb1": "does it loop? UCB1 is one formula, no loop needed",
