@@ -113,7 +113,8 @@ def test_the_answer_lines_are_the_solutions_substance():
     # The filter keeps the answer and drops only the interface: 04b's ucb1 keeps its formula.
     notebook = nbformat.read(NOTEBOOKS / "04b_write_uct_yourself.ipynb", as_version=4)
     ucb1 = answer_lines(notebook)["b4b00010"]
-    assert ucb1 == {"if visits == 0:", "return math.inf", "return wins / visits + c * math.sqrt(math.log(parent_visits) / visits)"}
+    formula = "return wins / visits + c * math.sqrt(math.log(parent_visits) / visits)"
+    assert ucb1 == {"if visits == 0:", "return math.inf", formula}
 
 
 @pytest.mark.parametrize("name", WITH_SOLUTIONS)
@@ -263,4 +264,6 @@ def test_the_data_files_the_notebooks_read_are_exported(edition):
         files = sorted(p.relative_to(NOTEBOOKS) for p in (NOTEBOOKS / folder).rglob("*") if p.is_file())
         assert files, f"{folder} holds no file in the repository"
         for file in files:
-            assert (edition / file).read_bytes() == (NOTEBOOKS / file).read_bytes(), f"{file} not in the student edition"
+            exported = edition / file
+            assert exported.is_file(), f"{file} is not in the student edition"
+            assert exported.read_bytes() == (NOTEBOOKS / file).read_bytes(), f"{file} differs in the student edition"
