@@ -13,11 +13,11 @@ is the same notebooks with
     from an ``exercises`` module of the package (``from mctslab.course.exercises.bandits
     import check_tuned_c``), whose stored output would otherwise show the reference
     solution's "passed: ..." line;
-  - cells tagged ``reference-output``: the rule for any other cell whose stored output
-    was made by a solution, the cells after it that use what it defined (04b's
-    comparison of the student's Wilson interval with the package's, run on the
-    reference's). ``tests/test_student_edition_leaks.py`` finds such cells by reading
-    which names each cell uses, and fails on one that keeps its outputs.
+  - cells tagged ``reference-output``: any other cell whose stored output a solution
+    made, because it uses what a solution defined (04b compares the student's Wilson
+    interval with the package's on the match the reference agent played). The author
+    tags them; ``tests/test_student_edition_leaks.py`` finds such cells on its own, by
+    the names each cell reads, and fails on any that keeps its outputs here.
 
   Their nbval marker (the ``nbval-check-output`` tag, or a ``# NBVAL_CHECK_OUTPUT``
   comment) goes too, since there is no output left to compare;
@@ -42,10 +42,10 @@ from pathlib import Path
 
 __all__ = [
     "CHECK_OUTPUT_TAG",
-    "EXERCISE_TAG",
-    "SOLUTION_TAG",
     "DATA_FOLDER",
+    "EXERCISE_TAG",
     "REFERENCE_OUTPUT_TAG",
+    "SOLUTION_TAG",
     "ExportReport",
     "copy_data",
     "exercise_checks",
@@ -229,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(str(err)) from None  # reported by the command line as one line
     for name, report in reports.items():
         print(f"{name}: {len(report.dropped)} solution cells removed, {len(report.cleared)} cells' outputs cleared")
-    data = [p for p in (Path(args.out) / DATA_FOLDER).rglob("*") if p.is_file()]
-    print(f"the student edition is in {args.out} ({len(reports)} notebooks, {len(data)} data files)")
+    data = Path(args.notebooks if args.notebooks is not None else NOTEBOOKS) / DATA_FOLDER
+    files = sum(p.is_file() for p in data.rglob("*")) if data.is_dir() else 0
+    print(f"the student edition is in {args.out} ({len(reports)} notebooks, {files} data files)")
     return 0
