@@ -1,4 +1,8 @@
-"""The student edition: solutions dropped, everything else kept, and 00 and 01 still run under nbval."""
+"""The student edition: solutions dropped, reference outputs cleared, data copied, and 00 and 01 still run under nbval.
+
+What must not leak (solution text, outputs of the reference run) is tested on its own in
+``tests/test_student_edition_leaks.py``.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,14 @@ import pytest
 
 from mctslab.bandits import Policy
 from mctslab.cli import main
-from mctslab.course.editions import SOLUTION_TAG, export_student, is_exercise_cell, student_notebook
+from mctslab.course.editions import (
+    REFERENCE_OUTPUT_TAG,
+    SOLUTION_TAG,
+    copy_data,
+    export_student,
+    is_exercise_cell,
+    student_notebook,
+)
 from mctslab.course.exercises.bandits import check_epsilon_decreasing, check_tuned_c, check_two_sided_radius
 from mctslab.course.exercises.misere import check_misere
 
@@ -75,10 +86,42 @@ def test_a_check_call_marks_an_exercise_cell_but_an_import_does_not():
     assert report.cleared == [notebook.cells[1].id] and student["cells"][1]["source"] == "print(check_tuned_c(my_c))"
 
 
+def test_markdown_solutions_go_and_reference_outputs_are_cleared():
+    notebook = nbformat.v4.new_notebook()
+    heading = nbformat.v4.new_markdown_cell("Reference solution: the best 3, then the best 2.")
+    heading.metadata["tags"] = [SOLUTION_TAG]
+    answer = nbformat.v4.new_code_cell("x = 3", outputs=[], execution_count=1)
+    answer.metadata["tags"] = [SOLUTION_TAG]
+    shown = nbformat.v4.new_code_cell("print(x)", execution_count=2)
+    shown.outputs = [nbformat.v4.new_output("stream", name="stdout", text="3\n")]
+    shown.metadata["tags"] = [REFERENCE_OUTPUT_TAG, "nbval-check-output"]
+    kept = nbformat.v4.new_code_cell("print(1)", execution_count=3)
+    kept.outputs = [nbformat.v4.new_output("stream", name="stdout", text="1\n")]
+    notebook.cells = [heading, answer, shown, kept]
+    student, report = student_notebook(notebook)
+    assert report.dropped == [heading.id, answer.id] and report.cleared == [shown.id]
+    assert [c["id"] for c in student["cells"]] == [shown.id, kept.id]
+    assert student["cells"][0]["outputs"] == [] and student["cells"][0]["metadata"]["tags"] == [REFERENCE_OUTPUT_TAG]
+    assert student["cells"][1]["outputs"] == kept.outputs
+
+
+def test_the_data_folder_is_copied_and_nothing_else(tmp_path):
+    source = tmp_path / "notebooks"
+    (source / "data" / "09").mkdir(parents=True)
+    (source / "data" / "09" / "games.jsonl").write_text('{"winner": 0}\n')
+    (source / "scratch.txt").write_text("not read by a notebook")
+    assert copy_data(source, tmp_path / "out") == [Path("data/09/games.jsonl")]
+    assert (tmp_path / "out" / "data" / "09" / "games.jsonl").read_text() == '{"winner": 0}\n'
+    assert not (tmp_path / "out" / "scratch.txt").exists()
+    assert copy_data(tmp_path / "out" / "data", tmp_path / "none") == []  # no data/ folder: nothing to copy
+
+
 def test_the_command_line_writes_it_and_refuses_to_overwrite_the_repository(tmp_path, capsys):
     assert main(["course", "student", str(tmp_path / "out")]) == 0
     assert (tmp_path / "out" / "00_start_here.ipynb").exists()
-    assert "the student edition is in" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "the student edition is in" in printed and "data files)" in printed
+    assert (tmp_path / "out" / "data" / "09_improving_uct").is_dir()
     assert main(["course", "student", str(NOTEBOOKS)]) == 2
     assert "instructor edition itself" in capsys.readouterr().err
     assert main(["course", "student", str(tmp_path / "x"), "--notebooks", str(tmp_path / "none")]) == 2

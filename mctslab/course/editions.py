@@ -5,16 +5,28 @@ solutions (cells tagged ``solution``, collapsed) and their outputs. The student
 edition, written by ``python -m mctslab course student OUT/`` (:func:`export_student`),
 is the same notebooks with
 
-* every cell tagged ``solution`` removed (code and markdown);
-* the outputs of the exercise cells cleared: cells tagged ``exercise`` and every cell
-  that calls a function the notebook imports from an ``exercises`` module of the
-  package (``from mctslab.course.exercises.bandits import check_tuned_c``), whose stored
-  output would otherwise show the reference solution's "passed: ..." line. Their nbval
-  marker (the ``nbval-check-output`` tag, or a ``# NBVAL_CHECK_OUTPUT`` comment) goes
-  too, since there is no output left to compare;
+* every cell tagged ``solution`` removed, code and markdown alike: a solution's heading
+  ("Reference solution ...") and any text that explains it are tagged with it;
+* the outputs of the cells that would show what the reference solution did, cleared:
+
+  - cells tagged ``exercise`` and every cell that calls a function the notebook imports
+    from an ``exercises`` module of the package (``from mctslab.course.exercises.bandits
+    import check_tuned_c``), whose stored output would otherwise show the reference
+    solution's "passed: ..." line;
+  - cells tagged ``reference-output``: any other cell whose stored output a solution
+    made, because it uses what a solution defined (04b compares the student's Wilson
+    interval with the package's on the match the reference agent played). The author
+    tags them; ``tests/test_student_edition_leaks.py`` finds such cells on its own, by
+    the names each cell reads, and fails on any that keeps its outputs here.
+
+  Their nbval marker (the ``nbval-check-output`` tag, or a ``# NBVAL_CHECK_OUTPUT``
+  comment) goes too, since there is no output left to compare;
 * everything else as it is: the other cells, their ids, outputs and nbval markers, so
   the student edition runs under nbval like the repository, and its exercise checks
-  say "not written yet" instead of raising.
+  say "not written yet" instead of raising;
+* the data files the notebooks read (everything under ``notebooks/data/``, such as
+  09's stored games), copied to ``OUT/data/`` so that each notebook reads the same data
+  in both editions.
 
 Each exported notebook records ``{"mctslab": {"edition": "student"}}`` in its metadata.
 """
@@ -24,14 +36,18 @@ from __future__ import annotations
 import argparse
 import copy
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
     "CHECK_OUTPUT_TAG",
+    "DATA_FOLDER",
     "EXERCISE_TAG",
+    "REFERENCE_OUTPUT_TAG",
     "SOLUTION_TAG",
     "ExportReport",
+    "copy_data",
     "exercise_checks",
     "export_student",
     "is_exercise_cell",
@@ -42,6 +58,10 @@ SOLUTION_TAG = "solution"
 """Cell tag of a reference solution: dropped from the student edition."""
 EXERCISE_TAG = "exercise"
 """Cell tag of an exercise's stub or check cell: kept, with its outputs cleared."""
+REFERENCE_OUTPUT_TAG = "reference-output"
+"""Cell tag of a cell whose stored output a reference solution made: kept, with its outputs cleared."""
+DATA_FOLDER = "data"
+"""The folder, beside the notebooks, of the data files they read: copied into the student edition."""
 CHECK_OUTPUT_TAG = "nbval-check-output"
 """nbval's cell tag for "compare this cell's output" (the course's notebooks use it, not the comment)."""
 
@@ -90,7 +110,8 @@ class ExportReport:
 
     Attributes:
         dropped: ids of the removed ``solution`` cells.
-        cleared: ids of the exercise cells whose outputs were cleared.
+        cleared: ids of the cells whose outputs were cleared (exercise cells, and cells
+            tagged ``reference-output``).
     """
 
     dropped: list[str]
@@ -110,7 +131,7 @@ def student_notebook(notebook: dict) -> tuple[dict, ExportReport]:
         if SOLUTION_TAG in _tags(cell):
             dropped.append(cell.get("id", ""))
             continue
-        if is_exercise_cell(cell, checks):
+        if is_exercise_cell(cell, checks) or REFERENCE_OUTPUT_TAG in _tags(cell):
             cell["outputs"] = []
             cell["execution_count"] = None
             cell.get("metadata", {}).pop("execution", None)
@@ -124,8 +145,28 @@ def student_notebook(notebook: dict) -> tuple[dict, ExportReport]:
     return out, ExportReport(dropped, cleared)
 
 
+def copy_data(source: str | Path, target: str | Path) -> list[Path]:
+    """Copy the data files the notebooks in ``source`` read (its ``data/`` folder) into ``target``.
+
+    Returns:
+        The files copied, relative to ``target`` (none if ``source`` has no ``data/``).
+    """
+    folder = Path(source) / DATA_FOLDER
+    copied = []
+    for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
+        if path.is_file():
+            relative = path.relative_to(source)
+            (Path(target) / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, Path(target) / relative)
+            copied.append(relative)
+    return copied
+
+
 def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> dict[str, ExportReport]:
     """Write the student edition of every notebook in ``notebooks`` into ``out_dir``.
+
+    The data files the notebooks read (``notebooks/data/``) are copied along
+    (:func:`copy_data`).
 
     Args:
         out_dir: the folder to write to (created if needed; same-named notebooks in it
@@ -162,6 +203,7 @@ def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> 
         student, report = student_notebook(notebook)
         nbformat.write(nbformat.from_dict(student), target / path.name)
         reports[path.name] = report
+    copy_data(source, target)
     return reports
 
 
@@ -186,6 +228,8 @@ def run(args: argparse.Namespace) -> int:
     except FileNotFoundError as err:
         raise ValueError(str(err)) from None  # reported by the command line as one line
     for name, report in reports.items():
-        print(f"{name}: {len(report.dropped)} solution cells removed, {len(report.cleared)} exercise outputs cleared")
-    print(f"the student edition is in {args.out} ({len(reports)} notebooks)")
+        print(f"{name}: {len(report.dropped)} solution cells removed, {len(report.cleared)} cells' outputs cleared")
+    data = Path(args.notebooks if args.notebooks is not None else NOTEBOOKS) / DATA_FOLDER
+    files = sum(p.is_file() for p in data.rglob("*")) if data.is_dir() else 0
+    print(f"the student edition is in {args.out} ({len(reports)} notebooks, {files} data files)")
     return 0
