@@ -77,3 +77,19 @@ def test_exercise_3_accepts_a_good_c_and_rejects_greedy_ones():
     assert check_tuned_c(None).startswith("not written yet: set my_c above")
     assert not_yet(check_tuned_c(-1.0, **SMALL), "must be >= 0")
     assert not_yet(check_tuned_c("0.5", **SMALL), "must be a number")
+
+
+def test_a_policy_that_never_returns_is_stopped_at_the_limit(monkeypatch):
+    import time
+
+    from mctslab.course.exercises import bandits
+
+    def endless_radius(n, delta):
+        while True:
+            n = n + 0
+
+    monkeypatch.setattr(bandits, "CHECK_SECONDS", 0.3)
+    began = time.monotonic()
+    verdict = bandits.check_two_sided_radius(endless_radius)
+    assert verdict.startswith("not yet: the check did not finish within 0.3 s"), verdict
+    assert time.monotonic() - began < 3

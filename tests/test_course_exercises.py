@@ -90,3 +90,26 @@ def test_check_settled_refuses_bad_numbers_and_unsettled_matches():
         assert not verdict.ok and verdict.done and "between 1 and 1,000" in verdict.message
     few = check_settled(6)  # six games cannot exclude 0.5
     assert isinstance(few, Verdict) and not few.ok and "contains 0.5" in few.message
+
+
+def test_an_answer_that_never_returns_is_stopped_at_the_limit(monkeypatch):
+    import time
+
+    from mctslab.course.experiments import exercises
+
+    def my_flat(game, state, playouts, rng):  # a playout loop that never ends
+        while not game.is_terminal(state):
+            pass
+
+    def my_games_needed(p1, p2):
+        n = 1
+        while n > 0:
+            n += 1
+
+    monkeypatch.setattr(exercises, "CALL_SECONDS", 0.3)
+    began = time.monotonic()
+    flat = check_flat(my_flat)
+    needed = check_games_needed(my_games_needed)
+    assert time.monotonic() - began < 4
+    assert not flat and str(flat).startswith("`my_flat` did not return within 0.3 s"), flat
+    assert not needed and str(needed).startswith("`my_games_needed` did not return within 0.3 s"), needed

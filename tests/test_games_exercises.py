@@ -89,3 +89,32 @@ def test_wrong_rules_are_explained_without_the_answer():
 def test_an_error_in_the_answer_is_one_line():
     report = check_misere(Broken)
     assert report.startswith("not yet: your code raised ZeroDivisionError")
+
+
+def test_a_misere_game_that_never_answers_is_stopped_at_the_limit(monkeypatch):
+    import time
+
+    from mctslab.course.exercises import misere
+
+    class Endless:  # a student's winner() that loops forever
+        def __init__(self, target):
+            self.target = target
+
+        def state_from_moves(self, moves):
+            while True:
+                moves = list(moves)
+
+    monkeypatch.setattr(misere, "CHECK_SECONDS", 0.3)
+    began = time.monotonic()
+    verdict = check_misere(Endless)
+    assert verdict.startswith("not yet: your game did not answer within 0.3 s"), verdict
+    assert time.monotonic() - began < 3
+
+
+def test_the_stub_message_does_not_name_the_method_to_override():
+    class Stub:
+        def __init__(self, target):
+            raise NotImplementedError("your code here")
+
+    verdict = check_misere(Stub)
+    assert verdict.startswith("not written yet:") and "winner" not in verdict

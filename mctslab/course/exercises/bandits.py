@@ -23,6 +23,7 @@ from ...bandits.policies import UCB1, EpsilonGreedy
 from ...bandits.policy import Policy
 from ...bandits.theory import hoeffding_radius
 from ...ucb import SQRT2
+from .limits import TimeLimitExceeded, time_limit
 
 __all__ = ["MACHINES", "check_epsilon_decreasing", "check_tuned_c", "check_two_sided_radius"]
 
@@ -36,10 +37,20 @@ def _require(condition: object, message: str) -> None:
         raise _NotYet(message)
 
 
+CHECK_SECONDS = 60.0
+"""The time limit of one bandit check; the reference answers take about a second (sized for a slow machine)."""
+
+
 def _verdict(check: Callable[[], str], stub: str) -> str:
-    """Run ``check``; turn a stub, an unmet requirement or an error in the answer into one line."""
+    """Run ``check`` within :data:`CHECK_SECONDS`; a stub, an unmet requirement, an error or an overrun: one line."""
     try:
-        return check()
+        with time_limit(CHECK_SECONDS, "your code"):
+            return check()
+    except TimeLimitExceeded as err:
+        return (
+            f"not yet: the check did not finish within {err.seconds:g} s (with the reference answer it takes about a "
+            "second): look for a loop that never ends, or a step far slower than it needs to be"
+        )
     except NotImplementedError:
         return f"not written yet: {stub}, then run this cell again."
     except _NotYet as err:

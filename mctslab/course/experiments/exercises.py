@@ -20,6 +20,7 @@ from typing import Any
 from ...exact import exact_flat_values, leading_moves
 from ...games import make_game
 from ...tournament import games_needed, play_match
+from ..exercises.limits import TimeLimitExceeded, time_limit
 from .decisions import predicted_flat_choices
 from .strength import budget_agent
 
@@ -68,6 +69,14 @@ def _raised(error: Exception) -> Verdict:
     return Verdict(False, True, f"your answer raised {type(error).__name__}: {error}")
 
 
+CALL_SECONDS = 10.0
+"""The time limit of one call of the student's function (a right answer takes a fraction of a second)."""
+
+
+def _too_slow(err: TimeLimitExceeded, hint: str) -> Verdict:
+    return Verdict(False, True, f"`{err.part}` did not return within {err.seconds:g} s: {hint}")
+
+
 # -- notebook 02 ---------------------------------------------------------------------------
 def check_flat(choose: Callable[..., Any], seeds: int = 10, playouts: int = 300) -> Verdict:
     """Exercise 1 of notebook 02: a flat Monte Carlo player written by hand.
@@ -88,7 +97,10 @@ def check_flat(choose: Callable[..., Any], seeds: int = 10, playouts: int = 300)
         (best,) = leading_moves(exact_flat_values(game, position))
         for seed in range(seeds):
             try:
-                move = choose(game, position, playouts, random.Random(seed))
+                with time_limit(CALL_SECONDS, getattr(choose, "__name__", "my_flat")):
+                    move = choose(game, position, playouts, random.Random(seed))
+            except TimeLimitExceeded as err:
+                return _too_slow(err, f"{playouts} playouts per move take well under a second; does each playout stop?")
             except NotImplementedError:
                 return _not_done("write my_flat above")
             except Exception as error:  # the student's code: report, never raise
@@ -154,7 +166,10 @@ def check_games_needed(formula: Callable[[float, float], int]) -> Verdict:
     """
     for p1, p2 in GAMES_NEEDED_CASES:
         try:
-            mine = formula(p1, p2)
+            with time_limit(CALL_SECONDS, getattr(formula, "__name__", "my_games_needed")):
+                mine = formula(p1, p2)
+        except TimeLimitExceeded as err:
+            return _too_slow(err, "the formula is a few arithmetic operations; look for a loop that never ends")
         except NotImplementedError:
             return _not_done("write my_games_needed above")
         except Exception as error:  # the student's code: report, never raise
