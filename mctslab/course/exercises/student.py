@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import operator
+import sys
+import sysconfig
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,14 +13,74 @@ from pathlib import Path
 from typing import Any
 
 _PACKAGE = str(Path(__file__).resolve().parents[2])
+_NOT_THEIRS = tuple(
+    {_PACKAGE} | {str(Path(sysconfig.get_paths()[k]).resolve()) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+)
+_ANONYMOUS = {"<lambda>", "<listcomp>", "<genexpr>", "<dictcomp>", "<setcomp>", "<module>", "__init__"}
+
+
+def _theirs(filename: str) -> bool:
+    """True for code the student wrote: not mctslab, not the standard library, not an installed package."""
+    if filename.startswith("<") and not filename.startswith("<ipython"):
+        return False  # frozen or generated code
+    return not str(Path(filename).resolve()).startswith(_NOT_THEIRS)
+
+
+def _function(err: BaseException) -> str | None:
+    """The innermost function of the student's that was running when ``err`` was raised (None if none)."""
+    frames = traceback.extract_tb(err.__traceback__)
+    theirs = [f for f in frames if _theirs(f.filename)]
+    frame = (theirs or frames)[-1] if frames else None
+    return frame.name if frame is not None and frame.name != "<module>" else None
 
 
 def _where(err: BaseException) -> str:
     """`` in `name` `` for the innermost function outside mctslab that was running (the student's)."""
-    frames = traceback.extract_tb(err.__traceback__)
-    theirs = [f for f in frames if not str(Path(f.filename).resolve()).startswith(_PACKAGE)]
-    frame = (theirs or frames)[-1] if frames else None
-    return f" in `{frame.name}`" if frame is not None and frame.name != "<module>" else ""
+    name = _function(err)
+    return f" in `{name}`" if name else ""
+
+
+class _NoneReturns:
+    """Record, in order, the student's named functions that returned ``None`` (a forgotten ``return``?).
+
+    A profile hook (:func:`sys.setprofile`) sees every return; only the student's own code
+    (:func:`_theirs`) is recorded, lambdas and comprehensions left out.
+    """
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def __enter__(self) -> _NoneReturns:
+        self.previous = sys.getprofile()
+        sys.setprofile(self._hook)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        sys.setprofile(self.previous)
+
+    def _hook(self, frame: Any, event: str, arg: Any) -> None:
+        if event == "return" and arg is None and frame.f_code.co_name not in _ANONYMOUS:
+            if _theirs(frame.f_code.co_filename):
+                self.names.append(frame.f_code.co_name)
+
+
+_HANG_HINTS = {
+    "backpropagate": "does its loop move up to `node.parent` each time round, and stop after the root?",
+    "select": "does its loop move down to a child each time round, and stop at a node with untried moves or none?",
+    "simulate": "does the playout apply a move each time round, until the game is over?",
+    "expand": "does it remove the move it expands from the untried moves?",
+    "ucb1": "it computes one number: no loop is needed",
+}
+
+
+def _hang_hint(function: str | None, iterations: int | None) -> str:
+    """What to look at when the student's ``function`` did not return in time."""
+    if function in _HANG_HINTS:
+        return f"it was running `{function}` when stopped: {_HANG_HINTS[function]}"
+    where = f"it was running `{function}` when stopped; " if function else ""
+    if iterations is not None:
+        return f"{where}does it run `self.iterations` iterations (here {iterations}), not a number of its own?"
+    return f"{where}is there a loop that never ends?"
 
 
 @contextmanager
