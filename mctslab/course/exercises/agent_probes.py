@@ -17,6 +17,7 @@ from typing import Any
 
 from ...games import make_game
 from ...games.base import Game, State
+from .limits import TimeLimitExceeded
 from .positions import position
 from .provenance import is_package_agent, watching
 
@@ -30,6 +31,10 @@ POINT_OF_VIEW = ("XOOX.....", "XXO.OX...", "XOX....O.", "XO......X", "XOXXO.O.."
 
 VIEW_ITERATIONS = 200
 """Iterations of each point-of-view search: enough to reach every finished game within two moves."""
+
+
+FIRST_CELLS = "XO.X.O..."
+"""The position of the first search, one iteration."""
 
 
 def _first_parameter(cls: type) -> str | None:
@@ -87,10 +92,14 @@ class _Probes:
                 "selection and backpropagation are the package's. Write your own class, with `search` and "
                 "`select_move` built from your own functions"
             )
-        game = make_game("tictactoe")
-        probe = self.agent(FACTORY_SEED, 5)
         with watching() as seen:
-            self.move(probe, game, game.initial_state(), 5)
+            try:
+                self._first_search()
+            except NotImplementedError:
+                raise
+            except (Exception, TimeLimitExceeded) as err:  # reported by one_iteration, which needs this search
+                if isinstance(err, TimeLimitExceeded) and err.part == "check_uct":
+                    raise
         if seen:
             parts = ", ".join(f"`{p}`" for p in sorted(seen))
             return False, (
@@ -99,17 +108,40 @@ class _Probes:
             )
         return True, "make_agent(seed) makes a fresh agent, with its own code (not the package's)"
 
+    def _first_search(self) -> Any:
+        """The first search of the checks, one iteration (or the move, without ``search``), done once.
+
+        The factory check runs it to see whose code runs; :meth:`one_iteration` reads its
+        result, or raises the error it raised (an endless loop costs its time limit once).
+        """
+        if not hasattr(self, "_first"):
+            game = make_game("tictactoe")
+            state = position(FIRST_CELLS)
+            try:
+                agent = self.agent(4, 1)
+                if not self.has_search:
+                    self._first = ("move", self.move(agent, game, state, 1))
+                elif not hasattr(agent, "iterations"):
+                    self._first = ("no iterations", None)
+                else:
+                    self._first = ("root", self.search(agent, game, state, 1))
+            except BaseException as err:
+                self._first = ("error", (err, self.calling))
+                raise
+        kind, value = self._first
+        if kind == "error":
+            err, self.calling = value
+            raise err
+        return self._first
+
     def one_iteration(self) -> Outcome:
         game = make_game("tictactoe")
-        state = position("XO.X.O...")
-        if not self.has_search:
-            move = self.move(self.agent(4, 1), game, state, 1)
-            return move in game.legal_moves(state), f"with 1 iteration select_move returned {move!r}"
-        agent = self.agent(4)
-        if not hasattr(agent, "iterations"):
+        kind, root = self._first_search()
+        if kind == "move":
+            legal = game.legal_moves(position(FIRST_CELLS))
+            return root in legal, f"with 1 iteration select_move returned {root!r} (legal moves {list(legal)})"
+        if kind == "no iterations":
             return False, "your agent has no `iterations` attribute: keep the number of iterations per move there"
-        agent.iterations = 1
-        root = self.search(agent, game, state, 1)
         below = [ch.visits for ch in root.children]
         if root.visits == 0 and below == [1]:
             return False, (
@@ -128,7 +160,19 @@ class _Probes:
                 f"after 1 iteration the root's children have visits {below} (expected one child with 1 visit): "
                 "one iteration expands one child and adds one visit to each node on its path"
             )
-        return True, "after 1 iteration: the root and one new child, each with 1 visit"
+        state = position(FIRST_CELLS)
+        k = len(game.legal_moves(state)) + 2  # every child of the root, then two choices by UCB1
+        root = self.search(self.agent(4, k), game, state, k)
+        below = [ch.visits for ch in root.children]
+        if root.visits != k or sum(below) != k:
+            return False, (
+                f"after {k} iterations the root has {root.visits} visits and its children {below} (expected {k} "
+                f"in all): each iteration adds one visit to each node on its path, the root included"
+            )
+        return True, (
+            f"after 1 iteration: the root and one new child, each with 1 visit; after {k}: the root {k} visits, "
+            f"its children {sorted(below, reverse=True)}"
+        )
 
     def point_of_view(self) -> Outcome:
         game = make_game("tictactoe")

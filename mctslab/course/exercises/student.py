@@ -7,6 +7,7 @@ import operator
 import sys
 import sysconfig
 import traceback
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,11 +45,13 @@ class _NoneReturns:
     """Record, in order, the student's named functions that returned ``None`` (a forgotten ``return``?).
 
     A profile hook (:func:`sys.setprofile`) sees every return; only the student's own code
-    (:func:`_theirs`) is recorded, lambdas and comprehensions left out.
+    (:func:`_theirs`) is recorded, lambdas and comprehensions left out. A frame left by an
+    exception also reports a return of ``None``: :meth:`culprit` leaves out the frames of
+    the exception's traceback.
     """
 
     def __init__(self) -> None:
-        self.names: list[str] = []
+        self.returns: deque[tuple[str, Any]] = deque(maxlen=64)
 
     def __enter__(self) -> _NoneReturns:
         self.previous = sys.getprofile()
@@ -61,7 +64,16 @@ class _NoneReturns:
     def _hook(self, frame: Any, event: str, arg: Any) -> None:
         if event == "return" and arg is None and frame.f_code.co_name not in _ANONYMOUS:
             if _theirs(frame.f_code.co_filename):
-                self.names.append(frame.f_code.co_name)
+                self.returns.append((frame.f_code.co_name, frame))
+
+    def culprit(self, err: BaseException | None) -> str | None:
+        """The last function that returned ``None`` without raising ``err`` (None if there is none)."""
+        unwound, tb = set(), err.__traceback__ if err is not None else None
+        while tb is not None:
+            unwound.add(id(tb.tb_frame))
+            tb = tb.tb_next
+        names = [name for name, frame in self.returns if id(frame) not in unwound]
+        return names[-1] if names else None
 
 
 _HANG_HINTS = {

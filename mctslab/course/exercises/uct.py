@@ -42,7 +42,7 @@ TOTAL_SECONDS = 120.0
 
 CHECKS: dict[str, tuple[str, tuple[str, ...] | str, str]] = {
     "factory": ("make_agent(seed) makes an agent of your own", (), "make_agent"),
-    "one_iteration": ("one iteration visits its path once, the root too", ("factory",), "backpropagate"),
+    "one_iteration": ("the first iterations visit their path once, the root too", ("factory",), "backpropagate"),
     "legal": ("legal moves only, in every game", ("one_iteration",), "select_move"),
     "tree": ("the tree grows below the root", ("one_iteration",), "expand"),
     "statistics": ("the statistics add up", ("one_iteration",), "backpropagate"),
@@ -162,15 +162,17 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
         detail = f"your agent raised {type(err).__name__}{_where(err)}: {err}"
         if "NoneType" not in str(err):
             return detail, function or "search"
+        self.__dict__.pop("_first", None)  # the first search is kept: do it again
+        again = None
         with _NoneReturns() as nones:  # the same check again, to see which function returned None
             try:
                 with time_limit(call_limit(None) + 10, "check_uct"):
                     check()
-            except (Exception, TimeLimitExceeded):  # noqa: S110 - the error is the one reported above
-                pass
-        if not nones.names:
+            except (Exception, TimeLimitExceeded) as raised:
+                again = raised
+        culprit = nones.culprit(again)
+        if culprit is None:
             return detail, function or "search"
-        culprit = nones.names[-1]
         then = f"{type(err).__name__}{_where(err)}: {err}"
         return f"your `{culprit}` returned None (is its `return` missing?); then your agent raised {then}", culprit
 
