@@ -17,9 +17,10 @@ import time
 
 import pytest
 
-from mctslab import UCT, make_game
-from mctslab.course.exercises import check_uct
+from mctslab import UCT
+from mctslab.course.exercises import check_uct, play_student_match
 from mctslab.course.exercises.report import FAILED, PASSED
+from mctslab.course.exercises.statistics import StudentAgentError
 from mctslab.course.exercises.uct import CHECKS, _Checker
 
 
@@ -347,7 +348,28 @@ def test_the_probes_pass_a_correct_agent_in_every_seed_stream():
             assert ok, (s, name, detail)
 
 
-def test_a_failed_check_says_passed_checks_are_kept():
+def test_a_failed_check_keeps_the_checks_that_passed():
     report = check(SignSlip)
     assert report.status("legal") == PASSED and report.status("point_of_view") == FAILED
-    assert make_game("tictactoe") is not None
+
+
+# -- the match against the package's UCT ----------------------------------------------------
+def test_a_match_stops_with_a_clear_error_when_the_student_overruns_a_move():
+    began = time.monotonic()
+    with pytest.raises(StudentAgentError, match=r"game 1 of 2 .*move 1: your agent's select_move did not return "
+                       r"within 1 s \(it was running `update`\)"):  # fmt: skip
+        play_student_match(lambda s: EndlessBackup(iterations=5, seed=s), "uct:iterations=5", games=2, move_seconds=1)
+    assert time.monotonic() - began < 5
+
+
+def test_a_match_stops_with_a_clear_error_at_an_illegal_move():
+    class Illegal(Student):
+        def select_move(self, game, state):
+            return 99
+
+    with pytest.raises(StudentAgentError, match=r"returned 99, not a legal move; legal moves: \[0, 1, 2"):
+        play_student_match(lambda s: Illegal(iterations=5, seed=s), "uct:iterations=5", games=1)
+    with pytest.raises(ValueError, match="move_seconds"):
+        play_student_match(lambda s: Student(iterations=5, seed=s), "uct:iterations=5", games=1, move_seconds=0)
+    outcomes = play_student_match(lambda s: Student(iterations=20, seed=s), "uct:iterations=20", games=2)
+    assert outcomes.games == 2
