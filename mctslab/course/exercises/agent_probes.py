@@ -142,7 +142,7 @@ class _Probes:
             return root in legal, f"with 1 iteration select_move returned {root!r} (legal moves {list(legal)})"
         if kind == "no iterations":
             return False, "your agent has no `iterations` attribute: keep the number of iterations per move there"
-        below = [ch.visits for ch in root.children]
+        below = [ch.visits for ch in root.children if ch.visits]  # children never visited aside
         if root.visits == 0 and below == [1]:
             return False, (
                 "after 1 iteration the root has 0 visits and its one child 1: `backpropagate` stops before the "

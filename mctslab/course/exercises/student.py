@@ -30,9 +30,8 @@ def _theirs(filename: str) -> bool:
 def _function(err: BaseException) -> str | None:
     """The innermost function of the student's that was running when ``err`` was raised (None if none)."""
     frames = traceback.extract_tb(err.__traceback__)
-    theirs = [f for f in frames if _theirs(f.filename)]
-    frame = (theirs or frames)[-1] if frames else None
-    return frame.name if frame is not None and frame.name != "<module>" else None
+    theirs = [f for f in frames if _theirs(f.filename) and f.name != "<module>"]
+    return theirs[-1].name if theirs else None  # never a checker's own function
 
 
 def _where(err: BaseException) -> str:

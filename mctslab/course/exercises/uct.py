@@ -104,6 +104,17 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
         for attribute in ("children", "visits", "wins"):
             if not hasattr(root, attribute):
                 raise _Failed(f"the root returned by search() is {type(root).__name__!r}, without `{attribute}`")
+        seen, stack = {id(root)}, list(root.children)
+        while stack:  # a tree: no node reached twice (else the checks that walk it would never end)
+            node = stack.pop()
+            if id(node) in seen:
+                raise _Failed(
+                    f"the tree returned by search() reaches a node twice (move {getattr(node, 'move', '?')!r}): "
+                    "a node is in two `children` lists, or is its own descendant; each new node is appended "
+                    "once, to its parent's `children`"
+                )
+            seen.add(id(node))
+            stack.extend(node.children)
         return root
 
     def move(self, agent: Any, game: Game, state: State, iterations: int | None = None) -> Any:
