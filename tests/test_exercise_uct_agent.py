@@ -373,3 +373,31 @@ def test_a_match_stops_with_a_clear_error_at_an_illegal_move():
         play_student_match(lambda s: Student(iterations=5, seed=s), "uct:iterations=5", games=1, move_seconds=0)
     outcomes = play_student_match(lambda s: Student(iterations=20, seed=s), "uct:iterations=20", games=2)
     assert outcomes.games == 2
+
+
+def test_a_slow_agent_is_stopped_by_the_limit_of_the_whole_check(monkeypatch):
+    from mctslab.course.exercises import uct
+
+    class Slow(Student):
+        def search(self, game, state):
+            time.sleep(0.3)
+            return super().search(game, state)
+
+    monkeypatch.setattr(uct, "TOTAL_SECONDS", 1.5)
+    began = time.monotonic()
+    report = check(Slow)
+    assert time.monotonic() - began < 5
+    stopped = [c for c in report.checks if "check_uct stopped after 1.5 s" in c.detail]
+    assert len(stopped) == 1 and stopped[0].status == FAILED, str(report)
+    after = report.checks[report.checks.index(stopped[0]) + 1 :]
+    assert after and all("ran out of its 1.5 s" in c.detail for c in after), str(report)
+
+
+def test_a_tree_with_a_node_reached_twice_fails_instead_of_hanging():
+    class Cycle(Student):
+        def search(self, game, state):
+            root = super().search(game, state)
+            root.children[0].children.append(root)  # a node its own descendant
+            return root
+
+    failed_with(check(Cycle), "one_iteration", "reaches a node twice")
