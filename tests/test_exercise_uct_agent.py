@@ -235,7 +235,7 @@ def test_an_endless_backpropagate_fails_within_its_limit():
     began = time.monotonic()
     report = check(EndlessBackup)
     assert time.monotonic() - began < 15
-    c = failed_with(report, "one_iteration", "did not return within", "`update`")
+    c = failed_with(report, "one_iteration", "did not return within 3 s", "`update`", "`node.parent`")
     assert "at 1 iteration" in c.detail and c.part == "update"
 
 
@@ -246,7 +246,7 @@ def test_a_hard_coded_budget_is_named_quickly():
     failed_with(report, "one_iteration", "`iterations` = 1", "20000 visits")
     report = check(HugeBudget)
     assert time.monotonic() - began < 30
-    failed_with(report, "one_iteration", "did not return within", "`self.iterations`")
+    failed_with(report, "one_iteration", "did not return within 3 s", "`self.iterations`", "in `search` had reached")
 
 
 def test_the_class_passed_instead_of_a_factory_is_told_to_pass_a_factory():

@@ -70,7 +70,7 @@ class _Probes:
     def factory(self) -> Outcome:
         maker = self.make_agent
         name = getattr(maker, "__name__", "your class")
-        fix = f"pass a factory: `check_uct(lambda seed: {name}(seed=seed))`"
+        fix = f"Pass a factory: `check_uct(lambda seed: {name}(seed=seed))`"
         if inspect.isclass(maker) and _first_parameter(maker) not in (None, "seed"):
             return False, (
                 f"check_uct was given the class `{name}`, whose first argument is "

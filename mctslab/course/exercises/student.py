@@ -75,23 +75,46 @@ class _NoneReturns:
         return names[-1] if names else None
 
 
-_HANG_HINTS = {
-    "backpropagate": "does its loop move up to `node.parent` each time round, and stop after the root?",
-    "select": "does its loop move down to a child each time round, and stop at a node with untried moves or none?",
-    "simulate": "does the playout apply a move each time round, until the game is over?",
-    "expand": "does it remove the move it expands from the untried moves?",
-    "ucb1": "it computes one number: no loop is needed",
-}
+_HANG_HINTS = (
+    (("backprop", "update", "propag", "backup"), "does its loop move up to `node.parent` each time round, and stop "
+     "after the root?"),
+    (("select", "descend", "tree_policy", "traverse"), "does its loop move down to a child each time round, and "
+     "stop at a node with untried moves or none?"),
+    (("simulat", "rollout", "playout"), "does the playout apply a move each time round, until the game is over?"),
+    (("expand", "grow"), "does it remove the move it expands from the untried moves?"),
+)  # fmt: skip
 
 
-def _hang_hint(function: str | None, iterations: int | None) -> str:
-    """What to look at when the student's ``function`` did not return in time."""
-    if function in _HANG_HINTS:
-        return f"it was running `{function}` when stopped: {_HANG_HINTS[function]}"
-    where = f"it was running `{function}` when stopped; " if function else ""
-    if iterations is not None:
-        return f"{where}does it run `self.iterations` iterations (here {iterations}), not a number of its own?"
-    return f"{where}is there a loop that never ends?"
+def _counted(err: BaseException, iterations: int | None) -> str | None:
+    """A counter of the student's, in the frames ``err`` stopped, far past the budget: a budget of its own."""
+    least = max(1000, 100 * (iterations or 1))
+    tb = err.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if _theirs(frame.f_code.co_filename):
+            for name, value in frame.f_locals.items():
+                if type(value) is int and value >= least:
+                    return f"`{name}` in `{frame.f_code.co_name}` had reached {value}"
+        tb = tb.tb_next
+    return None
+
+
+def _hang_hint(function: str | None, iterations: int | None, err: BaseException | None = None) -> str:
+    """What to look at when the student's ``function`` did not return in time (at ``iterations``, if known)."""
+    budget = (
+        f"does the search run `self.iterations` iterations (here {iterations}), not a number of its own?"
+        if iterations is not None
+        else "is there a loop that never ends?"
+    )
+    counted = _counted(err, iterations) if err is not None else None
+    if counted is not None:
+        return f"{budget} When stopped, {counted}"
+    if function is None:
+        return budget
+    for words, hint in _HANG_HINTS:
+        if any(w in function.lower() for w in words):
+            return f"it was running `{function}` when stopped: {hint} Or {budget}"
+    return f"it was running `{function}` when stopped: is there a loop in it that never ends? Or {budget}"
 
 
 @contextmanager

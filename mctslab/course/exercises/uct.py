@@ -62,10 +62,10 @@ def call_limit(iterations: int | None) -> float:
     """Seconds one call into the agent may take at ``iterations`` iterations (None: a call that does not search).
 
     A student's tic-tac-toe iteration takes about 10 microseconds on a laptop; the limit
-    allows 3 ms per iteration on top of 3 s, a margin of a hundred times for a slow machine
-    or slow code.
+    allows 3 ms per iteration on top of 3 s (whole seconds: 3 s up to 333 iterations, 9 s at
+    2,000), a margin of a hundred times and more for a slow machine or slow code.
     """
-    return 3.0 + 0.003 * (iterations or 0)
+    return float(3 + 3 * (iterations or 0) // 1000)
 
 
 class _Failed(Exception):
@@ -160,11 +160,15 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
         function = _function(err)
         if err.part == "check_uct":
             self.out_of_time = True
-            return f"check_uct stopped after {err.seconds:g} s, its limit: {_hang_hint(function, None)}", function or ""
+            return (
+                f"check_uct stopped after {err.seconds:g} s, its limit: {_hang_hint(function, None, err)}",
+                function or "",
+            )
         part, iterations = self.calling
         at = f" at {iterations} iteration{'s' * (iterations != 1)}" if iterations is not None else ""
         return (
-            f"your agent's `{part}` did not return within {err.seconds:g} s{at}: {_hang_hint(function, iterations)}",
+            f"your agent's `{part}` did not return within {err.seconds:g} s{at}: "
+            + _hang_hint(function, iterations, err),
             function or part,
         )
 
