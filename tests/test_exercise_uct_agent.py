@@ -251,7 +251,7 @@ def test_a_hard_coded_budget_is_named_quickly():
 
 def test_the_class_passed_instead_of_a_factory_is_told_to_pass_a_factory():
     report = check_uct(Student, show_progress=False)
-    failed_with(report, "factory", "pass a factory: `check_uct(lambda seed: Student(seed=seed))`")
+    failed_with(report, "factory", "Pass a factory: `check_uct(lambda seed: Student(seed=seed))`")
     assert "searched differently" not in str(report)
 
     class SeedFirst(Student):
