@@ -401,3 +401,30 @@ def test_a_tree_with_a_node_reached_twice_fails_instead_of_hanging():
             return root
 
     failed_with(check(Cycle), "one_iteration", "reaches a node twice")
+
+
+# -- the probes' positions are what they claim ----------------------------------------------
+def test_the_point_of_view_positions_reach_wins_of_both_players_and_draws_within_two_moves():
+    from mctslab import make_game
+    from mctslab.course.exercises import position
+    from mctslab.course.exercises.agent_probes import POINT_OF_VIEW, VIEW_ITERATIONS, _replay
+
+    game, seen = make_game("tictactoe"), set()
+    for seed, cells in enumerate(POINT_OF_VIEW):
+        state = position(cells)
+        root = Student(iterations=VIEW_ITERATIONS, seed=10 + seed).search(game, state)
+        for _, after, _, depth in _replay(game, state, root):
+            if game.is_terminal(after):
+                seen.add((tuple(game.returns(after)), depth))
+    for depth in (1, 2):
+        assert {((1.0, 0.0), depth), ((0.0, 1.0), depth), ((0.5, 0.5), depth)} <= seen, seen
+
+
+def test_the_selection_probe_checks_many_choices_below_the_root():
+    import re
+
+    checker = _Checker(lambda seed: Student(seed=seed))
+    checker.agent(0)
+    ok, detail = checker.selection()
+    assert ok, detail
+    assert int(re.search(r"(\d+) choices at depth 2 and more", detail).group(1)) >= 40, detail

@@ -26,7 +26,7 @@ Outcome = tuple[bool, str]
 FACTORY_SEED = 12345
 """The seed the factory probe passes: an agent whose ``iterations`` comes back as this number was made by a class."""
 
-POINT_OF_VIEW = ("XOOX.....", "XXO.OX...", "XOX....O.", "XO......X", "XOXXO.O..", ".X.X.O.OX")
+POINT_OF_VIEW = ("XOOX.....", "XXO.OX...", "XOX....O.", "XO......X", "XOXXO.O..", ".X.X.O.OX", "XOXXOOOX.", "XOXXOO.X.")
 """Positions whose trees reach finished games at depth 1 and 2, won by X, by O and drawn."""
 
 VIEW_ITERATIONS = 200
