@@ -162,7 +162,7 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
             self.out_of_time = True
             return (
                 f"check_uct stopped after {err.seconds:g} s, its limit: {_hang_hint(function, None, err)}",
-                function or "",
+                function or self.calling[0],
             )
         part, iterations = self.calling
         at = f" at {iterations} iteration{'s' * (iterations != 1)}" if iterations is not None else ""
