@@ -383,14 +383,24 @@ def test_a_slow_agent_is_stopped_by_the_limit_of_the_whole_check(monkeypatch):
             time.sleep(0.3)
             return super().search(game, state)
 
-    monkeypatch.setattr(uct, "TOTAL_SECONDS", 1.5)
+    bars = []
+
+    def progress(total, description):
+        bars.append(total)
+        return real_progress(total, description, enabled=False)
+
+    real_progress = uct.progress
+    monkeypatch.setattr(uct, "progress", progress)
+    assert check_uct(lambda seed: Student(seed=seed)).ok and bars == []  # a quick run shows no progress bar
+    monkeypatch.setattr(uct, "TOTAL_SECONDS", 2.5)
     began = time.monotonic()
-    report = check(Slow)
-    assert time.monotonic() - began < 5
-    stopped = [c for c in report.checks if "check_uct stopped after 1.5 s" in c.detail]
+    report = check_uct(lambda seed: Slow(seed=seed))
+    assert time.monotonic() - began < 6
+    assert bars == [len(CHECKS)]  # a slow one does, after 2 s
+    stopped = [c for c in report.checks if "check_uct stopped after 2.5 s" in c.detail]
     assert len(stopped) == 1 and stopped[0].status == FAILED, str(report)
     after = report.checks[report.checks.index(stopped[0]) + 1 :]
-    assert after and all("ran out of its 1.5 s" in c.detail for c in after), str(report)
+    assert after and all("ran out of its 2.5 s" in c.detail for c in after), str(report)
 
 
 def test_a_tree_with_a_node_reached_twice_fails_instead_of_hanging():

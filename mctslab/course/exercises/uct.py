@@ -28,7 +28,7 @@ from typing import Any
 from ...games import GAMES, make_game
 from ...games.base import Game, State
 from .agent_probes import _Probes
-from .limits import TimeLimitExceeded, progress, time_limit
+from .limits import PROGRESS_AFTER, TimeLimitExceeded, progress, time_limit
 from .positions import DRAW_ESCAPES, ONE_MOVE, _cells, _sample_positions, position
 from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report
 from .selection_probes import _SelectionProbes
@@ -82,12 +82,28 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
         self.has_search: bool | None = None
         self.out_of_time = False
         self.calling: tuple[str, int | None] = ("make_agent", None)
+        self.began = time.perf_counter()
+        self.progress = True
+        self.bar: Any = None
 
     # -- calling the student's code, each call under its limit --------------------------
     def call(self, part: str, function: Callable[..., Any], *args: Any, iterations: int | None = None) -> Any:
         self.calling = (part, iterations)
+        self.show_progress()
         with time_limit(call_limit(iterations), part):
             return function(*args)
+
+    def show_progress(self) -> None:
+        """Start the progress bar once the checks have run :data:`PROGRESS_AFTER` seconds (a quick run shows none).
+
+        Made late rather than with tqdm's ``delay``, which a notebook's widget bar does not
+        honour (it would appear, and be stored, in every notebook that runs the checks).
+        """
+        if self.bar is None and self.progress and time.perf_counter() - self.began > PROGRESS_AFTER:
+            self.bar = progress(len(CHECKS), "check_uct")
+            self.bar.update(len(self.report.checks))
+        if self.bar is not None and self.report.checks:
+            self.bar.set_postfix_str(self.report.checks[-1].name, refresh=False)
 
     def agent(self, seed: int, iterations: int | None = None) -> Any:
         agent = self.call("make_agent", self.make_agent, seed)
@@ -128,6 +144,8 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
         began = time.perf_counter()
         status, detail, part = self._outcome(name, needs, part)
         self.report.checks.append(Check(name, title, status, detail, part, time.perf_counter() - began))
+        if self.bar is not None:
+            self.bar.update()
 
     def _outcome(self, name: str, needs: tuple[str, ...], part: str) -> tuple[str, str, str]:
         if self.stub is not None:
@@ -360,18 +378,18 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
         are reported), nor for a stub that raises ``NotImplementedError`` ("not written
         yet"); an interrupt (``KeyboardInterrupt``) still stops it.
     """
-    began = time.perf_counter()
     checker = _Checker(make_agent)
-    with progress(len(CHECKS), "check_uct", enabled=show_progress) as bar:
-        try:
-            with time_limit(TOTAL_SECONDS, "check_uct"):
-                for name in CHECKS:
-                    bar.set_postfix_str(name)
-                    checker.run(name)
-                    bar.update()
-        except TimeLimitExceeded:  # between two checks: those left are reported as not run
-            checker.out_of_time = True
-            for name in list(CHECKS)[len(checker.report.checks) :]:
+    checker.progress = show_progress
+    try:
+        with time_limit(TOTAL_SECONDS, "check_uct"):
+            for name in CHECKS:
                 checker.run(name)
-    checker.report.seconds = time.perf_counter() - began
+    except TimeLimitExceeded:  # between two checks: those left are reported as not run
+        checker.out_of_time = True
+        for name in list(CHECKS)[len(checker.report.checks) :]:
+            checker.run(name)
+    finally:
+        if checker.bar is not None:
+            checker.bar.close()
+    checker.report.seconds = time.perf_counter() - checker.began
     return checker.report
