@@ -42,7 +42,9 @@ def _first_parameter(cls: type) -> str | None:
         parameters = list(inspect.signature(cls).parameters.values())
     except (TypeError, ValueError):
         return None
-    return parameters[0].name if parameters else None
+    if not parameters or parameters[0].kind not in (parameters[0].POSITIONAL_ONLY, parameters[0].POSITIONAL_OR_KEYWORD):
+        return None  # no positional parameter (or *args): the seed goes where the class says
+    return parameters[0].name
 
 
 def _package_class(agent: Any) -> str:
