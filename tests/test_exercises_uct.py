@@ -186,15 +186,15 @@ class IndexNotMove(Reference):
 
 
 MUTANTS = {
-    "two-player point of view: a fixed player": (FixedPlayer, "one_move", "as X but not as O"),
-    "two-player point of view: the player to move": (PlayerToMove, "one_move", "from both seats"),
+    "two-player point of view: a fixed player": (FixedPlayer, "point_of_view", "counts X's results"),
+    "two-player point of view: the player to move": (PlayerToMove, "point_of_view", "player to move there"),
     "UCB1 with the log of the child's count": (LogOfChild, "selection", "child's own visits"),
     "the factor 2 inside the root": (TwoInside, "selection", "sqrt(2) times too large"),
     "the factor 2 outside the root": (TwoOutside, "selection", "factor 2 outside the square root"),
-    "draws scored as losses": (DrawsAsLosses, "draws", "half a win"),
+    "draws scored as losses": (DrawsAsLosses, "point_of_view", "half a win"),
     "children never expanded": (NeverExpanded, "tree", "never expanded"),
     "final move by mean instead of visits": (FinalByMean, "most_visited", "best mean"),
-    "budget ignored": (BudgetIgnored, "budget", "ignores `iterations`"),
+    "budget ignored": (BudgetIgnored, "one_iteration", "ignores `iterations`"),
     "nondeterminism": (Unseeded, "determinism", "same seed"),
     "illegal move": (IndexNotMove, "legal", "index of a child"),
 }
@@ -202,7 +202,7 @@ MUTANTS = {
 
 def _downstream(name):
     """The checks that need ``name`` to pass, directly or not (they are skipped when it fails)."""
-    needs = {k: (tuple(o for o in CHECKS if o != k) if n == "all" else n) for k, (_, n) in CHECKS.items()}
+    needs = {k: (tuple(o for o in CHECKS if o != k) if n == "all" else n) for k, (_, n, _) in CHECKS.items()}
     out, grew = set(), True
     while grew:
         grew = False
@@ -217,12 +217,12 @@ def test_the_reference_solution_passes_every_check():
     report = check_uct(lambda seed: Reference(seed=seed))
     assert report.ok, str(report)
     assert [c.name for c in report.checks] == list(CHECKS)
-    assert "all 10 checks passed" in str(report) and "<table>" in report._repr_html_()
+    assert f"all {len(CHECKS)} checks passed" in str(report) and "<table>" in report._repr_html_()
 
 
-def test_the_packages_uct_passes_every_check():
+def test_the_packages_uct_does_not_pass_as_the_students():
     report = check_uct(lambda seed: UCT(iterations=300, seed=seed))
-    assert report.ok, str(report)
+    assert report.failed == ["factory"] and "the package's UCT" in report["factory"].detail, str(report)
 
 
 @pytest.mark.parametrize("mistake", MUTANTS)
@@ -260,9 +260,10 @@ def test_a_crashing_agent_is_reported_not_raised():
 
     report = check_uct(lambda seed: Crash(seed=seed))
     assert (
-        report.status("legal") == FAILED
-        and "KeyError" in report["legal"].detail
-        and "`expand`" in report["legal"].detail
+        report.status("one_iteration") == FAILED
+        and "KeyError" in report["one_iteration"].detail
+        and "`expand`" in report["one_iteration"].detail
+        and report["one_iteration"].part == "expand"
     )
 
 

@@ -5,7 +5,9 @@
 interval, a centre left at the observed rate, a missing denominator).
 :func:`play_student_match` plays a student's agent (any object with ``select_move``)
 against a package agent, seats alternating, and returns the student's
-:class:`~mctslab.tournament.stats.Outcomes` (score and Wilson interval included).
+:class:`~mctslab.tournament.stats.Outcomes` (score and Wilson interval included); each
+move of the student's agent has a time limit, and an overrun or an illegal move stops the
+match with a :class:`StudentAgentError` that says which game, which move, and what went wrong.
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ from ...agents import Agent, make_agent
 from ...games import Game, make_game
 from ...tournament.stats import Outcomes, wilson
 from ...validation import non_negative_int, positive_int
+from .limits import TimeLimitExceeded, time_limit
 from .parts import Outcome, _run
 from .report import Report
+from .student import _as_int, _function
 
-__all__ = ["check_wilson", "play_student_match"]
+__all__ = ["MOVE_SECONDS", "StudentAgentError", "check_wilson", "play_student_match"]
 
 _Z95 = NormalDist().inv_cdf(0.975)
 _Z99 = NormalDist().inv_cdf(0.995)
@@ -109,18 +113,28 @@ def check_wilson(wilson_function: Callable[[float, int, float], tuple[float, flo
     ])  # fmt: skip
 
 
+class StudentAgentError(RuntimeError):
+    """The student's agent failed during a match: it overran its time per move or played an illegal move."""
+
+
+MOVE_SECONDS = 30.0
+"""The default time limit of one move of the student's agent in :func:`play_student_match`."""
+
+
 def play_student_match(
     make_student: Callable[[int], Any],
     opponent: str | Agent,
     games: int,
     seed: int = 0,
     game: str | Game = "tictactoe",
+    move_seconds: float = MOVE_SECONDS,
 ) -> Outcomes:
     """Play a student's agent against a package agent, seats alternating, and count the student's results.
 
     Game ``i`` gives the student ``make_student(s)`` and the opponent ``make_agent(opponent, seed=t)``,
     with ``s`` and ``t`` drawn from ``numpy.random.SeedSequence(seed).spawn(games)[i]``;
-    the student moves first in the even games.
+    the student moves first in the even games. Each call into the student's agent (the
+    factory, each ``select_move``) runs under a time limit of ``move_seconds``.
 
     Args:
         make_student: ``make_student(seed)`` returns a fresh agent with ``select_move(game, state)``.
@@ -128,16 +142,21 @@ def play_student_match(
         games: number of games, >= 1.
         seed: an int >= 0.
         game: the game or its spec.
+        move_seconds: the time limit of one move of the student's agent, > 0.
 
     Returns:
         The student's :class:`~mctslab.tournament.stats.Outcomes` (``score``, ``score_ci()``).
 
     Raises:
-        TypeError, ValueError: for a bad ``games`` or ``seed``; an illegal move by either
-            agent raises :class:`~mctslab.games.IllegalMoveError`.
+        TypeError, ValueError: for a bad ``games``, ``seed`` or ``move_seconds``.
+        StudentAgentError: when the student's agent does not return a move within
+            ``move_seconds`` or returns an illegal one (the message says which game, which
+            move, and what was wrong).
     """
     games = positive_int("games", games)
     seed = non_negative_int("seed", seed)
+    if isinstance(move_seconds, bool) or not isinstance(move_seconds, (int, float)) or not move_seconds > 0:
+        raise ValueError(f"move_seconds must be a number of seconds > 0, got {move_seconds!r}")
     game = make_game(game)
     spec = opponent.spec if isinstance(opponent, Agent) else opponent
     wins = draws = losses = 0
@@ -145,13 +164,41 @@ def play_student_match(
         s, t = (int(x) for x in child.generate_state(2, np.uint32))
         seat = i % 2
         agents: list[Any] = [None, None]
-        agents[seat] = make_student(s)
+        where = f"game {i + 1} of {games} (your agent plays seat {seat})"
+        agents[seat] = _student_call(make_student, (s,), move_seconds, f"{where}: make_student({s})")
         agents[1 - seat] = make_agent(spec, seed=t)
-        state = game.initial_state()
+        state, ply = game.initial_state(), 0
         while not game.is_terminal(state):
-            state = game.play(state, agents[game.to_move(state)].select_move(game, state))
+            mover = game.to_move(state)
+            if mover == seat:
+                at = f"{where}, move {ply + 1}: your agent's select_move"
+                move = _as_int(_student_call(agents[seat].select_move, (game, state), move_seconds, at))
+                legal = game.legal_moves(state)
+                if not isinstance(move, int) or isinstance(move, bool) or move not in legal:
+                    raise StudentAgentError(
+                        f"{at} returned {move!r}, not a legal move; legal moves: {list(legal)} (position: "
+                        f"{game.render(state)!r})"
+                    )
+            else:
+                move = agents[mover].select_move(game, state)
+            state = game.play(state, move)
+            ply += 1
         result = game.returns(state)[seat]
         wins += result == 1.0
         draws += result == 0.5
         losses += result == 0.0
     return Outcomes(wins, draws, losses)
+
+
+def _student_call(function: Callable[..., Any], args: tuple, seconds: float, what: str) -> Any:
+    """``function(*args)`` under a time limit; an overrun is a :class:`StudentAgentError` naming ``what``."""
+    try:
+        with time_limit(seconds, what):
+            return function(*args)
+    except TimeLimitExceeded as err:
+        running = _function(err)
+        hint = f" (it was running `{running}`)" if running else ""
+        raise StudentAgentError(
+            f"{what} did not return within {seconds:g} s{hint}: does it run `self.iterations` iterations, and "
+            "does every loop end?"
+        ) from None

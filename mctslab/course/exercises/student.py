@@ -4,21 +4,117 @@ from __future__ import annotations
 
 import math
 import operator
+import sys
+import sysconfig
 import traceback
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 _PACKAGE = str(Path(__file__).resolve().parents[2])
+_NOT_THEIRS = tuple(
+    {_PACKAGE} | {str(Path(sysconfig.get_paths()[k]).resolve()) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+)
+_ANONYMOUS = {"<lambda>", "<listcomp>", "<genexpr>", "<dictcomp>", "<setcomp>", "<module>", "__init__"}
+
+
+def _theirs(filename: str) -> bool:
+    """True for code the student wrote: not mctslab, not the standard library, not an installed package."""
+    if filename.startswith("<") and not filename.startswith("<ipython"):
+        return False  # frozen or generated code
+    return not str(Path(filename).resolve()).startswith(_NOT_THEIRS)
+
+
+def _function(err: BaseException) -> str | None:
+    """The innermost function of the student's that was running when ``err`` was raised (None if none)."""
+    frames = traceback.extract_tb(err.__traceback__)
+    theirs = [f for f in frames if _theirs(f.filename) and f.name != "<module>"]
+    return theirs[-1].name if theirs else None  # never a checker's own function
 
 
 def _where(err: BaseException) -> str:
     """`` in `name` `` for the innermost function outside mctslab that was running (the student's)."""
-    frames = traceback.extract_tb(err.__traceback__)
-    theirs = [f for f in frames if not str(Path(f.filename).resolve()).startswith(_PACKAGE)]
-    frame = (theirs or frames)[-1] if frames else None
-    return f" in `{frame.name}`" if frame is not None and frame.name != "<module>" else ""
+    name = _function(err)
+    return f" in `{name}`" if name else ""
+
+
+class _NoneReturns:
+    """Record, in order, the student's named functions that returned ``None`` (a forgotten ``return``?).
+
+    A profile hook (:func:`sys.setprofile`) sees every return; only the student's own code
+    (:func:`_theirs`) is recorded, lambdas and comprehensions left out. A frame left by an
+    exception also reports a return of ``None``: :meth:`culprit` leaves out the frames of
+    the exception's traceback.
+    """
+
+    def __init__(self) -> None:
+        self.returns: deque[tuple[str, Any]] = deque(maxlen=64)
+
+    def __enter__(self) -> _NoneReturns:
+        self.previous = sys.getprofile()
+        sys.setprofile(self._hook)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        sys.setprofile(self.previous)
+
+    def _hook(self, frame: Any, event: str, arg: Any) -> None:
+        if event == "return" and arg is None and frame.f_code.co_name not in _ANONYMOUS:
+            if _theirs(frame.f_code.co_filename):
+                self.returns.append((frame.f_code.co_name, frame))
+
+    def culprit(self, err: BaseException | None) -> str | None:
+        """The last function that returned ``None`` without raising ``err`` (None if there is none)."""
+        unwound, tb = set(), err.__traceback__ if err is not None else None
+        while tb is not None:
+            unwound.add(id(tb.tb_frame))
+            tb = tb.tb_next
+        names = [name for name, frame in self.returns if id(frame) not in unwound]
+        return names[-1] if names else None
+
+
+_HANG_HINTS = (
+    (("backprop", "update", "propag", "backup"), "does its loop move up to `node.parent` each time round, and stop "
+     "after the root?"),
+    (("select", "descend", "tree_policy", "traverse"), "does its loop move down to a child each time round, and "
+     "stop at a node with untried moves or none?"),
+    (("simulat", "rollout", "playout"), "does the playout apply a move each time round, until the game is over?"),
+    (("expand", "grow"), "does it remove the move it expands from the untried moves?"),
+)  # fmt: skip
+
+
+def _counted(err: BaseException, iterations: int | None) -> str | None:
+    """A counter of the student's, in the frames ``err`` stopped, far past the budget: a budget of its own."""
+    least = max(1000, 100 * (iterations or 1))
+    tb = err.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if _theirs(frame.f_code.co_filename):
+            for name, value in frame.f_locals.items():
+                if type(value) is int and value >= least:
+                    return f"`{name}` in `{frame.f_code.co_name}` had reached {value}"
+        tb = tb.tb_next
+    return None
+
+
+def _hang_hint(function: str | None, iterations: int | None, err: BaseException | None = None) -> str:
+    """What to look at when the student's ``function`` did not return in time (at ``iterations``, if known)."""
+    budget = (
+        f"does the search run `self.iterations` iterations (here {iterations}), not a number of its own?"
+        if iterations is not None
+        else "is there a loop that never ends?"
+    )
+    counted = _counted(err, iterations) if err is not None else None
+    if counted is not None:
+        return f"{budget} When stopped, {counted}"
+    if function is None:
+        return budget
+    for words, hint in _HANG_HINTS:
+        if any(w in function.lower() for w in words):
+            return f"it was running `{function}` when stopped: {hint} Or {budget}"
+    return f"it was running `{function}` when stopped: is there a loop in it that never ends? Or {budget}"
 
 
 @contextmanager

@@ -8,9 +8,15 @@ Each check says passed, failed (with what is wrong, without giving the code away
 skipped (another check must pass first, so that a report names the cause rather than
 its consequences) or not written yet (a stub still raises ``NotImplementedError``).
 
+Every call into the agent (its factory, ``search``, ``select_move``) runs under a time
+limit (:func:`call_limit`, and :data:`TOTAL_SECONDS` for the whole of ``check_uct``): an
+endless loop or a budget of its own fails the check, naming the function that was
+running and the limit. The checks are in :mod:`.agent_probes` (the factory, one
+iteration, the point of view), :mod:`.selection_probes` (UCB1 at every depth, the most
+visited child), :mod:`.strength` (the statistical checks and their margins) and here.
+
 The positions are tic-tac-toe positions with a known answer (:mod:`mctslab.exact`
-confirms each one in ``tests/test_exercises_uct.py``); the selection check uses
-:class:`~mctslab.course.exercises.ArmsGame`, where UCB1's visit counts are exact.
+confirms each one in ``tests/test_exercises_uct.py``).
 """
 
 from __future__ import annotations
@@ -19,45 +25,54 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ...agents.perfect import PerfectPlayer
 from ...games import GAMES, make_game
 from ...games.base import Game, State
-from ...ucb import SQRT2
-from .diagnoses import _SLIPS, _fingerprint, _one_move_diagnosis, _ucb1
-from .positions import ARMS, DRAW_ESCAPES, ONE_MOVE, PERFECT_GAMES, SMALL_C, _cells, _sample_positions, position
+from .agent_probes import _Probes
+from .limits import PROGRESS_AFTER, TimeLimitExceeded, progress, time_limit
+from .positions import DRAW_ESCAPES, ONE_MOVE, _cells, _sample_positions, position
 from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report
-from .student import _as_int, _budget, _depth, _mean, _nodes, _Skip, _where
-from .tree import ArmsGame
+from .selection_probes import _SelectionProbes
+from .strength import _Strength
+from .student import _as_int, _budget, _depth, _function, _hang_hint, _nodes, _NoneReturns, _Skip, _where
 
-__all__ = [
-    "BUDGETS",
-    "CHECKS",
-    "DRAW_ESCAPES",
-    "ONE_MOVE",
-    "check_uct",
-    "position",
-]
+__all__ = ["CHECKS", "DRAW_ESCAPES", "ONE_MOVE", "TOTAL_SECONDS", "call_limit", "check_uct", "position"]
 
-BUDGETS = {"legal": 25, "tree": 200, "determinism": 60, "most_visited": 20, "selection": 60, "one_move": 300,
-           "draws": 300, "perfect": 2000}  # fmt: skip
-"""Iterations per move the checks give the agent (through its ``iterations`` attribute)."""
+TOTAL_SECONDS = 120.0
+"""The limit of a whole ``check_uct`` (a correct student's agent takes 1-3 s)."""
 
-CHECKS: dict[str, tuple[str, tuple[str, ...] | str]] = {
-    "legal": ("legal moves only, in every game", ()),
-    "tree": ("the tree grows below the root", ()),
-    "statistics": ("the statistics add up", ()),
-    "budget": ("the budget is respected", ()),
-    "determinism": ("same seed, same search", ()),
-    "most_visited": ("the most visited child is played", ("legal", "determinism")),
-    "selection": ("selection follows UCB1", ()),
-    "one_move": ("wins and blocks in one, as X and as O", ("legal", "tree", "selection")),
-    "draws": ("a draw is worth half a win", ("one_move",)),
-    "perfect": ("never loses to perfect play", "all"),
+CHECKS: dict[str, tuple[str, tuple[str, ...] | str, str]] = {
+    "factory": ("make_agent(seed) makes an agent of your own", (), "make_agent"),
+    "one_iteration": ("the first iterations visit their path once, the root too", ("factory",), "backpropagate"),
+    "legal": ("legal moves only, in every game", ("one_iteration",), "select_move"),
+    "tree": ("the tree grows below the root", ("one_iteration",), "expand"),
+    "statistics": ("the statistics add up", ("one_iteration",), "backpropagate"),
+    "budget": ("the budget is respected", ("one_iteration",), "search"),
+    "determinism": ("same seed, same search", ("one_iteration",), "search"),
+    "point_of_view": ("each node counts its mover's results", ("statistics",), "backpropagate"),
+    "most_visited": ("the most visited child is played", ("legal", "determinism"), "select_move"),
+    "selection": ("selection follows UCB1 at every depth", ("determinism", "statistics"), "select"),
+    "one_move": ("wins and blocks in one, as X and as O", ("legal", "tree", "selection", "point_of_view"), "search"),
+    "draws": ("a draw is worth half a win", ("one_move",), "backpropagate"),
+    "perfect": ("never loses to perfect play", "all", "search"),
 }
-"""The checks of :func:`check_uct`, in order: name -> (title, the checks it needs to have passed)."""
+"""The checks of :func:`check_uct`, in order: name -> (title, the checks it needs passed, the part it is about)."""
 
 
-class _Checker:
+def call_limit(iterations: int | None) -> float:
+    """Seconds one call into the agent may take at ``iterations`` iterations (None: a call that does not search).
+
+    A student's tic-tac-toe iteration takes about 10 microseconds on a laptop; the limit
+    allows 3 ms per iteration on top of 3 s (whole seconds: 3 s up to 333 iterations, 9 s at
+    2,000), a margin of a hundred times and more for a slow machine or slow code.
+    """
+    return float(3 + 3 * (iterations or 0) // 1000)
+
+
+class _Failed(Exception):
+    """A check's failure found while calling the student's code (a root without `children`...)."""
+
+
+class _Checker(_Probes, _SelectionProbes, _Strength):
     """Runs the checks of one agent factory and collects a :class:`Report`."""
 
     def __init__(self, make_agent: Callable[[int], Any]) -> None:
@@ -65,62 +80,143 @@ class _Checker:
         self.report = Report("check_uct: your UCT agent")
         self.stub: str | None = None
         self.has_search: bool | None = None
+        self.out_of_time = False
+        self.calling: tuple[str, int | None] = ("make_agent", None)
+        self.began = time.perf_counter()
+        self.progress = True
+        self.bar: Any = None
 
-    # -- running -------------------------------------------------------------------
+    # -- calling the student's code, each call under its limit --------------------------
+    def call(self, part: str, function: Callable[..., Any], *args: Any, iterations: int | None = None) -> Any:
+        self.calling = (part, iterations)
+        self.show_progress()
+        with time_limit(call_limit(iterations), part):
+            return function(*args)
+
+    def show_progress(self) -> None:
+        """Start the progress bar once the checks have run :data:`PROGRESS_AFTER` seconds (a quick run shows none).
+
+        Made late rather than with tqdm's ``delay``, which a notebook's widget bar does not
+        honour (it would appear, and be stored, in every notebook that runs the checks).
+        """
+        if self.bar is None and self.progress and time.perf_counter() - self.began > PROGRESS_AFTER:
+            self.bar = progress(len(CHECKS), "check_uct")
+            self.bar.update(len(self.report.checks))
+        if self.bar is not None and self.report.checks:
+            self.bar.set_postfix_str(self.report.checks[-1].name, refresh=False)
+
     def agent(self, seed: int, iterations: int | None = None) -> Any:
-        agent = self.make_agent(seed)
+        agent = self.call("make_agent", self.make_agent, seed)
         if self.has_search is None:
             self.has_search = callable(getattr(agent, "search", None))
         if iterations is not None and hasattr(agent, "iterations"):
             agent.iterations = iterations
         return agent
 
-    def run(self, name: str, title: str, check: Callable[[], tuple[bool, str]], needs: tuple[str, ...] = ()) -> None:
+    def search(self, agent: Any, game: Game, state: State, iterations: int | None = None) -> Any:
+        if not self.has_search:
+            raise _Skip("needs a `search(game, state)` method that returns the root of the tree")
+        root = self.call("search", agent.search, game, state, iterations=iterations)
+        for attribute in ("children", "visits", "wins"):
+            if not hasattr(root, attribute):
+                raise _Failed(f"the root returned by search() is {type(root).__name__!r}, without `{attribute}`")
+        seen, stack = {id(root)}, list(root.children)
+        while stack:  # a tree: no node reached twice (else the checks that walk it would never end)
+            node = stack.pop()
+            if id(node) in seen:
+                raise _Failed(
+                    f"the tree returned by search() reaches a node twice (move {getattr(node, 'move', '?')!r}): "
+                    "a node is in two `children` lists, or is its own descendant; each new node is appended "
+                    "once, to its parent's `children`"
+                )
+            seen.add(id(node))
+            stack.extend(node.children)
+        return root
+
+    def move(self, agent: Any, game: Game, state: State, iterations: int | None = None) -> Any:
+        return _as_int(self.call("select_move", agent.select_move, game, state, iterations=iterations))
+
+    # -- running the checks ------------------------------------------------------------
+    def run(self, name: str) -> None:
+        title, needs, part = CHECKS[name]
+        if needs == "all":
+            needs = tuple(other for other in CHECKS if other != name)
+        began = time.perf_counter()
+        status, detail, part = self._outcome(name, needs, part)
+        self.report.checks.append(Check(name, title, status, detail, part, time.perf_counter() - began))
+        if self.bar is not None:
+            self.bar.update()
+
+    def _outcome(self, name: str, needs: tuple[str, ...], part: str) -> tuple[str, str, str]:
         if self.stub is not None:
-            self.report.checks.append(Check(name, title, NOT_WRITTEN, f"waiting for `{self.stub}`"))
-            return
+            return NOT_WRITTEN, f"waiting for `{self.stub}`", self.stub
+        if self.out_of_time:
+            return SKIPPED, f"check_uct ran out of its {TOTAL_SECONDS:g} s before this check", part
         blocked = [n for n in needs if self.report.status(n) != PASSED]
         if blocked:
             titles = [f"'{self.report[n].title}'" for n in blocked]
             if len(titles) == 1:
-                waits = f"runs once {titles[0]} passes: fix that first"
-            else:
-                waits = f"runs once {', '.join(titles[:-1])} and {titles[-1]} pass: fix those first"
-            self.report.checks.append(Check(name, title, SKIPPED, waits))
-            return
+                return SKIPPED, f"runs once {titles[0]} passes: fix that first", part
+            return SKIPPED, f"runs once {', '.join(titles[:-1])} and {titles[-1]} pass: fix those first", part
+        check = getattr(self, name)
         try:
             ok, detail = check()
         except NotImplementedError as err:
             self.stub = _where(err).strip(" in`") or "your code"
-            detail = f"not written yet: fill in `{self.stub}` above, then run this check again"
-            self.report.checks.append(Check(name, title, NOT_WRITTEN, detail))
-            return
+            return NOT_WRITTEN, f"not written yet: fill in `{self.stub}` above, then run this check again", self.stub
         except _Skip as skip:
-            self.report.checks.append(Check(name, title, SKIPPED, str(skip)))
-            return
+            return SKIPPED, str(skip), part
+        except _Failed as failed:
+            return FAILED, str(failed), part
+        except TimeLimitExceeded as err:
+            return FAILED, *self._overran(err)
         except Exception as err:  # a student's bug: report it, never raise
-            detail = f"your agent raised {type(err).__name__}{_where(err)}: {err}"
-            self.report.checks.append(Check(name, title, FAILED, detail))
-            return
-        self.report.checks.append(Check(name, title, PASSED if ok else FAILED, detail))
+            return FAILED, *self._raised(check, err)
+        return (PASSED if ok else FAILED), detail, part
 
-    def search(self, agent: Any, game: Game, state: State) -> Any:
-        if not self.has_search:
-            raise _Skip("needs a `search(game, state)` method that returns the root of the tree")
-        root = agent.search(game, state)
-        for attribute in ("children", "visits", "wins"):
-            if not hasattr(root, attribute):
-                raise AttributeError(f"the root returned by search() has no `{attribute}`")
-        return root
+    def _overran(self, err: TimeLimitExceeded) -> tuple[str, str]:
+        function = _function(err)
+        if err.part == "check_uct":
+            self.out_of_time = True
+            return (
+                f"check_uct stopped after {err.seconds:g} s, its limit: {_hang_hint(function, None, err)}",
+                function or self.calling[0],
+            )
+        part, iterations = self.calling
+        at = f" at {iterations} iteration{'s' * (iterations != 1)}" if iterations is not None else ""
+        return (
+            f"your agent's `{part}` did not return within {err.seconds:g} s{at}: "
+            + _hang_hint(function, iterations, err),
+            function or part,
+        )
 
-    # -- the checks ----------------------------------------------------------------
+    def _raised(self, check: Callable[[], Any], err: Exception) -> tuple[str, str]:
+        function = _function(err)
+        detail = f"your agent raised {type(err).__name__}{_where(err)}: {err}"
+        if "NoneType" not in str(err):
+            return detail, function or "search"
+        self.__dict__.pop("_first", None)  # the first search is kept: do it again
+        again = None
+        with _NoneReturns() as nones:  # the same check again, to see which function returned None
+            try:
+                with time_limit(call_limit(None) + 10, "check_uct"):
+                    check()
+            except (Exception, TimeLimitExceeded) as raised:
+                again = raised
+        culprit = nones.culprit(again)
+        if culprit is None:
+            return detail, function or "search"
+        then = f"{type(err).__name__}{_where(err)}: {err}"
+        return f"your `{culprit}` returned None (is its `return` missing?); then your agent raised {then}", culprit
+
+    # -- the basic checks ----------------------------------------------------------------
     def legal(self) -> tuple[bool, str]:
         tried = 0
         for spec in GAMES:
             game = make_game(spec)
             for state in _sample_positions(game):
                 agent = self.agent(tried, BUDGETS["legal"])
-                move = _as_int(agent.select_move(game, state))
+                move = self.move(agent, game, state, BUDGETS["legal"])
                 tried += 1
                 legal = game.legal_moves(state)
                 if not isinstance(move, int) or move not in legal:
@@ -143,7 +239,7 @@ class _Checker:
         game = make_game("tictactoe")
         state = game.initial_state()
         n = BUDGETS["tree"]
-        root = self.search(self.agent(0, n), game, state)
+        root = self.search(self.agent(0, n), game, state, n)
         if not root.children:
             return False, (
                 f"after {n} iterations the root has no children: expansion must add each new node to its "
@@ -172,7 +268,7 @@ class _Checker:
         n = BUDGETS["tree"]
         checked = 0
         for cells in (".........", "XO.X.O..."):
-            root = self.search(self.agent(1, n), game, position(cells))
+            root = self.search(self.agent(1, n), game, position(cells), n)
             below = sum(ch.visits for ch in root.children)
             if root.visits != below:
                 return False, (
@@ -200,7 +296,7 @@ class _Checker:
         seen = {}
         for n in (17, 40):
             with _budget(agent, n):
-                seen[n] = self.search(agent, game, state).visits
+                seen[n] = self.search(agent, game, state, n).visits
         if all(v == n for n, v in seen.items()):
             return True, "budgets of 17 and 40 iterations: the root has exactly 17 and 40 visits"
         if len(set(seen.values())) == 1:
@@ -222,9 +318,9 @@ class _Checker:
             for _ in range(2):
                 agent = self.agent(seed, BUDGETS["determinism"])
                 if self.has_search:
-                    root = agent.search(game, state)
+                    root = self.search(agent, game, state, BUDGETS["determinism"])
                     runs.append(sorted((ch.move, ch.visits, ch.wins) for ch in root.children))
-                runs.append(self.agent(seed, BUDGETS["determinism"]).select_move(game, state))
+                runs.append(self.move(self.agent(seed, BUDGETS["determinism"]), game, state, BUDGETS["determinism"]))
             if runs[: len(runs) // 2] != runs[len(runs) // 2 :]:
                 return False, (
                     f"two agents made with the same seed ({seed}) searched {spec} differently: take every random "
@@ -233,167 +329,67 @@ class _Checker:
                 )
         return True, "three positions, two agents per seed: the same trees and the same moves"
 
-    def most_visited(self) -> tuple[bool, str]:
-        game = make_game("tictactoe")
-        n = BUDGETS["most_visited"]
-        by_mean = wrong = 0
-        cases = [(cells, seed) for cells in (".........", "X........", "XO.X.O...") for seed in range(3)]
-        for cells, seed in cases:
-            state = position(cells)
-            root = self.search(self.agent(seed, n), game, state)
-            move = self.agent(seed, n).select_move(game, state)
-            top = max(ch.visits for ch in root.children)
-            if move in {ch.move for ch in root.children if ch.visits == top}:
-                continue
-            wrong += 1
-            best_mean = max(_mean(ch) for ch in root.children)
-            by_mean += move in {ch.move for ch in root.children if _mean(ch) == best_mean}
-        if not wrong:
-            return True, f"{len(cases)} searches of {n} iterations: the most visited child was played each time"
-        if by_mean == wrong:
-            return False, (
-                f"in {wrong} of {len(cases)} searches of {n} iterations your agent played the child with the best "
-                "mean (wins / visits), not the most visited one: with few visits a mean is luck (one playout, one "
-                "win: mean 1), while visits are where UCB1 kept coming back"
-            )
-        return False, (
-            f"in {wrong} of {len(cases)} searches of {n} iterations your agent played a move that is not the "
-            "most visited child of the tree the same seed builds"
-        )
 
-    def selection(self) -> tuple[bool, str]:
-        game = ArmsGame(ARMS)
-        n = BUDGETS["selection"]
-        default = getattr(self.agent(3), "c", None)
-        cs = [SQRT2] if default is None else [default] + ([SMALL_C] if default != SMALL_C else [])
-        runs = []  # (c, recorded means, visits done, the student's fingerprint)
-        for c in cs:
-            agent = self.agent(3, n)
-            if default is not None:
-                agent.c = c
-            root = self.search(agent, game, game.initial_state())
-            moves = sorted(ch.move for ch in root.children)
-            if moves != list(range(len(ARMS))):
-                return False, f"on a one-move game with {len(ARMS)} moves the root has children for moves {moves}"
-            means = {ch.move: _mean(ch) for ch in root.children}
-            runs.append((c, means, root.visits, sorted((means[ch.move], ch.visits) for ch in root.children)))
-        wrong = [(c, got, _fingerprint(means, done, c, _ucb1)) for c, means, done, got in runs]
-        wrong = [(c, got, want) for c, got, want in wrong if got != want]
-        if not wrong:
-            shown = " and ".join(f"c = {c:.3g}" for c in cs)
-            return True, (
-                f"a row of {len(ARMS)} arms paying {list(ARMS)}, {n} iterations with {shown}: "
-                "exactly UCB1's visits to each arm"
-            )
-        c, got, want = wrong[0]
-        shown = f"with c = {c:.3g}, visits {[v for _, v in got]} (by mean) where UCB1 gives {[v for _, v in want]}"
-        for rule, words in _SLIPS:
-            if all(got == _fingerprint(means, done, c, rule) for c, means, done, got in runs):
-                return False, f"on a row of arms with fixed payouts, {shown}. {words}"
-        return False, (
-            f"on a row of arms with fixed payouts, {shown}: selection does not follow UCB1, "
-            "mean + c sqrt(ln N / n) with N the parent's visits and n the child's"
-        )
-
-    def one_move(self) -> tuple[bool, str]:
-        game = make_game("tictactoe")
-        n = BUDGETS["one_move"]
-        missed: dict[str, list[str]] = {}
-        seed = 0
-        for case, positions in ONE_MOVE.items():
-            for cells, want in positions:
-                move = self.agent(seed, n).select_move(game, position(cells))
-                seed += 1
-                if move != want:
-                    missed.setdefault(case, []).append(f"{cells} (played {move}, not {want})")
-        total = sum(len(p) for p in ONE_MOVE.values())
-        if not missed:
-            return True, f"{total} positions at {n} iterations: every win and every block found, as X and as O"
-        return False, _one_move_diagnosis(missed) + " Missed: " + "; ".join(
-            f"{case}: {', '.join(where)}" for case, where in missed.items()
-        )
-
-    def draws(self) -> tuple[bool, str]:
-        game = make_game("tictactoe")
-        n = BUDGETS["draws"]
-        missed = []
-        for seed, (cells, want) in enumerate(DRAW_ESCAPES):
-            move = self.agent(seed, n).select_move(game, position(cells))
-            if move != want:
-                missed.append(f"{cells} (played {move}, not {want})")
-        if not missed:
-            return True, f"{len(DRAW_ESCAPES)} positions where only a draw avoids defeat: the draw chosen each time"
-        return False, (
-            f"in {len(missed)} of {len(DRAW_ESCAPES)} positions where one move draws and every other loses, your "
-            "agent played a losing move: is a draw worth half a win (0.5) in `wins`? Scored as a loss, the draw "
-            "looks no better than losing. Missed: " + "; ".join(missed)
-        )
-
-    def perfect(self) -> tuple[bool, str]:
-        game = make_game("tictactoe")
-        n = BUDGETS["perfect"]
-        losses, draws, played = [], 0, 0
-        for i in range(PERFECT_GAMES):
-            for seat in (0, 1):
-                agents = [None, None]
-                agents[seat] = self.agent(100 + 2 * i + seat, n)
-                agents[1 - seat] = PerfectPlayer(seed=200 + 2 * i + seat)
-                state, moves = game.initial_state(), []
-                while not game.is_terminal(state):
-                    move = agents[game.to_move(state)].select_move(game, state)
-                    state = game.play(state, move)
-                    moves.append(move)
-                played += 1
-                result = game.returns(state)[seat]
-                draws += result == 0.5
-                if result == 0:
-                    losses.append(f"as {'XO'[seat]}: moves {moves}")
-        if not losses:
-            return True, f"{played} games against perfect play at {n} iterations, both seats: {draws} drawn, none lost"
-        return False, (
-            f"lost {len(losses)} of {played} games against perfect play at {n} iterations ({'; '.join(losses)}); "
-            "a correct UCT practically never loses to perfect play at this budget (notebook 07 measures it), so "
-            "look again at the checks above with more positions of your own"
-        )
+BUDGETS = {"legal": 25, "tree": 200, "determinism": 60}
+"""Iterations per move of the checks above (the others' are in their modules)."""
 
 
-def check_uct(make_agent: Callable[[int], Any]) -> Report:
-    """Grade a student's UCT agent: legal moves, statistics, budget, seeds, UCB1, tactics, draws, perfect play.
+def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> Report:
+    """Grade a student's UCT agent: its own code, its tree, its statistics, UCB1, tactics, draws, perfect play.
 
-    The checks, in order (each names its mistake when it fails; the later ones run
-    only once those they build on have passed, so the report points at the cause):
+    The checks, in order (each names its mistake when it fails, with what was expected and
+    what was seen; a check runs only once those it builds on have passed, so the report
+    points at the cause, not at its consequences):
 
+    * ``factory``: ``make_agent(seed)`` makes an agent (not the class itself given where a
+      factory is expected), and the agent is the student's (not the package's UCT, a
+      subclass or a wrapper of it: :mod:`.provenance`);
+    * ``one_iteration``: after one iteration the root and one child have one visit each
+      (names a root never counted, which later fails as log(0) in ``ucb1``, and a
+      budget of the agent's own);
     * ``legal``: legal moves only, in positions of every game of the package;
     * ``tree``: the tree grows below the root's children;
     * ``statistics``: the root's visits are its children's sum; ``0 <= wins <= visits``;
     * ``budget``: the root has exactly ``iterations`` visits (17, then 40);
     * ``determinism``: two agents with the same seed build the same trees, play the same moves;
-    * ``most_visited``: the move played is the most visited child (needs ``legal``, ``determinism``);
-    * ``selection``: on a row of arms with fixed payouts, the root's visits are exactly
-      UCB1's, with the agent's ``c`` (sqrt(2) if it has none) and with ``c = 0.5``;
-      names the log of the child's count, the factor 2 inside or outside the root, a
-      ``c`` ignored;
-    * ``one_move``: wins in one and blocks in one, as X and as O (needs ``legal``,
-      ``tree``, ``selection``); names a point-of-view bug by the seat it fails;
-    * ``draws``: in positions where only a draw avoids defeat, the draw (needs ``one_move``);
-    * ``perfect``: no loss in :data:`PERFECT_GAMES` games per seat against perfect play
-      at 2,000 iterations (needs every other check).
+    * ``point_of_view``: every finished game in the tree (depth 1 and 2) is credited to
+      the player who moved into it, a draw as 0.5 (names the sign slips);
+    * ``most_visited``: the move played is the most visited child, in searches where
+      the most wins or the best mean are elsewhere;
+    * ``selection``: on a row of arms, exactly UCB1's visits (names the classic slips);
+      below the root, every choice at depth 2 and more is UCB1's with the parent's visits
+      (names the root's visits used at every depth);
+    * ``one_move``, ``draws``, ``perfect``: wins and blocks in one, draw escapes, games
+      against perfect play, each with a tolerance derived in :mod:`.strength` (a correct
+      agent fails with probability below 1e-4).
+
+    Every call into the agent has a time limit (:func:`call_limit`), and the whole run
+    :data:`TOTAL_SECONDS`: an overrun fails the check, naming the function and the limit.
 
     Args:
         make_agent: ``make_agent(seed)`` returns a fresh agent seeded with the int
             ``seed``: an object with ``select_move(game, state)``, and for most checks
             ``search(game, state)`` (the root of its tree) and ``iterations``.
+        show_progress: show a progress bar when the checks run more than 2 s.
 
     Returns:
         A :class:`~mctslab.course.exercises.Report`; ``report.ok`` is True when every check
-        passed. Nothing is raised for a mistake in the agent (its exceptions are
-        reported), nor for a stub that raises ``NotImplementedError`` ("not written yet").
+        passed. Nothing is raised for a mistake in the agent (its exceptions and overruns
+        are reported), nor for a stub that raises ``NotImplementedError`` ("not written
+        yet"); an interrupt (``KeyboardInterrupt``) still stops it.
     """
-    began = time.perf_counter()
     checker = _Checker(make_agent)
-    for name, (title, needs) in CHECKS.items():
-        if needs == "all":
-            needs = tuple(other for other in CHECKS if other != name)
-        checker.run(name, title, getattr(checker, name), needs)
-    checker.report.seconds = time.perf_counter() - began
+    checker.progress = show_progress
+    try:
+        with time_limit(TOTAL_SECONDS, "check_uct"):
+            for name in CHECKS:
+                checker.run(name)
+    except TimeLimitExceeded:  # between two checks: those left are reported as not run
+        checker.out_of_time = True
+        for name in list(CHECKS)[len(checker.report.checks) :]:
+            checker.run(name)
+    finally:
+        if checker.bar is not None:
+            checker.bar.close()
+    checker.report.seconds = time.perf_counter() - checker.began
     return checker.report
