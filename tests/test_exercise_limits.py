@@ -80,11 +80,23 @@ def test_outside_the_main_thread_the_code_runs_without_a_limit():
     assert limits_available()
 
 
-def test_the_progress_bar_waits_before_it_shows_and_can_be_turned_off():
-    bar = progress(3, "check_uct")
-    assert bar.delay > 0
-    bar.close()
-    assert progress(3, "check_uct", enabled=False).disable
+def test_the_progress_bar_waits_before_it_shows_and_can_be_turned_off(monkeypatch):
+    from mctslab.course.exercises import limits
+
+    with progress(3, "check_uct") as quick:
+        quick.update(3)
+    assert quick.bar is None and quick.done == 3  # a quick check shows nothing (nothing stored in a notebook)
+    monkeypatch.setattr(limits, "PROGRESS_AFTER", 0.05)
+    slow = progress(3, "check_uct")
+    slow.update()
+    time.sleep(0.1)
+    slow.update()
+    assert slow.bar is not None and slow.bar.n == 2
+    slow.close()
+    off = progress(3, "check_uct", enabled=False)
+    time.sleep(0.1)
+    off.update()
+    assert off.bar is None
 
 
 def test_a_report_is_plain_data_and_json():

@@ -27,7 +27,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-__all__ = ["TimeLimitExceeded", "limits_available", "progress", "time_limit"]
+__all__ = ["LateBar", "TimeLimitExceeded", "limits_available", "progress", "time_limit"]
 
 PROGRESS_AFTER = 2.0
 """Seconds a check runs before its progress bar appears (a quick check shows none)."""
@@ -110,7 +110,43 @@ def time_limit(seconds: float, part: str) -> Iterator[None]:
             signal.signal(signal.SIGALRM, previous)
 
 
-def progress(total: int, description: str, enabled: bool = True) -> tqdm:
+class LateBar:
+    """A progress bar that appears only once its work has run :data:`PROGRESS_AFTER` seconds.
+
+    Made late rather than with tqdm's own ``delay``, which the notebook widget bar of
+    ``tqdm.auto`` ignores (it would show, and be stored in the notebook, for every quick
+    check). Use it as tqdm: ``update(n)``, ``close()``, or as a context manager.
+    """
+
+    def __init__(self, total: int, description: str, enabled: bool = True) -> None:
+        self.total = total
+        self.description = description
+        self.enabled = enabled
+        self.done = 0
+        self.began = time.perf_counter()
+        self.bar: tqdm | None = None
+
+    def update(self, n: int = 1) -> None:
+        """Count ``n`` more steps; start showing the bar if the work has run long enough."""
+        self.done += n
+        if self.bar is None and self.enabled and time.perf_counter() - self.began > PROGRESS_AFTER:
+            self.bar = tqdm(total=self.total, desc=self.description, initial=self.done - n, leave=False)
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        """Close the bar, if it was shown."""
+        if self.bar is not None:
+            self.bar.close()
+
+    def __enter__(self) -> LateBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def progress(total: int, description: str, enabled: bool = True) -> LateBar:
     """A progress bar for a check's ``total`` steps that appears only after :data:`PROGRESS_AFTER` seconds.
 
     Args:
@@ -118,4 +154,4 @@ def progress(total: int, description: str, enabled: bool = True) -> tqdm:
         description: what is counted (``"check_uct"``).
         enabled: ``False`` for no bar at all.
     """
-    return tqdm(total=total, desc=description, delay=PROGRESS_AFTER, disable=not enabled, leave=False)
+    return LateBar(total, description, enabled)
