@@ -125,14 +125,23 @@ class LateBar:
         self.done = 0
         self.began = time.perf_counter()
         self.bar: tqdm | None = None
+        self.postfix = ""
 
     def update(self, n: int = 1) -> None:
         """Count ``n`` more steps; start showing the bar if the work has run long enough."""
         self.done += n
         if self.bar is None and self.enabled and time.perf_counter() - self.began > PROGRESS_AFTER:
             self.bar = tqdm(total=self.total, desc=self.description, initial=self.done - n, leave=False)
+            if self.postfix:
+                self.bar.set_postfix_str(self.postfix, refresh=False)
         if self.bar is not None:
             self.bar.update(n)
+
+    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+        """What the bar shows after its counts (the check running), kept until the bar appears."""
+        self.postfix = text
+        if self.bar is not None:
+            self.bar.set_postfix_str(text, refresh=refresh)
 
     def close(self) -> None:
         """Close the bar, if it was shown."""

@@ -53,7 +53,7 @@ CHECKS: dict[str, tuple[str, tuple[str, ...] | str, str]] = {
     "selection": ("selection follows UCB1 at every depth", ("determinism", "statistics"), "select"),
     "one_move": ("wins and blocks in one, as X and as O", ("legal", "tree", "selection", "point_of_view"), "search"),
     "draws": ("a draw is worth half a win", ("one_move",), "backpropagate"),
-    "perfect": ("never loses to perfect play", "all", "search"),
+    "perfect": ("at most one loss in four games against perfect play", "all", "search"),
 }
 """The checks of :func:`check_uct`, in order: name -> (title, the checks it needs passed, the part it is about)."""
 
@@ -193,6 +193,11 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
     def _raised(self, check: Callable[[], Any], err: Exception) -> tuple[str, str]:
         function = _function(err)
         detail = f"your agent raised {type(err).__name__}{_where(err)}: {err}"
+        if function is None:  # raised in the check's own code, on something the agent gave it
+            detail = (
+                f"the check could not use what your agent returned ({type(err).__name__}: {err}; raised in the "
+                "check, not in your code): look at what `search` and `select_move` return"
+            )
         if "NoneType" not in str(err):
             return detail, function or "search"
         self.__dict__.pop("_first", None)  # the first search is kept: do it again
