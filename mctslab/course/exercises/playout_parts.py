@@ -21,7 +21,7 @@ from .positions import position
 from .report import Report
 from .runner import Outcome, Student, none_returned, run_checks
 from .tree import TreeNode
-from .uniformity import PLAYOUTS, uniformity
+from .uniformity import PLAYOUTS, _pair, uniformity
 
 __all__ = ["check_backpropagate", "check_simulate"]
 
@@ -33,14 +33,6 @@ SEEDED_PLAYOUTS = 20
 
 
 # -- simulation ---------------------------------------------------------------------
-def _pair(returns: Any) -> tuple[float, float] | None:
-    try:
-        a, b = returns
-        return (float(a), float(b))
-    except (TypeError, ValueError):
-        return None
-
-
 _FIELDS = ("state", "player", "visits", "wins", "untried", "children", "parent")
 
 

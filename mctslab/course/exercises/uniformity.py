@@ -182,6 +182,7 @@ def _nth(i: int) -> str:
 
 
 def _pair(returns: Any) -> tuple[float, float] | None:
+    """``returns`` as two floats (one per player), or None when it is not a pair of numbers."""
     try:
         a, b = returns
         return (float(a), float(b))
