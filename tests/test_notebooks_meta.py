@@ -122,6 +122,6 @@ def test_exercise_checks_are_tagged_exercise_and_open(path):
     untagged = [i for i, c in exercise_checks if not _tagged(c, "exercise")]
     assert not untagged, f"cells {untagged} check an exercise: tag them 'exercise'"
     other = [i for i, c in _code(path) if _source(c).startswith("# Check") and not _source(c).startswith(CLAIM_CHECK)]
-    assert set(other) == {i for i, _ in exercise_checks}, f"cells {other}: start with '# Check:' or '# Check exercise N:'"
+    assert set(other) == {i for i, _ in exercise_checks}, f"cells {other}: start '# Check:' or '# Check exercise N:'"
     hidden = [i for i, c in _code(path) if _tagged(c, "exercise") and _hidden(c)]
     assert not hidden, f"exercise cells {hidden} are collapsed: the student writes and runs them"
