@@ -64,3 +64,64 @@ def test_saved_executed_with_the_outputs_nbval_compares(path):
     assert not any("NBVAL_CHECK_OUTPUT" in _source(c) for c in code), "the tag, not the comment, marks checked cells"
     assert checked, "deterministic results are compared by nbval"
     assert all(c["outputs"] for c in checked), "a checked cell without output checks nothing"
+
+
+# The instructor edition (the repository) reads through: a reference solution and the check of
+# a claim are collapsed under what they follow (README, "Two editions"); an exercise's check,
+# which the student runs on their own code, stays open.
+CLAIM_CHECK = "# Check:"
+"""How a claim's check cell starts: asserts on the result above it (tagged ``check``, collapsed)."""
+EXERCISE_CHECK = re.compile(r"# Check exercise \d+:")
+"""How a check of an exercise starts, when it has a comment (tagged ``exercise``, left open)."""
+
+
+def _hidden(cell: dict) -> bool:
+    return bool(cell["metadata"].get("jupyter", {}).get("source_hidden"))
+
+
+def _tagged(cell: dict, tag: str) -> bool:
+    return tag in cell["metadata"].get("tags", [])
+
+
+def _code(path: Path) -> list[tuple[int, dict]]:
+    return [(i, c) for i, c in enumerate(_cells(path)) if c["cell_type"] == "code"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_reference_solutions_are_collapsed(path):
+    open_solutions = [i for i, c in _code(path) if _tagged(c, "solution") and not _hidden(c)]
+    assert not open_solutions, f"solution cells {open_solutions} show their code: set metadata.jupyter.source_hidden"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_claim_checks_are_tagged_check_and_collapsed(path):
+    claims = [(i, c) for i, c in _code(path) if _source(c).startswith(CLAIM_CHECK)]
+    untagged = [i for i, c in claims if not _tagged(c, "check")]
+    assert not untagged, f"cells {untagged} start with {CLAIM_CHECK!r}: tag them 'check'"
+    tagged = [(i, c) for i, c in _code(path) if _tagged(c, "check")]
+    strays = [i for i, c in tagged if not _source(c).startswith(CLAIM_CHECK)]
+    assert not strays, f"cells {strays} are tagged 'check': start them with {CLAIM_CHECK!r} and what they check"
+    shown = [i for i, c in tagged if not _hidden(c)]
+    assert not shown, f"check cells {shown} are expanded: set metadata.jupyter.source_hidden"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_top_level_asserts_are_checks_or_solutions(path):
+    # A claim asserted in the open (an `assert` outside any function) is a check cell.
+    loose = [
+        i
+        for i, c in _code(path)
+        if re.search(r"^assert ", _source(c), re.M) and not (_tagged(c, "check") or _tagged(c, "solution"))
+    ]
+    assert not loose, f"cells {loose} assert claims: start them with {CLAIM_CHECK!r}, tag them 'check'"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_exercise_checks_are_tagged_exercise_and_open(path):
+    exercise_checks = [(i, c) for i, c in _code(path) if EXERCISE_CHECK.match(_source(c))]
+    untagged = [i for i, c in exercise_checks if not _tagged(c, "exercise")]
+    assert not untagged, f"cells {untagged} check an exercise: tag them 'exercise'"
+    other = [i for i, c in _code(path) if _source(c).startswith("# Check") and not _source(c).startswith(CLAIM_CHECK)]
+    assert set(other) == {i for i, _ in exercise_checks}, f"cells {other}: start '# Check:' or '# Check exercise N:'"
+    hidden = [i for i, c in _code(path) if _tagged(c, "exercise") and _hidden(c)]
+    assert not hidden, f"exercise cells {hidden} are collapsed: the student writes and runs them"

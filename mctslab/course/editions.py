@@ -68,8 +68,14 @@ CHECK_OUTPUT_TAG = "nbval-check-output"
 _EXERCISE_IMPORT = re.compile(r"^\s*from\s+mctslab(?:\.\w+)*\.exercises(?:\.\w+)*\s+import\s+(\([^)]*\)|[^\n]*)", re.M)
 _CHECK_OUTPUT_MARKER = re.compile(r"^[ \t]*#[ \t]*NBVAL_CHECK_OUTPUT[ \t]*\n?", re.MULTILINE)
 
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-"""The repository's notebooks (present in a git checkout, not in an installed wheel)."""
+
+def _notebooks() -> Path:
+    installed = Path(__file__).resolve().parent / "notebooks"  # the wheel's copy (see setup.py)
+    return installed if installed.is_dir() else Path(__file__).resolve().parents[2] / "notebooks"
+
+
+NOTEBOOKS = _notebooks()
+"""The instructor edition: the notebooks installed with the package, else the repository's ``notebooks/``."""
 
 
 def _tags(cell: dict) -> list[str]:
@@ -171,8 +177,8 @@ def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> 
     Args:
         out_dir: the folder to write to (created if needed; same-named notebooks in it
             are replaced). It must not be the source folder.
-        notebooks: the folder of the instructor edition (default: the repository's
-            ``notebooks/``).
+        notebooks: the folder of the instructor edition (default: :data:`NOTEBOOKS`, the
+            notebooks installed with the package or the repository's ``notebooks/``).
 
     Returns:
         ``{file name: ExportReport}`` for each notebook written, in name order.
@@ -187,8 +193,8 @@ def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> 
     source = Path(notebooks) if notebooks is not None else NOTEBOOKS
     if not source.is_dir():
         raise FileNotFoundError(
-            f"no notebooks folder at {source}: run this from a copy of the course repository, "
-            "or pass the folder with --notebooks"
+            f"no notebooks folder at {source}: reinstall mctslab (its wheel carries the course), "
+            "or pass the instructor edition's folder with --notebooks"
         )
     files = sorted(source.glob("*.ipynb"))
     if not files:
@@ -217,7 +223,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     student = editions.add_parser("student", help=SUMMARY, description=SUMMARY)
     student.add_argument("out", metavar="OUT", help="folder to write the notebooks to")
     student.add_argument(
-        "--notebooks", metavar="DIR", default=None, help="the instructor edition (default: the repository's notebooks/)"
+        "--notebooks",
+        metavar="DIR",
+        default=None,
+        help="the instructor edition (default: the course's notebooks, installed or the repository's)",
     )
 
 

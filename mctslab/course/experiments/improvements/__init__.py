@@ -9,7 +9,9 @@
   side reached), RAVE over budgets (:func:`measured_curve`), each match a
   :func:`mctslab.tournament.play_match` into a results file;
 * :mod:`.results`: the measured table (:func:`measured_table`) and what each clock
-  allowed (:func:`reach`), read back from those files;
+  allowed (:func:`reach`), read back from those files, and where they are
+  (:func:`stored_games`: beside the notebook or in the installed course, else an error
+  saying how to make them);
 * :mod:`.costs`: tree nodes of UCT against positions stored with transpositions
   (:func:`node_counts`), seconds per playout (:func:`playout_costs`) and per iteration
   (:func:`iteration_costs`).
@@ -44,7 +46,7 @@ from .matches import (
     timed_matches,
 )
 from .races import CONNECT4_ENDGAMES, Race, iterations_to_win, win_race
-from .results import MeasuredTable, Reach, Row, measured_table, reach
+from .results import STORED_GAMES, MeasuredTable, Reach, Row, measured_table, reach, stored_games
 
 __all__ = [
     "CONNECT4_ENDGAMES",
@@ -56,6 +58,7 @@ __all__ = [
     "MATCHES",
     "SECONDS",
     "SEED",
+    "STORED_GAMES",
     "TIMED_GAMES",
     "TIMED_MATCHES",
     "VARIANTS",
@@ -76,6 +79,7 @@ __all__ = [
     "node_counts",
     "playout_costs",
     "reach",
+    "stored_games",
     "timed_match",
     "timed_matches",
     "win_race",

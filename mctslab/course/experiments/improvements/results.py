@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ....display import Table
 from ....tournament import Outcomes
-from .matches import MATCHES, TIMED_MATCHES, Pairing, TimedMatch, head_to_head, is_timed, timed_match
+from .matches import CURVE_MATCHES, MATCHES, TIMED_MATCHES, Pairing, TimedMatch, head_to_head, is_timed, timed_match
 
 
 class _ShownAsTable:
@@ -132,3 +133,34 @@ def measured_table(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | Non
             result = head_to_head(p, out_dir)
             rows.append(Row(result.game, result.a, p.budget, result.outcomes))
     return MeasuredTable(tuple(rows))
+
+
+STORED_GAMES = "09_improving_uct"
+"""The folder, under the notebooks' ``data/``, of notebook 09's stored games."""
+
+
+def stored_games(folder: str | os.PathLike = Path("data") / STORED_GAMES) -> Path:
+    """The folder of notebook 09's stored games: ``folder`` if it holds them, else the installed course's copy.
+
+    The notebook draws its verdicts from these games only: a missing file is an error that
+    says how to make it, never a few games played on the spot.
+
+    Args:
+        folder: where the notebook expects them (``data/09_improving_uct`` beside it, as in
+            the repository's ``notebooks/`` and in the student edition).
+
+    Raises:
+        FileNotFoundError: neither ``folder`` nor the installed copy holds every results file.
+    """
+    from ...editions import DATA_FOLDER, NOTEBOOKS  # the installed course's notebooks, else the repository's
+
+    wanted = {p.filename for p in [*MATCHES, *TIMED_MATCHES, *CURVE_MATCHES]}
+    for candidate in (Path(folder), NOTEBOOKS / DATA_FOLDER / STORED_GAMES):
+        if all((candidate / name).is_file() for name in wanted):
+            return candidate
+    missing = sorted(name for name in wanted if not (Path(folder) / name).is_file())
+    raise FileNotFoundError(
+        f"stored results not found at {Path(folder).resolve()} ({len(missing)} of {len(wanted)} files missing, "
+        f"such as {missing[0]}): run `python -m mctslab.course.experiments.improvements {folder}` to make them "
+        "(hours), or use the repository's notebooks/data/09_improving_uct"
+    )
