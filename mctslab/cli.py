@@ -7,6 +7,7 @@ Commands::
     python -m mctslab tournament GAME AGENT AGENT... --games N --seed S [--workers W] [--out FILE] [--json]
     python -m mctslab bench [--rounds R] [--scale S] [--memory] [--bandits] [--json]
     python -m mctslab course student OUT [--notebooks DIR]
+    python -m mctslab course site OUT [--edition student|instructor] [--cdn]
 
 GAME and AGENT are the specs of :func:`mctslab.make_game` and :func:`mctslab.make_agent`
 (``tictactoe``, ``connect4:rows=6,cols=7``; ``uct:iterations=1000``, ``flat:playouts=100``).

@@ -219,10 +219,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     student.add_argument(
         "--notebooks", metavar="DIR", default=None, help="the instructor edition (default: the repository's notebooks/)"
     )
+    from . import site  # the course as a website: python -m mctslab course site OUT
+
+    site.configure(editions.add_parser("site", help=site.SUMMARY, description=site.SUMMARY))
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``python -m mctslab course student OUT``; print one line per notebook."""
+    """Run ``python -m mctslab course student OUT`` (or ``course site OUT``); print one line per notebook."""
+    if args.edition == "site":
+        from . import site
+
+        return site.run(args)
     try:
         reports = export_student(args.out, args.notebooks)
     except FileNotFoundError as err:
