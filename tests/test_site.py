@@ -23,7 +23,9 @@ from mctslab.course.site import CHECK_TAG, build_site
 
 NOTEBOOKS = sorted(editions.NOTEBOOKS.glob("*.ipynb"))
 # What a page loads: a script, an image, a stylesheet, a CSS url(); anchors' href are links, not loads.
-LOADS = re.compile(r'<(?:script|img|iframe|source|embed)\b[^>]*\bsrc="([^"]*)"|<link\b[^>]*\bhref="([^"]*)"|url\(["\']?([^)"\']+)')
+LOADS = re.compile(
+    r'<(?:script|img|iframe|source|embed)\b[^>]*\bsrc="([^"]*)"|<link\b[^>]*\bhref="([^"]*)"|url\(["\']?([^)"\']+)'
+)
 
 
 def _build(tmp_path_factory, edition: str, cdn: bool = False):
@@ -112,7 +114,9 @@ def test_the_instructor_site_shows_each_solution_collapsed(instructor):
         page = pages[path.stem + ".html"]
         solutions = _cells(path, editions.SOLUTION_TAG)
         closed = page.count('<details class="mctslab-solution">')
-        tagged = [c for c in nbformat.read(path, as_version=4).cells if editions.SOLUTION_TAG in c.metadata.get("tags", [])]
+        tagged = [
+            c for c in nbformat.read(path, as_version=4).cells if editions.SOLUTION_TAG in c.metadata.get("tags", [])
+        ]
         assert closed == len(tagged), f"{path.name}: {closed} of {len(tagged)} solution cells in <details>"
         # Every solution's text is inside a <details> element, never inline.
         outside = re.sub(r"<details class=\"mctslab-solution\">.*?</details>", "", page, flags=re.S)

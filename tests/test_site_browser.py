@@ -114,7 +114,9 @@ def _open(browser, url: str):
     page = browser.new_page()
     failed: list[str] = []
     page.on("requestfailed", lambda request: failed.append(f"{request.url} ({request.failure})"))
-    page.on("response", lambda response: response.status >= 400 and failed.append(f"{response.url} ({response.status})"))
+    page.on(
+        "response", lambda response: response.status >= 400 and failed.append(f"{response.url} ({response.status})")
+    )
     start = time.perf_counter()
     page.goto(url, wait_until="load")
     return page, time.perf_counter() - start, failed
@@ -164,7 +166,8 @@ def test_in_page_links_scroll_to_their_heading(browser, site):
     # A fragment names an id as written or, failing that, percent-decoded (as the browser looks it up).
     missing = page.evaluate(
         """() => [...document.querySelectorAll("a[href^='#']")].map(a => a.getAttribute('href'))
-            .filter(h => !document.getElementById(h.slice(1)) && !document.getElementById(decodeURIComponent(h.slice(1))))"""
+            .filter(h => !document.getElementById(h.slice(1))
+                && !document.getElementById(decodeURIComponent(h.slice(1))))"""
     )
     assert not missing, f"00: in-page links without a target: {missing}"
     for target in ("Cheat-sheet", "References"):

@@ -76,7 +76,8 @@ details.mctslab-solution, details.mctslab-check { margin: 0.4em 0; padding: 0.2e
   border-left: 3px solid #d29922; background: #fffbf0; }
 details.mctslab-check { border-left-color: #8b949e; background: #f6f8fa; }
 details > summary { cursor: pointer; font-family: var(--jp-ui-font-family, sans-serif); font-size: 13px; color: #555; }
-.mctslab-index { max-width: 60em; margin: 0 auto; padding: 0 1em 2em; font-family: var(--jp-ui-font-family, sans-serif); }
+.mctslab-index { max-width: 60em; margin: 0 auto; padding: 0 1em 2em;
+  font-family: var(--jp-ui-font-family, sans-serif); }
 .mctslab-index li { margin: 0.6em 0; line-height: 1.5; }
 .mctslab-index .mctslab-links { margin-left: 0.5em; }
 """
@@ -305,13 +306,13 @@ def build_site(
         if edition == "student":
             notebook = nbformat.from_dict(editions.student_notebook(notebook)[0])
         books.append(notebook)
-    course = [chapter(path.name, book) for path, book in zip(files, books)]
+    course = [chapter(path.name, book) for path, book in zip(files, books, strict=True)]
     downloads = out / DOWNLOADS
     downloads.mkdir(exist_ok=True)
     editions.copy_data(source, downloads)
     exporter = _exporter(urls, edition)
     names = {path.name for path in files}
-    for index, (path, book) in enumerate(zip(files, books)):
+    for index, (path, book) in enumerate(zip(files, books, strict=True)):
         nbformat.write(book, downloads / path.name)
         book.metadata["title"] = course[index].title
         resources = {
@@ -340,7 +341,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         dest="site_edition",
         choices=EDITIONS,
         default="student",
-        help="student (default: no solutions) or instructor"
+        help="student (default: no solutions) or instructor",
     )
     parser.add_argument(
         "--cdn", action="store_true", help="load the pages' scripts from public CDNs instead of copying them"

@@ -167,7 +167,9 @@ def _wanted(name: str, keep: tuple[str, ...]) -> bool:
     from fnmatch import fnmatch
 
     return any(
-        fnmatch(name, prefix) if "*" in prefix else (name.startswith(prefix) if prefix.endswith("/") else name == prefix)
+        fnmatch(name, prefix)
+        if "*" in prefix
+        else (name.startswith(prefix) if prefix.endswith("/") else name == prefix)
         for prefix in keep
     )
 
