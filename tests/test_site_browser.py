@@ -140,6 +140,7 @@ def test_index_lists_every_chapter_and_loads_offline(browser, site):
     links = page.locator(".mctslab-index ol > li > a").evaluate_all("(as) => as.map(a => a.getAttribute('href'))")
     assert links[:2] == ["00_start_here.html", "01_bandits_and_ucb1.html"] and len(links) >= 12
     _shot(page, "index.png")
+    print(f"index: loaded in {seconds:.2f} s")
     _finish(browser, page, seconds, failed, "index.html")
 
 

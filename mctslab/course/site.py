@@ -41,7 +41,8 @@ DOWNLOADS = "notebooks"
 """The site's folder of the notebooks to download (with their ``data/``)."""
 
 _TEMPLATE = r"""{%- extends 'index.html.j2' -%}
-{% block extra_css %}<style type="text/css">{{ resources.mctslab.css }}</style>{% endblock extra_css %}
+{% block extra_css %}<link rel="icon" href="data:," />
+<style type="text/css">{{ resources.mctslab.css }}</style>{% endblock extra_css %}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 {%- block body_header -%}{{ super() }}{{ resources.mctslab.header }}{%- endblock body_header -%}
 {% block body_footer %}{{ resources.mctslab.footer }}{{ super() }}{% endblock body_footer %}
@@ -65,6 +66,8 @@ _CSS = """
 .jupyter-widgets, .jupyter-widgets *, .widget-label, .widget-html, .widget-button, .widget-inline-hbox {
   font-family: var(--jp-ui-font-family, system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif);
 }
+/* html-manager 1.0 stretches a grid beside a taller box (07's board beside its table): keep its rows square */
+.widget-hbox > .widget-gridbox { align-self: flex-start; }
 .mctslab-nav { display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; align-items: center; padding: 0.6em 1em;
   margin: 0 0 1em; border-bottom: 1px solid #ccc; font-family: var(--jp-ui-font-family, sans-serif); font-size: 14px; }
 .mctslab-nav.mctslab-footer { border-top: 1px solid #ccc; border-bottom: none; margin: 2em 0 0; }
@@ -250,6 +253,7 @@ def _index(chapters: list[Chapter], edition: str) -> str:
 <html lang="en"><head><meta charset="utf-8" />
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>mctslab: Monte Carlo Tree Search, the course</title>
+<link rel="icon" href="data:," />
 <style type="text/css">{_CSS}</style></head>
 <body><main class="mctslab-index">
 <header class="mctslab-nav mctslab-header"><span class="mctslab-site">mctslab course ({edition} edition)</span>
