@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from .agents import AGENTS, canonical_spec, make_agent
 from .alphazero import cli as train_command
 from .bench import cli as bench_command
-from .course import editions
+from .course import site as course_site
 from .games import GAMES, IllegalMoveError, make_game
 from .specs import SpecError
 from .tournament import ResultsFileError, RunInterrupted, play_match, round_robin
@@ -235,7 +235,7 @@ COMMANDS = {
     "tournament": ("round robin with a score table and Elo ratings", _configure_tournament, _run_tournament),
     "bench": (bench_command.SUMMARY, bench_command.configure, bench_command.run),
     "train": (train_command.SUMMARY, train_command.configure, train_command.run),
-    "course": (editions.SUMMARY, editions.configure, editions.run),
+    "course": (course_site.COURSE_SUMMARY, course_site.configure_course, course_site.run_course),
 }
 """The subcommands: name -> (one line for ``--help``, add the arguments, run and return the exit status)."""
 

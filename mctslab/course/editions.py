@@ -211,25 +211,19 @@ def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> 
 SUMMARY = "write the student edition of the notebooks (reference solutions removed)"
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    """Arguments of ``python -m mctslab course``."""
+def configure(parser: argparse.ArgumentParser) -> argparse._SubParsersAction:
+    """Arguments of ``python -m mctslab course``; returns its sub-commands, for others to add theirs."""
     editions = parser.add_subparsers(dest="edition", metavar="EDITION", required=True)
     student = editions.add_parser("student", help=SUMMARY, description=SUMMARY)
     student.add_argument("out", metavar="OUT", help="folder to write the notebooks to")
     student.add_argument(
         "--notebooks", metavar="DIR", default=None, help="the instructor edition (default: the repository's notebooks/)"
     )
-    from . import site  # the course as a website: python -m mctslab course site OUT
-
-    site.configure(editions.add_parser("site", help=site.SUMMARY, description=site.SUMMARY))
+    return editions
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``python -m mctslab course student OUT`` (or ``course site OUT``); print one line per notebook."""
-    if args.edition == "site":
-        from . import site
-
-        return site.run(args)
+    """Run ``python -m mctslab course student OUT``; print one line per notebook."""
     try:
         reports = export_student(args.out, args.notebooks)
     except FileNotFoundError as err:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from . import editions, site_assets
 
-__all__ = ["CHECK_TAG", "EDITIONS", "Chapter", "SiteReport", "build_site", "chapters"]
+__all__ = ["CHECK_TAG", "EDITIONS", "Chapter", "SiteReport", "build_site", "chapters", "configure_course", "run_course"]
 
 EDITIONS = ("student", "instructor")
 CHECK_TAG = "check"
@@ -359,6 +359,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="where the scripts fetched with npm are kept (default: ~/.cache/mctslab/site-assets)",
     )
+
+
+COURSE_SUMMARY = "the course's editions: the student notebooks (student) and the website (site)"
+
+
+def configure_course(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``python -m mctslab course``: ``student`` (:mod:`.editions`) and ``site``."""
+    configure(editions.configure(parser).add_parser("site", help=SUMMARY, description=SUMMARY))
+
+
+def run_course(args: argparse.Namespace) -> int:
+    """Run ``python -m mctslab course student|site ...``."""
+    return run(args) if args.edition == "site" else editions.run(args)
 
 
 def run(args: argparse.Namespace) -> int:
