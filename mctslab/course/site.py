@@ -87,6 +87,7 @@ details > summary { cursor: pointer; font-family: var(--jp-ui-font-family, sans-
 
 _IMAGE = re.compile(r'<img\b[^>]*?\bsrc="(?:https?:)?//[^"]*"[^>]*>')
 _ALT = re.compile(r'\balt="([^"]*)"')
+_NEXT_SOLUTION = re.compile(r'</details>\s*<details class="mctslab-solution"><summary>[^<]*</summary>')
 
 
 @dataclass(frozen=True)
@@ -231,13 +232,17 @@ def _exporter(urls: dict[str, str], edition: str):
 
 
 def _local_links(page: str, names: set[str]) -> str:
-    """The page with external images replaced by their alt text, and links to notebooks made links to pages."""
+    """The page with external images as badges of their alt text, links to notebooks as links to pages.
+
+    Consecutive solution cells are merged into one ``<details>`` element.
+    """
 
     def badge(match: re.Match) -> str:
         alt = _ALT.search(match.group(0))
         return f'<span class="mctslab-badge">{alt.group(1) if alt else "image"}</span>'
 
     page = _IMAGE.sub(badge, page)
+    page = _NEXT_SOLUTION.sub("", page)  # consecutive solution cells (heading, code) share one <details>
     for name in names:
         page = re.sub(rf'href="(?:\./)?{re.escape(name)}(#[^"]*)?"', rf'href="{Path(name).stem}.html\1"', page)
     return page
