@@ -155,6 +155,7 @@ def test_saved_widgets_render_with_the_network_cut_off(browser, site, name):
     _shot(page, f"{name}_widget.png")
     if name.startswith("01"):
         page.wait_for_function("() => document.querySelectorAll('.MathJax_CHTML').length > 10")
+        print(f"{name}: {page.locator('.MathJax_CHTML').count()} formulas typeset")
         assert page.locator(".MathJax_Error, .mjx-noError").count() == 0, f"{name}: MathJax reports an error"
         page.locator(".MathJax_CHTML").nth(3).scroll_into_view_if_needed()
         _shot(page, f"{name}_math.png")

@@ -155,6 +155,7 @@ def chapter(name: str, notebook: dict) -> Chapter:
         paragraph = " ".join(rest.split())
         sentence = re.match(r"(.+?[.!?])(\s|$)", paragraph)
         summary = _plain(sentence.group(1) if sentence else paragraph)
+        summary = summary[:-1] + "." if summary.endswith(":") else summary  # "...this observation:" leads to a quote
         break
     return Chapter(name, title, summary)
 
