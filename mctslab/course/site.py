@@ -153,7 +153,7 @@ def chapter(name: str, notebook: dict) -> Chapter:
         title = _plain(heading.group(1))
         rest = text[heading.end() :].strip().split("\n\n")[0]
         paragraph = " ".join(rest.split())
-        sentence = re.match(r"(.+?[.!?])(\s|$)", paragraph)
+        sentence = re.match(r"(.+?(?<!\bal)(?<!\be\.g)(?<!\bi\.e)[.!?])(\s|$)", paragraph)  # not at "et al."
         summary = _plain(sentence.group(1) if sentence else paragraph)
         summary = summary[:-1] + "." if summary.endswith(":") else summary  # "...this observation:" leads to a quote
         break
