@@ -7,6 +7,7 @@ Commands::
     python -m mctslab tournament GAME AGENT AGENT... --games N --seed S [--workers W] [--out FILE] [--json]
     python -m mctslab bench [--rounds R] [--scale S] [--memory] [--bandits] [--json]
     python -m mctslab course student OUT [--notebooks DIR]
+    python -m mctslab course site OUT [--edition student|instructor] [--cdn]
 
 GAME and AGENT are the specs of :func:`mctslab.make_game` and :func:`mctslab.make_agent`
 (``tictactoe``, ``connect4:rows=6,cols=7``; ``uct:iterations=1000``, ``flat:playouts=100``).
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from .agents import AGENTS, canonical_spec, make_agent
 from .alphazero import cli as train_command
 from .bench import cli as bench_command
-from .course import editions
+from .course import site as course_site
 from .games import GAMES, IllegalMoveError, make_game
 from .specs import SpecError
 from .tournament import ResultsFileError, RunInterrupted, play_match, round_robin
@@ -234,7 +235,7 @@ COMMANDS = {
     "tournament": ("round robin with a score table and Elo ratings", _configure_tournament, _run_tournament),
     "bench": (bench_command.SUMMARY, bench_command.configure, bench_command.run),
     "train": (train_command.SUMMARY, train_command.configure, train_command.run),
-    "course": (editions.SUMMARY, editions.configure, editions.run),
+    "course": (course_site.COURSE_SUMMARY, course_site.configure_course, course_site.run_course),
 }
 """The subcommands: name -> (one line for ``--help``, add the arguments, run and return the exit status)."""
 

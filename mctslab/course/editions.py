@@ -217,8 +217,8 @@ def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> 
 SUMMARY = "write the student edition of the notebooks (reference solutions removed)"
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    """Arguments of ``python -m mctslab course``."""
+def configure(parser: argparse.ArgumentParser) -> argparse._SubParsersAction:
+    """Arguments of ``python -m mctslab course``; returns its sub-commands, for others to add theirs."""
     editions = parser.add_subparsers(dest="edition", metavar="EDITION", required=True)
     student = editions.add_parser("student", help=SUMMARY, description=SUMMARY)
     student.add_argument("out", metavar="OUT", help="folder to write the notebooks to")
@@ -228,6 +228,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the instructor edition (default: the course's notebooks, installed or the repository's)",
     )
+    return editions
 
 
 def run(args: argparse.Namespace) -> int:

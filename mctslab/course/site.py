@@ -1,0 +1,396 @@
+"""The course as a static website: ``python -m mctslab course site OUT/ [--edition ...] [--cdn]``.
+
+Every notebook becomes one page, from its stored outputs (nothing is executed), with
+nbconvert's ``HTMLExporter`` (lab template): its pictures, formulas and the saved state of
+its widgets (01's playground, 06's tree explorer, 07's play board) show as they do in
+JupyterLab. An index page lists the chapters in course order, one line each, with a link to
+download each notebook and to open it in Colab or Binder; every page has the same header and
+footer (previous, index, next).
+
+* The **student** site (the default) is made from the student edition
+  (:func:`mctslab.course.editions.student_notebook`: no reference solution, no output a
+  solution made), and the input of every cell tagged ``check`` is removed too.
+* The **instructor** site shows each reference solution collapsed in a ``<details>`` element
+  (nbconvert ignores ``source_hidden``), and each check cell's code likewise.
+
+The site needs no network at view time: require.js, MathJax and the widgets' renderer are
+copied into ``OUT/assets/`` (:mod:`mctslab.course.site_assets`, fetched once with ``npm pack``
+and checked by hash). With ``cdn=True`` the pages load them from public CDNs instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import editions, site_assets
+
+__all__ = ["CHECK_TAG", "EDITIONS", "Chapter", "SiteReport", "build_site", "chapters", "configure_course", "run_course"]
+
+EDITIONS = ("student", "instructor")
+CHECK_TAG = "check"
+"""Cell tag of an exercise's check cell: its input is removed from the student site."""
+REPOSITORY = "mctslab/mctslab"
+COLAB = "https://colab.research.google.com/github/{repo}/blob/main/notebooks/{name}"
+BINDER = "https://mybinder.org/v2/gh/{repo}/HEAD?urlpath=lab/tree/notebooks/{name}"
+DOWNLOADS = "notebooks"
+"""The site's folder of the notebooks to download (with their ``data/``)."""
+
+_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
+{% block extra_css %}<link rel="icon" href="data:," />
+<style type="text/css">{{ resources.mctslab.css }}</style>{% endblock extra_css %}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block body_header -%}{{ super() }}{{ resources.mctslab.header }}{%- endblock body_header -%}
+{% block body_footer %}{{ resources.mctslab.footer }}{{ super() }}{% endblock body_footer %}
+{% block any_cell %}
+{%- if resources.mctslab.collapse and 'solution' in cell.metadata.get('tags', []) -%}
+<details class="mctslab-solution"><summary>Reference solution (click to show)</summary>
+{{ super() }}
+</details>
+{%- else -%}{{ super() }}{%- endif -%}
+{% endblock any_cell %}
+{% block input_group %}
+{%- if resources.mctslab.collapse and 'check' in cell.metadata.get('tags', []) -%}
+<details class="mctslab-check"><summary>The check's code (click to show)</summary>
+{{ super() }}
+</details>
+{%- else -%}{{ super() }}{%- endif -%}
+{% endblock input_group %}
+"""
+
+_CSS = """
+.jupyter-widgets, .jupyter-widgets *, .widget-label, .widget-html, .widget-button, .widget-inline-hbox {
+  font-family: var(--jp-ui-font-family, system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif);
+}
+/* html-manager 1.0 stretches a grid beside a taller box (07's board beside its table): keep its rows square */
+.widget-hbox > .widget-gridbox { align-self: flex-start; }
+.mctslab-nav { display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; align-items: center; padding: 0.6em 1em;
+  margin: 0 0 1em; border-bottom: 1px solid #ccc; font-family: var(--jp-ui-font-family, sans-serif); font-size: 14px; }
+.mctslab-nav.mctslab-footer { border-top: 1px solid #ccc; border-bottom: none; margin: 2em 0 0; }
+.mctslab-nav .mctslab-site { font-weight: 600; margin-right: auto; }
+.mctslab-badge { display: inline-block; padding: 0.1em 0.55em; border-radius: 3px; background: #555; color: #fff;
+  font: 12px/1.6 var(--jp-ui-font-family, sans-serif); text-decoration: none; white-space: nowrap; }
+a .mctslab-badge, a.mctslab-badge { background: #1f6feb; }
+details.mctslab-solution, details.mctslab-check { margin: 0.4em 0; padding: 0.2em 0.6em;
+  border-left: 3px solid #d29922; background: #fffbf0; }
+details.mctslab-check { border-left-color: #8b949e; background: #f6f8fa; }
+details > summary { cursor: pointer; font-family: var(--jp-ui-font-family, sans-serif); font-size: 13px; color: #555; }
+.mctslab-index { max-width: 60em; margin: 0 auto; padding: 0 1em 2em;
+  font-family: var(--jp-ui-font-family, sans-serif); }
+.mctslab-index li { margin: 0.6em 0; line-height: 1.5; }
+.mctslab-index .mctslab-links { margin-left: 0.5em; }
+"""
+
+_IMAGE = re.compile(r'<img\b[^>]*?\bsrc="(?:https?:)?//[^"]*"[^>]*>')
+_ALT = re.compile(r'\balt="([^"]*)"')
+_NEXT_SOLUTION = re.compile(r'</details>\s*<details class="mctslab-solution"><summary>[^<]*</summary>')
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """One notebook of the course, as the site shows it.
+
+    Attributes:
+        name: its file name (``01_bandits_and_ucb1.ipynb``).
+        title: its first heading.
+        summary: the first sentence after the heading (one line of the index).
+    """
+
+    name: str
+    title: str
+    summary: str
+
+    @property
+    def page(self) -> str:
+        """The file name of its page."""
+        return Path(self.name).stem + ".html"
+
+
+@dataclass
+class SiteReport:
+    """What :func:`build_site` wrote.
+
+    Attributes:
+        out: the site's folder (open ``out/index.html``).
+        edition: ``"student"`` or ``"instructor"``.
+        chapters: the pages, in course order.
+        cdn: whether the pages load their scripts from public CDNs.
+        seconds: the time the build took.
+    """
+
+    out: Path
+    edition: str
+    chapters: list[Chapter]
+    cdn: bool
+    seconds: float
+
+
+def _source(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
+def _plain(markdown: str) -> str:
+    """Markdown of one line as plain text: links to their text, emphasis and code marks dropped."""
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", markdown)
+    return re.sub(r"[*_`]+", "", text).strip()
+
+
+def chapter(name: str, notebook: dict) -> Chapter:
+    """The :class:`Chapter` of one notebook: its first ``#`` heading and the sentence after it."""
+    title, summary = Path(name).stem, ""
+    for cell in notebook["cells"]:
+        if cell.get("cell_type") != "markdown":
+            continue
+        text = _source(cell)
+        heading = re.search(r"^#\s+(.+)$", text, re.M)
+        if heading is None:
+            continue
+        title = _plain(heading.group(1))
+        rest = text[heading.end() :].strip().split("\n\n")[0]
+        paragraph = " ".join(rest.split())
+        sentence = re.match(r"(.+?(?<!\bal)(?<!\be\.g)(?<!\bi\.e)[.!?])(\s|$)", paragraph)  # not at "et al."
+        summary = _plain(sentence.group(1) if sentence else paragraph)
+        summary = summary[:-1] + "." if summary.endswith(":") else summary  # "...this observation:" leads to a quote
+        break
+    return Chapter(name, title, summary)
+
+
+def chapters(notebooks: str | Path | None = None) -> list[Chapter]:
+    """The course's chapters in course order (the notebooks' file names sort in that order)."""
+    import nbformat
+
+    source = _source_folder(notebooks)
+    return [chapter(path.name, nbformat.read(path, as_version=4)) for path in _files(source)]
+
+
+def _source_folder(notebooks: str | Path | None) -> Path:
+    source = Path(notebooks) if notebooks is not None else editions.NOTEBOOKS
+    if not source.is_dir():
+        raise FileNotFoundError(
+            f"no notebooks folder at {source}: run this from a copy of the course repository, "
+            "or pass the folder with --notebooks"
+        )
+    return source
+
+
+def _files(source: Path) -> list[Path]:
+    files = sorted(source.glob("*.ipynb"))
+    if not files:
+        raise FileNotFoundError(f"no .ipynb files in {source}")
+    return files
+
+
+def _links(chapter: Chapter) -> str:
+    """Download, Colab and Binder links of one chapter, as badges."""
+    colab = COLAB.format(repo=REPOSITORY, name=chapter.name)
+    binder = BINDER.format(repo=REPOSITORY, name=chapter.name)
+    return (
+        f'<a class="mctslab-badge" href="{DOWNLOADS}/{chapter.name}" download>Download notebook</a> '
+        f'<a class="mctslab-badge" href="{colab}">Open in Colab</a> '
+        f'<a class="mctslab-badge" href="{binder}">Launch Binder</a>'
+    )
+
+
+def _nav(chapters: list[Chapter], index: int, edition: str, footer: bool = False) -> str:
+    """The header (or footer) of page ``index``: site name, previous, index, next, links."""
+    previous = chapters[index - 1] if index > 0 else None
+    following = chapters[index + 1] if index + 1 < len(chapters) else None
+    parts = [f'<span class="mctslab-site">mctslab course ({edition} edition)</span>']
+    if previous is not None:
+        parts.append(f'<a rel="prev" href="{previous.page}">&larr; {html.escape(previous.title)}</a>')
+    parts.append('<a href="index.html">Index</a>')
+    if following is not None:
+        parts.append(f'<a rel="next" href="{following.page}">{html.escape(following.title)} &rarr;</a>')
+    if not footer:
+        parts.append(_links(chapters[index]))
+    kind = "mctslab-nav mctslab-footer" if footer else "mctslab-nav mctslab-header"
+    tag = "footer" if footer else "header"
+    return f'<{tag} class="{kind}">' + "\n".join(parts) + f"</{tag}>"
+
+
+def _exporter(urls: dict[str, str], edition: str):
+    from jinja2 import DictLoader
+    from nbconvert import HTMLExporter
+    from nbconvert.preprocessors import TagRemovePreprocessor
+
+    exporter = HTMLExporter(
+        template_name="lab",
+        extra_loaders=[DictLoader({"mctslab_site.html.j2": _TEMPLATE})],
+        template_file="mctslab_site.html.j2",
+        **urls,
+    )
+    if edition == "student":
+        remove = TagRemovePreprocessor(
+            remove_input_tags={CHECK_TAG}, remove_cell_tags={editions.SOLUTION_TAG}, enabled=True
+        )
+        exporter.register_preprocessor(remove, enabled=True)
+    return exporter
+
+
+def _local_links(page: str, names: set[str]) -> str:
+    """The page with external images as badges of their alt text, links to notebooks as links to pages.
+
+    Consecutive solution cells are merged into one ``<details>`` element.
+    """
+
+    def badge(match: re.Match) -> str:
+        alt = _ALT.search(match.group(0))
+        return f'<span class="mctslab-badge">{alt.group(1) if alt else "image"}</span>'
+
+    page = _IMAGE.sub(badge, page)
+    page = _NEXT_SOLUTION.sub("", page)  # consecutive solution cells (heading, code) share one <details>
+    for name in names:
+        page = re.sub(rf'href="(?:\./)?{re.escape(name)}(#[^"]*)?"', rf'href="{Path(name).stem}.html\1"', page)
+    return page
+
+
+def _index(chapters: list[Chapter], edition: str) -> str:
+    items = "\n".join(
+        f'<li><a href="{c.page}">{html.escape(c.title)}</a>: {html.escape(c.summary)}'
+        f'<span class="mctslab-links"> {_links(c)}</span></li>'
+        for c in chapters
+    )
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8" />
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>mctslab: Monte Carlo Tree Search, the course</title>
+<link rel="icon" href="data:," />
+<style type="text/css">{_CSS}</style></head>
+<body><main class="mctslab-index">
+<header class="mctslab-nav mctslab-header"><span class="mctslab-site">mctslab course ({edition} edition)</span>
+<a href="{chapters[0].page}">Start: {html.escape(chapters[0].title)} &rarr;</a></header>
+<h1>Monte Carlo Tree Search: the course</h1>
+<p>The chapters in the order of the course, each a Jupyter notebook shown with its stored outputs.
+Download a notebook to run it (with <code>pip install mctslab</code>, or in Colab or Binder).</p>
+<ol>
+{items}
+</ol>
+</main></body></html>
+"""
+
+
+def build_site(
+    out_dir: str | Path,
+    edition: str = "student",
+    notebooks: str | Path | None = None,
+    cdn: bool = False,
+    cache: str | Path | None = None,
+) -> SiteReport:
+    """Write the course's website into ``out_dir`` (created; same-named files replaced).
+
+    Args:
+        out_dir: the site's folder; open ``out_dir/index.html``.
+        edition: ``"student"`` (no solution, no check code) or ``"instructor"`` (solutions
+            collapsed).
+        notebooks: the instructor edition's folder (default: the repository's ``notebooks/``).
+        cdn: load require.js, MathJax and the widgets' renderer from public CDNs at view time
+            instead of copying them into ``out_dir/assets/``.
+        cache: where the assets' tarballs are kept (default :func:`site_assets.default_cache`).
+
+    Returns:
+        A :class:`SiteReport`.
+
+    Raises:
+        ValueError: for an unknown edition.
+        FileNotFoundError: if the notebooks' folder does not exist or holds no notebook.
+        site_assets.AssetError: if the assets can neither be found in the cache nor fetched.
+    """
+    import nbformat
+
+    if edition not in EDITIONS:
+        raise ValueError(f"unknown edition {edition!r}: use one of {', '.join(EDITIONS)}")
+    start = time.perf_counter()
+    source = _source_folder(notebooks)
+    files = _files(source)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    urls = dict(site_assets.CDN_URLS) if cdn else site_assets.install(out / "assets", cache)
+    books = []
+    for path in files:
+        notebook = nbformat.read(path, as_version=4)
+        if edition == "student":
+            notebook = nbformat.from_dict(editions.student_notebook(notebook)[0])
+        books.append(notebook)
+    course = [chapter(path.name, book) for path, book in zip(files, books, strict=True)]
+    downloads = out / DOWNLOADS
+    downloads.mkdir(exist_ok=True)
+    editions.copy_data(source, downloads)
+    exporter = _exporter(urls, edition)
+    names = {path.name for path in files}
+    for index, (path, book) in enumerate(zip(files, books, strict=True)):
+        nbformat.write(book, downloads / path.name)
+        book.metadata["title"] = course[index].title
+        resources = {
+            "mctslab": {
+                "css": _CSS,
+                "collapse": edition == "instructor",
+                "header": _nav(course, index, edition),
+                "footer": _nav(course, index, edition, footer=True),
+            }
+        }
+        page, _ = exporter.from_notebook_node(book, resources=resources)
+        (out / course[index].page).write_text(_local_links(page, names), encoding="utf-8")
+    (out / "index.html").write_text(_index(course, edition), encoding="utf-8")
+    return SiteReport(out, edition, course, cdn, time.perf_counter() - start)
+
+
+# -- the command line: python -m mctslab course site OUT/ ----------------------------------
+SUMMARY = "write the course as a static website (from the stored outputs; works offline)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``python -m mctslab course site``."""
+    parser.add_argument("out", metavar="OUT", help="folder to write the site to (open OUT/index.html)")
+    parser.add_argument(
+        "--edition",
+        dest="site_edition",
+        choices=EDITIONS,
+        default="student",
+        help="student (default: no solutions) or instructor",
+    )
+    parser.add_argument(
+        "--cdn", action="store_true", help="load the pages' scripts from public CDNs instead of copying them"
+    )
+    parser.add_argument(
+        "--notebooks", metavar="DIR", default=None, help="the instructor edition (default: the repository's notebooks/)"
+    )
+    parser.add_argument(
+        "--assets-cache",
+        metavar="DIR",
+        default=None,
+        help="where the scripts fetched with npm are kept (default: ~/.cache/mctslab/site-assets)",
+    )
+
+
+COURSE_SUMMARY = "the course's editions: the student notebooks (student) and the website (site)"
+
+
+def configure_course(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``python -m mctslab course``: ``student`` (:mod:`.editions`) and ``site``."""
+    configure(editions.configure(parser).add_parser("site", help=SUMMARY, description=SUMMARY))
+
+
+def run_course(args: argparse.Namespace) -> int:
+    """Run ``python -m mctslab course student|site ...``."""
+    return run(args) if args.edition == "site" else editions.run(args)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``python -m mctslab course site OUT``; print one line per page."""
+    try:
+        report = build_site(args.out, args.site_edition, args.notebooks, args.cdn, args.assets_cache)
+    except (FileNotFoundError, site_assets.AssetError) as err:
+        raise ValueError(str(err)) from None  # reported by the command line as one line
+    for c in report.chapters:
+        print(f"{c.page}: {c.title}")
+    scripts = "from public CDNs" if report.cdn else "from assets/ (works offline)"
+    print(
+        f"the {report.edition} site is in {report.out} ({len(report.chapters)} pages + index.html, "
+        f"scripts {scripts}; {report.seconds:.1f} s): open {report.out / 'index.html'}"
+    )
+    return 0

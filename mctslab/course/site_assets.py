@@ -1,0 +1,210 @@
+"""The three JavaScript assets the course's website needs at view time, fetched once and checked.
+
+A page of the site typesets formulas (MathJax 2.7) and renders the saved state of its widgets
+(``@jupyter-widgets/html-manager`` 1.0's ``embed-amd.js``, loaded by ``require.js``). So that the
+site works with no network at view time, :func:`install` copies them into the site's
+``assets/`` folder. They come from npm, with its ordinary client (``npm pack NAME@VERSION``
+downloads one package's tarball, nothing else), into a cache folder
+(``~/.cache/mctslab/site-assets``, or ``$MCTSLAB_SITE_ASSETS``), and each tarball's SHA-256
+must be the one pinned here. :data:`CDN_URLS` are the public copies ``--cdn`` uses instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tarfile
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["ASSETS", "CDN_URLS", "Asset", "AssetError", "default_cache", "fetch", "install", "local_urls"]
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One npm package the site copies files from.
+
+    Attributes:
+        package: its npm name.
+        version: the exact version.
+        sha256: the SHA-256 of its ``npm pack`` tarball.
+        folder: where its files go under the site's ``assets/``.
+        keep: path prefixes, inside the tarball's ``package/``, of the files copied.
+    """
+
+    package: str
+    version: str
+    sha256: str
+    folder: str
+    keep: tuple[str, ...]
+
+    @property
+    def tarball(self) -> str:
+        """The file name ``npm pack`` gives the tarball."""
+        return f"{self.package.lstrip('@').replace('/', '-')}-{self.version}.tgz"
+
+
+ASSETS = (
+    Asset(
+        "@jupyter-widgets/html-manager",
+        "1.0.15",
+        "2b9d65cb7913e1c7d671757a10008b32c9c2448d4429513371e55c07d6107638",
+        "html-manager",
+        ("dist/embed-amd.js", "dist/embed.js.LICENSE.txt", "LICENSE")
+        + tuple(f"dist/{kind}" for kind in ("*.eot", "*.svg", "*.ttf", "*.woff", "*.woff2")),
+    ),
+    Asset(
+        "requirejs",
+        "2.3.8",
+        "777158e89275e16bd51aec3ef714fbcb5dc45789e7078659933bc814916d7dec",
+        "requirejs",
+        ("require.js", "LICENSE"),
+    ),
+    Asset(
+        "mathjax",
+        "2.7.9",
+        "7131e739848edc14aa661a5516995866b81a477fab8b039d7cc324930e71f786",
+        "mathjax",
+        (
+            "MathJax.js",
+            "LICENSE",
+            "config/",
+            "extensions/",
+            "jax/input/TeX/",
+            "jax/output/CommonHTML/",
+            "jax/output/PreviewHTML/",
+            "jax/element/",
+            "fonts/HTML-CSS/TeX/woff/",
+            "localization/en/",
+        ),
+    ),
+)
+"""The packages, pinned by version and tarball hash, and the files the site needs from each."""
+
+MATHJAX_CONFIG = "?config=TeX-AMS_CHTML-full,Safe"
+"""MathJax's configuration, as nbconvert's own default URL asks for it."""
+
+CDN_URLS = {
+    "require_js_url": "https://cdn.jsdelivr.net/npm/requirejs@2.3.8/require.js",
+    "mathjax_url": "https://cdn.jsdelivr.net/npm/mathjax@2.7.9/MathJax.js" + MATHJAX_CONFIG,
+    "widget_renderer_url": "https://cdn.jsdelivr.net/npm/@jupyter-widgets/html-manager@1.0.15/dist/embed-amd.js",
+}
+"""The same files on a public CDN (for ``--cdn``): nothing is fetched at build time."""
+
+
+class AssetError(RuntimeError):
+    """The assets could not be fetched or failed their hash check (the message says what to do)."""
+
+
+def default_cache() -> Path:
+    """The cache folder: ``$MCTSLAB_SITE_ASSETS``, else ``~/.cache/mctslab/site-assets``."""
+    if os.environ.get("MCTSLAB_SITE_ASSETS"):
+        return Path(os.environ["MCTSLAB_SITE_ASSETS"])
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "mctslab" / "site-assets"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+_ADVICE = (
+    "connect to the network and install npm (Debian: apt-get install npm), "
+    "or build with --cdn to load them from public CDNs at view time"
+)
+
+
+def fetch(cache: str | Path | None = None) -> dict[str, Path]:
+    """The checked tarball of every asset, fetched with ``npm pack`` into ``cache`` when missing.
+
+    Returns:
+        ``{package: path of its tarball}``.
+
+    Raises:
+        AssetError: if npm is missing, ``npm pack`` fails (no network), or a tarball's hash is
+            not the pinned one.
+    """
+    folder = Path(cache) if cache is not None else default_cache()
+    folder.mkdir(parents=True, exist_ok=True)
+    tarballs = {}
+    for asset in ASSETS:
+        path = folder / asset.tarball
+        if not (path.is_file() and _sha256(path) == asset.sha256):
+            _npm_pack(asset, folder)
+            if not path.is_file():
+                raise AssetError(f"npm pack {asset.package}@{asset.version} wrote no {asset.tarball} in {folder}")
+            if _sha256(path) != asset.sha256:
+                path.unlink()
+                raise AssetError(
+                    f"{asset.tarball} from npm does not have the pinned SHA-256 {asset.sha256}: refusing to use it "
+                    "(build with --cdn, or check what your npm registry serves)"
+                )
+        tarballs[asset.package] = path
+    return tarballs
+
+
+def _npm_pack(asset: Asset, folder: Path) -> None:
+    npm = shutil.which("npm")
+    spec = f"{asset.package}@{asset.version}"
+    if npm is None:
+        raise AssetError(f"the site's assets are not in {folder} and npm is not installed to fetch {spec}: {_ADVICE}")
+    try:
+        done = subprocess.run([npm, "pack", spec], cwd=folder, capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        raise AssetError(f"npm pack {spec} took over 5 minutes: {_ADVICE}") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise AssetError(f"npm pack {spec} failed ({last}): {_ADVICE}")
+
+
+def _wanted(name: str, keep: tuple[str, ...]) -> bool:
+    from fnmatch import fnmatch
+
+    return any(
+        fnmatch(name, prefix)
+        if "*" in prefix
+        else (name.startswith(prefix) if prefix.endswith("/") else name == prefix)
+        for prefix in keep
+    )
+
+
+def install(assets_dir: str | Path, cache: str | Path | None = None) -> dict[str, str]:
+    """Copy the assets' files into ``assets_dir`` (fetching them first if needed).
+
+    Returns:
+        The exporter's URL traits (``require_js_url``, ``mathjax_url``,
+        ``widget_renderer_url``) as paths relative to the folder holding ``assets_dir``.
+
+    Raises:
+        AssetError: as :func:`fetch`.
+    """
+    target = Path(assets_dir)
+    tarballs = fetch(cache)
+    for asset in ASSETS:
+        folder = target / asset.folder
+        if folder.exists():
+            shutil.rmtree(folder)
+        with tarfile.open(tarballs[asset.package]) as tar:
+            for member in tar.getmembers():
+                name = member.name.removeprefix("package/")
+                if member.isfile() and ".." not in Path(name).parts and _wanted(name, asset.keep):
+                    path = folder / name
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    with tar.extractfile(member) as source, path.open("wb") as out:  # type: ignore[union-attr]
+                        shutil.copyfileobj(source, out)
+    return local_urls(target.name)
+
+
+def local_urls(assets: str = "assets") -> dict[str, str]:
+    """The exporter's URL traits pointing at the copies in the site's ``assets`` folder."""
+    return {
+        "require_js_url": f"{assets}/requirejs/require.js",
+        "mathjax_url": f"{assets}/mathjax/MathJax.js" + MATHJAX_CONFIG,
+        "widget_renderer_url": f"{assets}/html-manager/dist/embed-amd.js",
+    }

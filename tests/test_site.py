@@ -1,0 +1,193 @@
+"""The course's website (``python -m mctslab course site OUT``): what its pages hold and link to.
+
+Builds the student and instructor sites from the repository's notebooks into a temporary folder,
+with the scripts copied from the cache (``~/.cache/mctslab/site-assets``, fetched once with
+``npm pack``; ``./run test`` installs npm), and with ``--cdn``. Checks that the student site holds no
+reference solution's text and no check cell's code, that the instructor site shows every solution
+in a ``<details>`` element, that every link inside the site reaches a file or an element of the
+page, and that no page loads anything from another host unless built with ``--cdn``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from urllib.parse import unquote
+
+import nbformat
+import pytest
+
+from mctslab.course import editions, site_assets
+from mctslab.course.site import CHECK_TAG, build_site
+
+NOTEBOOKS = sorted(editions.NOTEBOOKS.glob("*.ipynb"))
+# What a page loads: a script, an image, a stylesheet, a CSS url(); anchors' href are links, not loads.
+LOADS = re.compile(
+    r'<(?:script|img|iframe|source|embed)\b[^>]*\bsrc="([^"]*)"|<link\b[^>]*\bhref="([^"]*)"|url\(["\']?([^)"\']+)'
+)
+
+
+def _build(tmp_path_factory, edition: str, cdn: bool = False):
+    out = tmp_path_factory.mktemp(f"site-{edition}{'-cdn' if cdn else ''}")
+    try:
+        return build_site(out, edition, cdn=cdn)
+    except site_assets.AssetError as err:
+        pytest.skip(f"the site's scripts could not be had: {err}")
+
+
+@pytest.fixture(scope="module")
+def student(tmp_path_factory):
+    return _build(tmp_path_factory, "student")
+
+
+@pytest.fixture(scope="module")
+def instructor(tmp_path_factory):
+    return _build(tmp_path_factory, "instructor")
+
+
+def _pages(out: Path) -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(out.glob("*.html"))}
+
+
+def _cells(path: Path, tag: str) -> list[str]:
+    notebook = nbformat.read(path, as_version=4)
+    return [c.source for c in notebook.cells if tag in c.metadata.get("tags", []) and c.source.strip()]
+
+
+def _text(page: str) -> str:
+    """The page's text as a reader sees it: no tags, entities decoded, whitespace collapsed."""
+    import html
+
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())
+
+
+def _lines(source: str, path: Path | None = None) -> list[str]:
+    """The distinctive lines of a cell: long, and (given its notebook) in no cell outside its tag's.
+
+    A stub's ``def`` line is also its solution's first line: it is not the solution's text.
+    """
+    elsewhere = ""
+    if path is not None:
+        notebook = nbformat.read(path, as_version=4)
+        keep = [c for c in notebook.cells if not {editions.SOLUTION_TAG, CHECK_TAG} & set(c.metadata.get("tags", []))]
+        elsewhere = " ".join(" ".join(c.source.split()) for c in keep)
+    lines = [" ".join(line.split()) for line in source.splitlines() if len(line.strip()) >= 30]
+    return [line for line in lines if line not in elsewhere]
+
+
+def test_the_site_has_an_index_and_one_page_per_notebook_in_course_order(student):
+    pages = _pages(student.out)
+    assert set(pages) == {"index.html"} | {p.stem + ".html" for p in NOTEBOOKS}
+    index = pages["index.html"]
+    order = [m for m in re.findall(r'<li><a href="([^"]+)"', index)]
+    assert order == [p.stem + ".html" for p in NOTEBOOKS]
+    for path in NOTEBOOKS:
+        assert f'href="notebooks/{path.name}"' in index
+        assert (student.out / "notebooks" / path.name).is_file()
+    assert "colab.research.google.com" in index and "mybinder.org" in index
+    assert student.seconds < 60, f"the site took {student.seconds:.1f} s to build (at most 60)"
+
+
+def test_the_student_site_has_no_solution_and_no_check_code(student):
+    pages = _pages(student.out)
+    solutions = checks = 0
+    for path in NOTEBOOKS:
+        text = _text(pages[path.stem + ".html"])
+        for source in _cells(path, editions.SOLUTION_TAG):
+            for line in _lines(source, path):
+                solutions += 1
+                assert line not in text, f"{path.name}: the student site shows a solution's line {line!r}"
+        for source in _cells(path, CHECK_TAG):
+            for line in _lines(source, path):
+                checks += 1
+                assert line not in text, f"{path.name}: the student site shows a check cell's line {line!r}"
+        downloaded = nbformat.read(student.out / "notebooks" / path.name, as_version=4)
+        assert not any(editions.SOLUTION_TAG in c.metadata.get("tags", []) for c in downloaded.cells)
+    assert solutions > 50, "the test looked at too few solution lines to mean anything"
+    assert checks > 0 or not any(_cells(p, CHECK_TAG) for p in NOTEBOOKS)
+
+
+def test_the_instructor_site_shows_each_solution_collapsed(instructor):
+    pages = _pages(instructor.out)
+    for path in NOTEBOOKS:
+        page = pages[path.stem + ".html"]
+        solutions = _cells(path, editions.SOLUTION_TAG)
+        closed = page.count('<details class="mctslab-solution">')
+        cells = nbformat.read(path, as_version=4).cells
+        tags = [editions.SOLUTION_TAG in c.metadata.get("tags", []) for c in cells]
+        runs = sum(tag and (i == 0 or not tags[i - 1]) for i, tag in enumerate(tags))  # runs of solution cells
+        assert closed == runs, f"{path.name}: {closed} <details> for {runs} runs of solution cells"
+        # Every solution's text is inside a <details> element, never inline.
+        outside = re.sub(r"<details class=\"mctslab-solution\">.*?</details>", "", page, flags=re.S)
+        for source in solutions:
+            for line in _lines(source, path):
+                assert line not in _text(outside), f"{path.name}: a solution line shows outside <details>: {line!r}"
+    assert any('<details class="mctslab-solution">' in p for p in pages.values())
+
+
+def _targets(page: str) -> set[str]:
+    return set(re.findall(r'\bid="([^"]+)"', page))
+
+
+@pytest.mark.parametrize("edition", ["student", "instructor"])
+def test_every_link_inside_the_site_reaches_something(edition, request):
+    report = request.getfixturevalue(edition)
+    pages = _pages(report.out)
+    for name, page in pages.items():
+        ids = _targets(page)
+        for href in re.findall(r'<a\b[^>]*\bhref="([^"]*)"', page):
+            if re.match(r"(?:https?:|mailto:)", href):
+                continue
+            path, _, fragment = href.partition("#")
+            if path:
+                assert (report.out / unquote(path)).is_file(), f"{name}: link to a missing file {href}"
+            if fragment and not path:
+                assert fragment in ids or unquote(fragment) in ids, f"{name}: in-page link {href} has no target"
+    assert 'href="#Cheat-sheet"' in pages["00_start_here.html"] and 'id="Cheat-sheet"' in pages["00_start_here.html"]
+
+
+def _loads(page: str) -> list[str]:
+    return [next(g for g in m if g) for m in LOADS.findall(page)]
+
+
+@pytest.mark.parametrize("edition", ["student", "instructor"])
+def test_no_page_loads_anything_from_another_host(edition, request):
+    report = request.getfixturevalue(edition)
+    for name, page in _pages(report.out).items():
+        remote = [u for u in _loads(page) if re.match(r"(?:https?:)?//", u)]
+        assert not remote, f"{name} loads {remote[:3]}"
+        for url in _loads(page):
+            if not url.startswith(("data:", "#")):
+                assert (report.out / unquote(url.split("?")[0])).is_file(), f"{name} loads a missing {url}"
+    assert (report.out / "assets" / "html-manager" / "dist" / "embed-amd.js").is_file()
+
+
+def test_with_cdn_the_pages_load_the_scripts_from_public_cdns_and_nothing_is_copied(tmp_path_factory):
+    start = time.perf_counter()
+    report = _build(tmp_path_factory, "student", cdn=True)
+    assert time.perf_counter() - start < 60
+    assert not (report.out / "assets").exists()
+    page = (report.out / "06_tree_explorer.html").read_text(encoding="utf-8")
+    for url in site_assets.CDN_URLS.values():
+        assert url in page
+
+
+def test_a_missing_npm_is_one_line_saying_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.setattr(site_assets.shutil, "which", lambda name: None)
+    with pytest.raises(site_assets.AssetError, match=r"npm is not installed.*--cdn") as err:
+        site_assets.fetch(tmp_path / "empty-cache")
+    assert "\n" not in str(err.value)
+
+
+def test_a_tarball_with_another_hash_is_refused(tmp_path, monkeypatch):
+    asset = site_assets.ASSETS[1]
+
+    def fake_pack(asset, folder):
+        (folder / asset.tarball).write_bytes(b"not the pinned tarball")
+
+    monkeypatch.setattr(site_assets, "ASSETS", (asset,))
+    monkeypatch.setattr(site_assets, "_npm_pack", fake_pack)
+    with pytest.raises(site_assets.AssetError, match="pinned SHA-256"):
+        site_assets.fetch(tmp_path)
+    assert not (tmp_path / asset.tarball).exists()

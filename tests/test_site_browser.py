@@ -1,0 +1,184 @@
+"""A real browser reads the course's website with the network cut off.
+
+Builds the student site (``mctslab.course.site.build_site``) into a temporary folder with its
+scripts copied in (``assets/``), serves it from 127.0.0.1 with Python's ``http.server``, and opens
+it in Debian's Chromium driven by Playwright with every request to any other host aborted. On the
+index and on notebooks 01, 06 and 07: no request fails (nothing is fetched from outside, nothing
+is missing), each page loads in under 2 s, the saved state of 01's playground, 06's tree explorer
+and 07's play board renders as widgets, and 01's formulas are typeset by MathJax. Screenshots go to
+``test-artifacts/site/``: look at them.
+
+Needs Debian's ``chromium`` and the ``playwright`` package (``./run test`` installs both when it
+can), and npm to fetch the site's scripts once (``./run test`` installs it too); the test is
+skipped, saying why, only when one of them cannot be had.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts" / "site"
+CHROMIUM = Path(os.environ.get("MCTSLAB_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 60_000
+LOAD_SECONDS = 2.0
+WIDGET_PAGES = ("01_bandits_and_ucb1", "06_tree_explorer", "07_play_against_the_ai")
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="the playwright package is not installed (pip install playwright; ./run test does)"
+)
+if not CHROMIUM.exists():
+    pytest.skip(
+        f"Chromium not found at {CHROMIUM}: install Debian's chromium (sudo apt-get install chromium; ./run test "
+        "does this when run as root or with password-less sudo) or set MCTSLAB_CHROMIUM",
+        allow_module_level=True,
+    )
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # no line per request in the test's output
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[str]:
+    """The student site, served from 127.0.0.1; yields its base URL."""
+    from mctslab.course import site_assets
+    from mctslab.course.site import build_site
+
+    out = tmp_path_factory.mktemp("site")
+    try:
+        build_site(out)
+    except site_assets.AssetError as err:
+        pytest.skip(f"the site's scripts could not be had: {err}")
+    handler = functools.partial(_Quiet, directory=str(out))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """Chromium from Debian, with a fresh profile, that reaches no host but 127.0.0.1."""
+    with sync_api.sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=str(CHROMIUM),
+            args=CHROMIUM_ARGS,
+            headless=True,
+            viewport={"width": 1280, "height": 900},
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        context.blocked = []
+
+        def route(r) -> None:
+            if urlparse(r.request.url).hostname in ("127.0.0.1", "localhost"):
+                r.continue_()
+            else:
+                context.blocked.append(r.request.url)
+                r.abort()
+
+        context.route("**/*", route)
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+def _open(browser, url: str):
+    """Open ``url``; return the page, its load time and the list its failed requests go into."""
+    page = browser.new_page()
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(f"{request.url} ({request.failure})"))
+    page.on(
+        "response", lambda response: response.status >= 400 and failed.append(f"{response.url} ({response.status})")
+    )
+    start = time.perf_counter()
+    page.goto(url, wait_until="load")
+    return page, time.perf_counter() - start, failed
+
+
+def _shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
+def _finish(browser, page, seconds: float, failed: list[str], name: str) -> None:
+    page.wait_for_load_state("networkidle")
+    assert not failed, f"{name}: failed requests: {failed}"
+    assert not browser.blocked, f"{name}: requests to other hosts: {browser.blocked}"
+    assert seconds < LOAD_SECONDS, f"{name} took {seconds:.2f} s to load from a local server (at most {LOAD_SECONDS})"
+    page.close()
+
+
+def test_index_lists_every_chapter_and_loads_offline(browser, site):
+    page, seconds, failed = _open(browser, f"{site}/index.html")
+    links = page.locator(".mctslab-index ol > li > a").evaluate_all("(as) => as.map(a => a.getAttribute('href'))")
+    assert links[:2] == ["00_start_here.html", "01_bandits_and_ucb1.html"] and len(links) >= 12
+    _shot(page, "index.png")
+    print(f"index: loaded in {seconds:.2f} s")
+    _finish(browser, page, seconds, failed, "index.html")
+
+
+@pytest.mark.parametrize("name", WIDGET_PAGES)
+def test_saved_widgets_render_with_the_network_cut_off(browser, site, name):
+    page, seconds, failed = _open(browser, f"{site}/{name}.html")
+    page.wait_for_selector(".jupyter-widgets.widget-container, .jupyter-widgets .widget-inline-hbox, .widget-box")
+    widgets = page.locator(".jupyter-widgets, [class*='widget-']").count()
+    assert widgets > 0, f"{name}: no widget rendered from the saved state"
+    _shot(page, f"{name}.png")
+    page.locator(".widget-box, .jupyter-widgets.widget-container").first.scroll_into_view_if_needed()
+    _shot(page, f"{name}_widget.png")
+    if name.startswith("01"):
+        page.wait_for_function("() => document.querySelectorAll('.MathJax_CHTML').length > 10")
+        print(f"{name}: {page.locator('.MathJax_CHTML').count()} formulas typeset")
+        assert page.locator(".MathJax_Error, .mjx-noError").count() == 0, f"{name}: MathJax reports an error"
+        page.locator(".MathJax_CHTML").nth(3).scroll_into_view_if_needed()
+        _shot(page, f"{name}_math.png")
+    print(f"{name}: loaded in {seconds:.2f} s, {widgets} widget elements")
+    _finish(browser, page, seconds, failed, name)
+
+
+def test_in_page_links_scroll_to_their_heading(browser, site):
+    page, seconds, failed = _open(browser, f"{site}/00_start_here.html")
+    # A fragment names an id as written or, failing that, percent-decoded (as the browser looks it up).
+    missing = page.evaluate(
+        """() => [...document.querySelectorAll("a[href^='#']")].map(a => a.getAttribute('href'))
+            .filter(h => !document.getElementById(h.slice(1))
+                && !document.getElementById(decodeURIComponent(h.slice(1))))"""
+    )
+    assert not missing, f"00: in-page links without a target: {missing}"
+    for target in ("Cheat-sheet", "References"):
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.locator(f"main a[href='#{target}']:not(.anchor-link)").first.click()
+        page.wait_for_function(  # the heading is now in view (near the top, or the page's end is reached)
+            "(id) => { const r = document.getElementById(id).getBoundingClientRect();"
+            " return r.top >= 0 && r.bottom <= innerHeight && scrollY > 0; }",
+            arg=target,
+            timeout=10_000,
+        )
+    _finish(browser, page, seconds, failed, "00_start_here.html")
