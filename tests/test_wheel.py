@@ -28,7 +28,7 @@ DATA = sorted(p.relative_to(ROOT / "notebooks").as_posix() for p in (ROOT / "not
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "mctslab", "notebooks")
 """What a build reads: the packaging files, the package and the course."""
 
-COMMANDS = (("course", "student", "student"),)
+COMMANDS = (("course", "student", "student"), ("course", "site", "site"))
 """``python -m mctslab`` commands the installed wheel runs, one a line: the last word is the folder
 each writes into (under the test's output folder)."""
 
@@ -78,6 +78,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     (purelib / "outer_environment.pth").write_text("\n".join(site.getsitepackages()) + "\n")
 
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    # The venv borrows this environment's packages (a .pth file), not their data files: nbconvert's
+    # templates live under this environment's share/jupyter, where an ordinary install would put them.
+    env["JUPYTER_PATH"] = str(Path(sys.prefix) / "share" / "jupyter")
     work = tmp / "work"
     work.mkdir()
     return python, env, work
@@ -96,6 +99,10 @@ def test_the_installed_wheel_runs_the_course(installed):
     assert sorted(p.relative_to(student).as_posix() for p in (student / "data").rglob("*") if p.is_file()) == DATA
     for name in NOTEBOOKS:
         assert json.loads((student / name).read_text())["metadata"]["mctslab"]["edition"] == "student"
+    site = work / "site"  # the course's website, from the notebooks the wheel carries
+    pages = sorted(p.name for p in site.glob("*.html"))
+    assert "index.html" in pages and len(pages) == len(NOTEBOOKS) + 1, pages
+    assert (site / "assets").is_dir()
 
 
 def test_notebook_09_finds_the_stored_games_in_the_installed_wheel(installed):
