@@ -12,9 +12,9 @@ import secrets
 import shutil
 import tempfile
 import time
-from subprocess import DEVNULL
 from dataclasses import dataclass
 from pathlib import Path
+from subprocess import DEVNULL
 
 import nbformat
 from jupyter_client.kernelspec import KernelSpecManager
@@ -25,7 +25,7 @@ from nbclient.exceptions import DeadKernelError
 from .catalogue import Exercise, identify
 from .cells import MIME, grader_cells, setup_cell, student_cells
 from .points import PARTIAL_CREDIT
-from .sandbox import Sandbox, sweep
+from .sandbox import Limits, Sandbox, sweep
 
 __all__ = ["Limits", "grade_submission"]
 
@@ -34,19 +34,6 @@ FLAGS = ("timeout", "memory", "crashed", "package-code", "not-written")
 
 MAX_RUNS = 4
 """Runs of one submission at most (the first, then reruns each without the cells that died)."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Time limits of one submission.
-
-    Attributes:
-        cell: seconds one cell may run before the kernel is interrupted.
-        notebook: seconds one run of the whole notebook may take before the kernel is killed.
-    """
-
-    cell: float = 60.0
-    notebook: float = 240.0
 
 
 @dataclass
@@ -192,7 +179,7 @@ def _run_rounds(path: Path, notebook: dict, exercise: Exercise, sandbox: Sandbox
 
 
 def grade_submission(
-    path: Path, root: Path, level: str, limits: Limits = Limits(), hidden: tuple[Path, ...] = ()
+    path: Path, root: Path, level: str, limits: Limits | None = None, hidden: tuple[Path, ...] = ()
 ) -> dict:
     """Grade the notebook at ``path`` (a submission under ``root``); return its row and reports.
 
@@ -204,6 +191,7 @@ def grade_submission(
         final run, and why) and ``left_behind`` (processes killed after the kernel).
     """
     started = time.perf_counter()
+    limits = limits or Limits()
     row: dict = {"submission": str(path.relative_to(root)), "exercise": None, "points": {}, "reports": {}}
     try:
         notebook = json.loads(path.read_text(encoding="utf-8"))

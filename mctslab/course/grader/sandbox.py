@@ -26,9 +26,10 @@ import signal
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["RLIMITS", "Sandbox", "probe", "sweep"]
+__all__ = ["RLIMITS", "Limits", "Sandbox", "describe", "probe", "sweep"]
 
 GIB = 1 << 30
 
@@ -43,6 +44,19 @@ RLIMITS = {
 
 MARKER = "MCTSLAB_GRADER_RUN"
 """Environment variable set in the kernel (a per-run token) to find processes it left behind."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Time limits of one submission.
+
+    Attributes:
+        cell: seconds one cell may run before the kernel is interrupted.
+        notebook: seconds one run of the whole notebook may take before the kernel is killed.
+    """
+
+    cell: float = 60.0
+    notebook: float = 240.0
 
 
 def _limit() -> None:
