@@ -87,7 +87,12 @@ def student_cells(notebook: dict, exercise: Exercise) -> list[tuple[int, str]]:
 
 
 def setup_cell(exercise: Exercise, name: str, nonce: str) -> str:
-    """The grader's first cell: capture the checks and the publisher before any student code runs."""
+    """The grader's first cell: capture the checks and the publisher before any student code runs.
+
+    ``name`` (random) names the grading function; its inner names are random too, so a
+    submission cannot find it by name.
+    """
+    inner = name + "_"
     checks = {part.name: part.check for part in exercise.parts}
     kwargs = {part.name: part.kwargs for part in exercise.parts}
     return f"""\
@@ -105,7 +110,7 @@ def {name}():
 
     namespace = get_ipython().user_ns
 
-    def grade(part, argument, needs):
+    def {inner}(part, argument, needs):
         started = time.perf_counter()
         missing = [need for need in needs if need not in namespace]
         try:
@@ -123,7 +128,7 @@ def {name}():
         result.update(nonce=nonce, part=part, seconds=time.perf_counter() - started)
         publish_display_data({{mime: json.dumps(result)}})
 
-    return grade
+    return {inner}
 
 
 {name} = {name}()

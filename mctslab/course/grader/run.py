@@ -29,8 +29,10 @@ from .sandbox import Limits, Sandbox, sweep
 
 __all__ = ["Limits", "grade_submission"]
 
-FLAGS = ("timeout", "memory", "crashed", "package-code", "not-written")
-"""The flags of ``grades.csv``, in the order they are written."""
+FLAGS = ("timeout", "memory", "crashed", "package-code", "not-written", "tampered")
+"""The flags of ``grades.csv``, in the order they are written. ``tampered``: a grader's cell
+finished without publishing its result, or a second result carried the run's nonce (the
+submission replaced the grader's function or forged its output); the part earns nothing."""
 
 MAX_RUNS = 4
 """Runs of one submission at most (the first, then reruns each without the cells that died)."""
@@ -43,7 +45,7 @@ class _Run:
     why: str | None  # "timeout" or "crashed"
 
 
-async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits) -> _Run:
+async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private: frozenset[int]) -> _Run:
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
     work = sandbox.work
     km = AsyncKernelManager(
@@ -58,7 +60,7 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits) -> _Run
     def on_cell_execute(cell: dict, cell_index: int) -> None:
         current["index"] = cell_index
 
-    client = NotebookClient(
+    client = _Client(
         notebook,
         km=km,
         timeout=int(limits.cell),
@@ -68,6 +70,7 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits) -> _Run
         resources={"metadata": {"path": str(work)}},
         on_cell_execute=on_cell_execute,
     )
+    client.private = private
     died, why = None, None
     try:
         await asyncio.wait_for(
@@ -91,8 +94,19 @@ def _errors(cell: dict) -> list[str]:
     return [o.get("ename", "") for o in cell.get("outputs", []) if o.get("output_type") == "error"]
 
 
+class _Client(NotebookClient):
+    """Runs the grader's own cells without storing them in the kernel's input history (``In``)."""
+
+    private: frozenset[int] = frozenset()
+
+    async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):  # noqa: ANN001, ANN201
+        store = store_history and cell_index not in self.private
+        return await super().async_execute_cell(cell, cell_index, execution_count, store)
+
+
 def _results(cell: dict, nonce: str, part: str) -> dict | None:
-    found = None
+    """The result the grader's cell published for ``part``; a second one carrying the nonce is a forgery."""
+    found = []
     for output in cell.get("outputs", []):
         data = output.get("data", {}).get(MIME) if output.get("output_type") == "display_data" else None
         if data is None:
@@ -101,9 +115,11 @@ def _results(cell: dict, nonce: str, part: str) -> dict | None:
             result = json.loads(data) if isinstance(data, str) else dict(data)
         except (ValueError, TypeError):
             continue
-        if result.get("nonce") == nonce and result.get("part") == part:
-            found = result
-    return found
+        if result.get("nonce") == nonce:
+            found.append(result)
+    if len(found) > 1 or (found and found[0].get("part") != part):
+        return {"error": "more than one result for this part: the submission tampered with the grader"}
+    return found[0] if found else None
 
 
 def _flag_of(ename: str) -> str:
@@ -114,10 +130,14 @@ def _score(exercise: Exercise, results: dict[str, dict | None], flags: set[str])
     points = {}
     for part, full in exercise.points.items():
         result = results.get(part)
+        if result is None and part in results or result and "tampered" in result.get("error", ""):
+            flags.add("tampered")
         report = (result or {}).get("report")
         if not report or not report.get("checks"):
             if result and "missing" in result:
                 flags.add("not-written")
+            elif result and "error" in result and "tampered" not in result["error"]:
+                flags.add("timeout" if "TimeLimitExceeded" in result["error"] else "crashed")
             points[part] = 0.0
             continue
         statuses = [c.get("status") for c in report["checks"]]
@@ -147,7 +167,8 @@ def _run_rounds(path: Path, notebook: dict, exercise: Exercise, sandbox: Sandbox
         kept = [(i, s) for i, s in student if i not in removed]
         parts = [(p, s) for p, s in checks if p not in dropped_parts]
         sources = [setup_cell(exercise, name, nonce)] + [s for _, s in kept] + [s for _, s in parts]
-        run = asyncio.run(_execute(sources, sandbox, limits))
+        private = frozenset([0, *range(1 + len(kept), len(sources))])
+        run = asyncio.run(_execute(sources, sandbox, limits, private))
         cells = run.notebook.cells
         new = {}
         for position, (index, _) in enumerate(kept, start=1):
@@ -156,7 +177,11 @@ def _run_rounds(path: Path, notebook: dict, exercise: Exercise, sandbox: Sandbox
         if run.died is not None and 1 <= run.died <= len(kept):
             new[kept[run.died - 1][0]] = run.why or "crashed"
         base = 1 + len(kept)
-        results = {p: _results(cells[base + k], nonce, p) for k, (p, _) in enumerate(parts)}
+        results = {p: _results(cells[base + k], nonce, p) for k, (p, _) in enumerate(parts) if base + k != run.died}
+        for k, (p, _) in enumerate(parts):  # a grader's cell that failed: stopped (a limit), or tampered with
+            for ename in _errors(cells[base + k])[:1]:
+                flags.add(_flag_of(ename))
+                results[p] = {"error": f"the grader's cell for {p} failed: {ename}"}
         if run.died == 0:  # the grader's own setup cell: nothing to mark
             flags.add(run.why or "crashed")
             break
