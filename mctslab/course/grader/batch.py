@@ -21,7 +21,7 @@ from tqdm.auto import tqdm
 
 from .catalogue import EXERCISES
 from .run import grade_submission
-from .sandbox import Limits, describe, probe
+from .sandbox import Limits, adopt_orphans, describe, kill_descendants, probe
 
 __all__ = ["columns", "find_submissions", "grade_folder", "results_path", "write_csv"]
 
@@ -78,7 +78,12 @@ def write_csv(rows: list[dict], out: Path) -> None:
 
 
 def _work(path: str, root: str, level: str, limits: Limits, hidden: tuple[str, ...]) -> dict:
-    return grade_submission(Path(path), Path(root), level, limits, tuple(Path(h) for h in hidden))
+    """In a worker process: grade one submission, then kill whatever it left running."""
+    adopt_orphans()
+    try:
+        return grade_submission(Path(path), Path(root), level, limits, tuple(Path(h) for h in hidden))
+    finally:
+        kill_descendants()
 
 
 def grade_folder(
