@@ -58,6 +58,12 @@ def _histogram(rows: list[dict]) -> str:
     return f'<img alt="histogram of the scores" src="data:image/png;base64,{data}">'
 
 
+def _gist(detail: str) -> str:
+    """The words of a diagnosis before its numbers (so that the same mistake counts once per student)."""
+    first = re.split(r"\s\(|:\s|\.\s|;\s", detail, maxsplit=1)[0]
+    return first if len(first) >= 20 else detail[:160]
+
+
 def _diagnoses(rows: list[dict]) -> Counter:
     counts: Counter = Counter()
     for row in rows:
@@ -68,8 +74,7 @@ def _diagnoses(rows: list[dict]) -> Counter:
                 counts[(part, "not written", result["missing"])] += 1
             for check in (result.get("report") or {}).get("checks", []):
                 if check.get("status") == "failed":
-                    first = re.split(r"(?<=[.:;])\s", check.get("detail", ""), maxsplit=1)[0]
-                    counts[(part, check.get("title", check.get("name", "")), first[:160])] += 1
+                    counts[(part, check.get("title", check.get("name", "")), _gist(check.get("detail", "")))] += 1
     return counts
 
 
@@ -103,6 +108,7 @@ def _student(row: dict) -> str:
 
 def write_report(rows: list[dict], folder: Path, top: int = 15) -> Path:
     """Write the class summary and the students' pages into ``folder``; return the summary's path."""
+    rows = sorted(rows, key=lambda r: r["submission"])
     (folder / "students").mkdir(parents=True, exist_ok=True)
     for row in rows:
         page = _page(row["submission"], '<p><a href="../index.html">class summary</a></p>' + _student(row))
