@@ -163,6 +163,10 @@ def _submissions(folder: Path, outside: Path, port: int) -> None:
         "except OSError as error:\n    print('no connection:', error)\n"
     )
     save("opens_socket", _student(extra={"wilson": opens}))
+    save("loops_forever", _student(extra={"ucb1": "while True:\n    pass\n"}))
+    save("kills_its_kernel", _student(extra={"simulate": "import os\n\nos.kill(os.getpid(), 9)\n"}))
+    # A C call that ignores the interrupt: only the notebook's limit stops it.
+    save("hangs_in_c", _student(extra={"expand": 'import re\n\nre.match(r"(a+)+$", "a" * 64 + "b")\n'}))
 
 
 def _stubs_with(patches: str) -> dict:
@@ -230,7 +234,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
             folder,
             base / "grades.csv",
             workers=2,
-            limits=Limits(cell=20, notebook=90),
+            limits=Limits(cell=10, notebook=30),
             sandbox=SANDBOX,
             progress=False,
             say=lines.append,
@@ -299,10 +303,19 @@ def test_sleeping_forever_in_select_costs_select_and_the_agent(graded: dict) -> 
     assert "timeout" in row["flags"].split()
 
 
-def test_a_30_gb_allocation_costs_only_its_cell(graded: dict) -> None:
-    row = graded["by"]["allocates_30GB"]
+@pytest.mark.parametrize(
+    ("name", "flag"),
+    [
+        ("allocates_30GB", "memory"),
+        ("loops_forever", "timeout"),
+        ("kills_its_kernel", "crashed"),
+        ("hangs_in_c", "timeout"),
+    ],
+)
+def test_a_cell_that_dies_costs_only_what_depends_on_it(graded: dict, name: str, flag: str) -> None:
+    row = graded["by"][name]
     assert _points(row) == {part: float(FULL[part]) for part in PARTS}
-    assert row["flags"] == "memory" and list(row["removed"].values()) == ["memory"]
+    assert row["flags"] == flag and list(row["removed"].values()) == [flag]
 
 
 @pytest.mark.parametrize("name", ["writes_outside", "background_process", "opens_socket"])
@@ -329,7 +342,7 @@ def test_grades_csv_has_one_row_per_submission_and_the_declared_columns(graded: 
     with (graded["base"] / "grades.csv").open() as handle:
         rows = list(csv.DictReader(handle))
     assert list(rows[0]) == ["submission", "score", "max_score", *PARTS, "flags", "seconds"]
-    assert len(rows) == 10 and all(float(r["seconds"]) > 0 for r in rows)
+    assert len(rows) == 13 and all(float(r["seconds"]) > 0 for r in rows)
     assert [p.name for p in EXERCISES["04b"].parts] == list(PARTS)
 
 
@@ -338,8 +351,8 @@ def test_rerunning_resumes_without_grading_again(graded: dict) -> None:
     results = results_path(graded["base"] / "grades.csv")
     before = results.read_text()
     rows = grade_folder(graded["folder"], graded["base"] / "grades.csv", progress=False, say=lines.append)
-    assert results.read_text() == before and len(rows) == 10
-    assert "resuming: 10 of 10" in lines[1]
+    assert results.read_text() == before and len(rows) == 13
+    assert "resuming: 13 of 13" in lines[1]
 
 
 def test_the_html_report_names_each_diagnosis(graded: dict) -> None:

@@ -72,15 +72,23 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private
     )
     client.private = private
     died, why = None, None
+    task = asyncio.ensure_future(
+        client.async_execute(env=sandbox.env(), preexec_fn=sandbox.preexec_fn, stdout=DEVNULL, stderr=DEVNULL)
+    )
     try:
-        await asyncio.wait_for(
-            client.async_execute(env=sandbox.env(), preexec_fn=sandbox.preexec_fn, stdout=DEVNULL, stderr=DEVNULL),
-            limits.notebook,
-        )
-    except asyncio.TimeoutError:
-        died, why = current["index"], "timeout"
-    except DeadKernelError:
-        died, why = current["index"], "crashed"
+        done, _ = await asyncio.wait({task}, timeout=limits.notebook)
+        if not done:  # the notebook's limit: whatever the cell running raises while cancelled, it timed out
+            died, why = current["index"], "timeout"
+            task.cancel()
+            try:
+                await task
+            except BaseException:  # noqa: BLE001 - nbclient reports the cancelled kernel in its own way
+                pass
+        else:
+            try:
+                task.result()
+            except DeadKernelError:
+                died, why = current["index"], "crashed"
     finally:
         try:
             if km.has_kernel:
