@@ -367,3 +367,13 @@ def test_student_cells_leave_out_the_notebooks_own_checks() -> None:
     cells = dict(student_cells(_student(), EXERCISES["04b"]))
     code = "\n".join(cells.values())
     assert "check_uct(" not in code and "play_student_match(" not in code and "def select" in code
+
+
+def test_the_command_says_in_one_line_what_is_wrong(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from mctslab.cli import main
+
+    assert main(["grade", str(tmp_path / "nowhere"), "--out", str(tmp_path / "grades.csv")]) == 2
+    error = capsys.readouterr().err
+    assert error.endswith("is not a folder: give the folder of the submitted notebooks\n"), error
+    assert main(["grade", str(tmp_path), "--workers", "0"]) == 2
+    assert "not a number of workers" in capsys.readouterr().err

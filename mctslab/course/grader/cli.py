@@ -48,19 +48,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Grade the folder; write the CSV (and the report); print a one-line summary."""
+    """Grade the folder; write the CSV (and the report); print a one-line summary.
+
+    Raises:
+        ValueError: for a folder that does not exist, or a sandbox that does not work here
+            (``python -m mctslab`` prints it as one line, exit status 2).
+    """
     if not args.submissions.is_dir():
-        raise SystemExit(f"grade: {args.submissions} is not a folder; give the folder of submitted notebooks")
+        raise ValueError(f"{args.submissions} is not a folder: give the folder of the submitted notebooks")
     from .batch import grade_folder  # nbclient and matplotlib: only when grading
     from .html import write_report
 
     limits = Limits(cell=args.cell_timeout, notebook=args.notebook_timeout)
-    try:
-        rows = grade_folder(
-            args.submissions, args.out, args.workers, limits, sandbox=args.sandbox, progress=not args.no_progress
-        )
-    except ValueError as error:
-        raise SystemExit(f"grade: {error}") from None
+    rows = grade_folder(
+        args.submissions, args.out, args.workers, limits, sandbox=args.sandbox, progress=not args.no_progress
+    )
     print(f"{len(rows)} submissions graded into {args.out}")
     if args.html is not None:
         print(f"report: {write_report(rows, args.html)}")
