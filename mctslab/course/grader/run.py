@@ -163,7 +163,7 @@ def _score(exercise: Exercise, results: dict[str, dict | None], flags: set[str])
     return points
 
 
-def _run_rounds(path: Path, notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Limits) -> dict:
+def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Limits) -> dict:
     name, nonce = f"_{secrets.token_hex(8)}", secrets.token_hex(16)
     student = student_cells(notebook, exercise)
     checks = grader_cells(exercise, name)
@@ -186,12 +186,13 @@ def _run_rounds(path: Path, notebook: dict, exercise: Exercise, sandbox: Sandbox
             new[kept[run.died - 1][0]] = run.why or "crashed"
         base = 1 + len(kept)
         results = {p: _results(cells[base + k], nonce, p) for k, (p, _) in enumerate(parts) if base + k != run.died}
+        checking = set()  # flags of the grader's cells: only the last run's count
         for k, (p, _) in enumerate(parts):  # a grader's cell that failed: stopped (a limit), or tampered with
             for ename in _errors(cells[base + k])[:1]:
-                flags.add(_flag_of(ename))
+                checking.add(_flag_of(ename))
                 results[p] = {"error": f"the grader's cell for {p} failed: {ename}"}
         if run.died == 0:  # the grader's own setup cell: nothing to mark
-            flags.add(run.why or "crashed")
+            checking.add(run.why or "crashed")
             break
         dropped = None
         if run.died is not None and run.died >= base:
@@ -201,6 +202,7 @@ def _run_rounds(path: Path, notebook: dict, exercise: Exercise, sandbox: Sandbox
         removed.update(new)
         if not new and dropped is None:
             break
+    flags |= checking
     points = _score(exercise, results, flags)
     return {
         "points": points,
@@ -240,7 +242,7 @@ def grade_submission(
     work = Path(tempfile.mkdtemp(prefix="mg-"))
     try:
         sandbox = Sandbox(work, level, token, hidden)
-        graded = _run_rounds(path, notebook, exercise, sandbox, limits)
+        graded = _run_rounds(notebook, exercise, sandbox, limits)
     finally:
         left = sweep(token)
         shutil.rmtree(work, ignore_errors=True)
