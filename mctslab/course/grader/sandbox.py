@@ -9,8 +9,10 @@ Two levels, probed once per grading run (:func:`probe`):
   namespaces (everything it starts dies with it) and ``--die-with-parent``;
 * ``"rlimits"``: bubblewrap is missing or unprivileged user namespaces are refused; the
   kernel still runs with rlimits, a scrubbed environment, a temporary HOME and working
-  folder, in its own session; processes it leaves behind are found by a marker in their
-  environment and killed. Files outside its folder and the network are NOT protected.
+  folder. Processes it leaves behind are killed: the grading worker is a child
+  subreaper (:func:`adopt_orphans`), so even a daemon in a session of its own stays its
+  descendant (:func:`kill_descendants`), and a marker in the environment finds the rest
+  (:func:`sweep`). Files outside its folder and the network are NOT protected.
 
 Both levels set the rlimits of :data:`RLIMITS` in the kernel's ``preexec_fn`` (the
 sandbox wrapper and the kernel inherit them).
