@@ -8,6 +8,7 @@ Commands::
     python -m mctslab bench [--rounds R] [--scale S] [--memory] [--bandits] [--json]
     python -m mctslab course student OUT [--notebooks DIR]
     python -m mctslab course site OUT [--edition student|instructor] [--cdn]
+    python -m mctslab grade SUBMISSIONS/ --out grades.csv [--html REPORT_DIR] [--workers N]
 
 GAME and AGENT are the specs of :func:`mctslab.make_game` and :func:`mctslab.make_agent`
 (``tictactoe``, ``connect4:rows=6,cols=7``; ``uct:iterations=1000``, ``flat:playouts=100``).
@@ -29,6 +30,7 @@ from .agents import AGENTS, canonical_spec, make_agent
 from .alphazero import cli as train_command
 from .bench import cli as bench_command
 from .course import site as course_site
+from .course.grader import cli as grade_command
 from .games import GAMES, IllegalMoveError, make_game
 from .specs import SpecError
 from .tournament import ResultsFileError, RunInterrupted, play_match, round_robin
@@ -236,6 +238,7 @@ COMMANDS = {
     "bench": (bench_command.SUMMARY, bench_command.configure, bench_command.run),
     "train": (train_command.SUMMARY, train_command.configure, train_command.run),
     "course": (course_site.COURSE_SUMMARY, course_site.configure_course, course_site.run_course),
+    "grade": (grade_command.SUMMARY, grade_command.configure, grade_command.run),
 }
 """The subcommands: name -> (one line for ``--help``, add the arguments, run and return the exit status)."""
 

@@ -1,0 +1,147 @@
+"""Grade a folder of submissions: find them, resume, run them on N worker processes, write grades.csv.
+
+Each finished submission is appended at once, as one JSON line, to the results file
+(``grades.csv`` -> ``grades.results.jsonl``); a rerun reads it and grades only the
+submissions not in it yet (or changed since: the file's hash is kept), then writes
+``grades.csv`` from all of them.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import multiprocessing
+import sys
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+from tqdm.auto import tqdm
+
+from .catalogue import EXERCISES
+from .run import grade_submission
+from .sandbox import Limits, adopt_orphans, describe, kill_descendants, probe
+
+__all__ = ["columns", "find_submissions", "grade_folder", "results_path", "write_csv"]
+
+
+def find_submissions(folder: Path) -> list[Path]:
+    """Every ``.ipynb`` under ``folder`` (sub-folders too; checkpoints and hidden folders left out), sorted."""
+    found = []
+    for path in sorted(folder.rglob("*.ipynb")):
+        parts = path.relative_to(folder).parts
+        if any(p.startswith(".") or p == ".ipynb_checkpoints" for p in parts):
+            continue
+        found.append(path)
+    return found
+
+
+def results_path(out: Path) -> Path:
+    """Where the per-submission results of ``out`` (``grades.csv``) are appended."""
+    return out.with_name(out.stem + ".results.jsonl")
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _load(results: Path) -> dict[str, dict]:
+    done: dict[str, dict] = {}
+    if results.exists():
+        for line in results.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue  # a line cut short by an interrupted run: graded again
+            done[row["submission"]] = row
+    return done
+
+
+def columns(rows: list[dict]) -> list[str]:
+    """The columns of ``grades.csv``: submission, score, max_score, every part present, flags, seconds."""
+    parts: list[str] = []
+    for exercise in EXERCISES.values():
+        if any(row.get("exercise") == exercise.key for row in rows):
+            parts += [p.name for p in exercise.parts if p.name not in parts]
+    return ["submission", "score", "max_score", *parts, "flags", "seconds"]
+
+
+def write_csv(rows: list[dict], out: Path) -> None:
+    """Write ``grades.csv``: one row per submission, sorted by submission."""
+    names = columns(rows)
+    with out.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=names, extrasaction="ignore")
+        writer.writeheader()
+        for row in sorted(rows, key=lambda r: r["submission"]):
+            writer.writerow({**{n: "" for n in names}, **row, **row.get("points", {})})
+
+
+def _work(path: str, root: str, level: str, limits: Limits, hidden: tuple[str, ...]) -> dict:
+    """In a worker process: grade one submission, then kill whatever it left running."""
+    adopt_orphans()
+    try:
+        return grade_submission(Path(path), Path(root), level, limits, tuple(Path(h) for h in hidden))
+    finally:
+        kill_descendants()
+
+
+def grade_folder(
+    folder: Path,
+    out: Path,
+    workers: int = 2,
+    limits: Limits | None = None,
+    sandbox: str = "auto",
+    progress: bool = True,
+    say: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
+) -> list[dict]:
+    """Grade every submission under ``folder`` into ``out`` (CSV); return all rows (old and new).
+
+    Args:
+        folder: the submissions (``.ipynb`` files, in sub-folders or not).
+        out: the CSV to write; its results file (:func:`results_path`) makes a rerun resume.
+        workers: submissions graded at once, each in its own process and kernel.
+        limits: time limits per cell and per notebook.
+        sandbox: ``"auto"`` (bubblewrap when it works here), ``"bwrap"`` or ``"rlimits"``.
+        progress: show a progress bar.
+        say: where the one-line messages go (the sandbox level, what is resumed).
+
+    Raises:
+        ValueError: for an unknown ``sandbox``, or ``"bwrap"`` where it does not work.
+    """
+    if sandbox not in ("auto", "bwrap", "rlimits"):
+        raise ValueError(f"unknown sandbox {sandbox!r}; allowed: auto, bwrap, rlimits")
+    level = probe() if sandbox != "rlimits" else "rlimits"
+    if sandbox == "bwrap" and level != "bwrap":
+        raise ValueError("bubblewrap does not work here (missing, or user namespaces refused); use --sandbox auto")
+    limits = limits or Limits()
+    say(describe(level))
+    folder, out = folder.resolve(), out.resolve()
+    results = results_path(out)
+    done = _load(results)
+    todo, digests = [], {}
+    for path in find_submissions(folder):
+        key = str(path.relative_to(folder))
+        digests[key] = _digest(path)
+        if key not in done or done[key].get("sha256") != digests[key]:
+            todo.append(path)
+    if len(todo) < len(digests):
+        say(f"resuming: {len(digests) - len(todo)} of {len(digests)} submissions already graded in {results.name}")
+    hidden = tuple(str(p) for p in {folder, out.parent})
+    out.parent.mkdir(parents=True, exist_ok=True)
+    bar = tqdm(total=len(todo), desc="grading", unit="notebook", disable=not progress)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context) as pool, results.open("a") as log:
+        futures = [pool.submit(_work, str(p), str(folder), level, limits, hidden) for p in todo]
+        for future in as_completed(futures):
+            row = future.result()
+            row["sha256"] = digests[row["submission"]]
+            row["sandbox"] = level
+            log.write(json.dumps(row) + "\n")
+            log.flush()
+            done[row["submission"]] = row
+            bar.update(1)
+    bar.close()
+    rows = [done[key] for key in sorted(digests) if key in done]
+    write_csv(rows, out)
+    return rows

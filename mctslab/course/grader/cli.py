@@ -1,0 +1,69 @@
+"""The ``grade`` subcommand: ``python -m mctslab grade SUBMISSIONS/ --out grades.csv [--html DIR] [--workers N]``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .sandbox import Limits
+
+__all__ = ["SUMMARY", "configure", "run"]
+
+SUMMARY = "mark a folder of submitted notebooks against the course's exercise checks"
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def _workers(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers (a whole number >= 1)")
+    return int(text)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the ``grade`` options to ``parser``."""
+    parser.add_argument("submissions", type=Path, help="folder of .ipynb submissions (sub-folders too)")
+    parser.add_argument("--out", type=Path, default=Path("grades.csv"), help="the CSV to write (default grades.csv)")
+    parser.add_argument("--html", type=Path, default=None, metavar="REPORT_DIR", help="also write an HTML report here")
+    parser.add_argument("--workers", type=_workers, default=2, help="submissions graded at once (default 2)")
+    parser.add_argument("--cell-timeout", type=_positive, default=Limits.cell, help="seconds per cell (default 60)")
+    parser.add_argument(
+        "--notebook-timeout",
+        type=_positive,
+        default=Limits.notebook,
+        help="seconds per run of a notebook (default 240)",
+    )
+    parser.add_argument(
+        "--sandbox", choices=("auto", "bwrap", "rlimits"), default="auto", help="auto: bubblewrap where it works"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Grade the folder; write the CSV (and the report); print a one-line summary.
+
+    Raises:
+        ValueError: for a folder that does not exist, or a sandbox that does not work here
+            (``python -m mctslab`` prints it as one line, exit status 2).
+    """
+    if not args.submissions.is_dir():
+        raise ValueError(f"{args.submissions} is not a folder: give the folder of the submitted notebooks")
+    from .batch import grade_folder  # nbclient and matplotlib: only when grading
+    from .html import write_report
+
+    limits = Limits(cell=args.cell_timeout, notebook=args.notebook_timeout)
+    rows = grade_folder(
+        args.submissions, args.out, args.workers, limits, sandbox=args.sandbox, progress=not args.no_progress
+    )
+    print(f"{len(rows)} submissions graded into {args.out}")
+    if args.html is not None:
+        print(f"report: {write_report(rows, args.html)}")
+    return 0

@@ -1,0 +1,139 @@
+"""The HTML report of a grading run: a class summary page and one page per student.
+
+``index.html``: the score histogram (a matplotlib PNG, inline), mean and median, the
+most common diagnoses (failed checks, by part and check), and a table of students
+linking to their pages. ``students/<name>.html``: each part's points and its checks'
+statuses and diagnoses, as the exercise checks wrote them (``Report.to_dict``).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import re
+import statistics
+from collections import Counter
+from pathlib import Path
+
+__all__ = ["write_report"]
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #1f2328; }
+table { border-collapse: collapse; margin: 1em 0; } td, th { border: 1px solid #d0d7de; padding: .3em .6em;
+text-align: left; vertical-align: top; } th { background: #f6f8fa; }
+.passed { color: #1a7f37; } .failed { color: #cf222e; } .skipped { color: #6e7781; }
+.not-written-yet { color: #9a6700; } .flags { color: #cf222e; font-weight: 600; } .muted { color: #6e7781; }
+"""
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>{body}</body></html>\n"
+    )
+
+
+def _slug(submission: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", submission.removesuffix(".ipynb")) + ".html"
+
+
+def _histogram(rows: list[dict]) -> str:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    scores = [100 * r["score"] / r["max_score"] for r in rows if r.get("max_score")]
+    fig, ax = plt.subplots(figsize=(6, 2.6), dpi=100)
+    ax.hist(scores, bins=[i * 10 for i in range(11)], color="#0969da", edgecolor="white")
+    ax.set_xlabel("score (% of the maximum)")
+    ax.set_ylabel("submissions")
+    ax.set_xlim(0, 100)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    plt.close(fig)
+    data = base64.b64encode(buffer.getvalue()).decode()
+    return f'<img alt="histogram of the scores" src="data:image/png;base64,{data}">'
+
+
+def _gist(detail: str) -> str:
+    """The words of a diagnosis before its numbers (so that the same mistake counts once per student)."""
+    first = re.split(r"\s\(|:\s|\.\s|;\s", detail, maxsplit=1)[0]
+    return first if len(first) >= 20 else detail[:160]
+
+
+def _diagnoses(rows: list[dict]) -> Counter:
+    counts: Counter = Counter()
+    for row in rows:
+        for part, result in (row.get("reports") or {}).items():
+            if not result:
+                continue
+            if "missing" in result:
+                counts[(part, "not written", result["missing"])] += 1
+            for check in (result.get("report") or {}).get("checks", []):
+                if check.get("status") == "failed":
+                    counts[(part, check.get("title", check.get("name", "")), _gist(check.get("detail", "")))] += 1
+    return counts
+
+
+def _student(row: dict) -> str:
+    parts = []
+    flags = row.get("flags") or ""
+    head = f"<p>score <b>{row.get('score', 0):g}</b> of {row.get('max_score', 0):g}"
+    head += f' <span class="flags">{html.escape(flags)}</span></p>' if flags else "</p>"
+    if row.get("error"):
+        head += f"<p>{html.escape(row['error'])}</p>"
+    for why in (row.get("removed") or {}).items():
+        head += f'<p class="muted">cell {why[0]} was left out of the final run ({html.escape(why[1])})</p>'
+    for part, result in (row.get("reports") or {}).items():
+        earned = (row.get("points") or {}).get(part, 0)
+        parts.append(f"<h2>{html.escape(part)}: {earned:g} points</h2>")
+        if not result:
+            parts.append("<p>no result: the cell checking it did not finish</p>")
+            continue
+        if "missing" in result or "error" in result:
+            parts.append(f"<p>{html.escape(result.get('missing') or result.get('error'))}</p>")
+            continue
+        report = result["report"]
+        lines = "".join(
+            f'<tr><td class="{c["status"].replace(" ", "-")}">{html.escape(c["status"])}</td>'
+            f"<td>{html.escape(c['title'])}</td><td>{html.escape(c.get('detail', ''))}</td></tr>"
+            for c in report.get("checks", [])
+        )
+        parts.append(f"<p>{html.escape(report.get('summary', ''))}</p><table>{lines}</table>")
+    return head + "".join(parts)
+
+
+def write_report(rows: list[dict], folder: Path, top: int = 15) -> Path:
+    """Write the class summary and the students' pages into ``folder``; return the summary's path."""
+    rows = sorted(rows, key=lambda r: r["submission"])
+    (folder / "students").mkdir(parents=True, exist_ok=True)
+    for row in rows:
+        page = _page(row["submission"], '<p><a href="../index.html">class summary</a></p>' + _student(row))
+        (folder / "students" / _slug(row["submission"])).write_text(page, encoding="utf-8")
+    scores = [r.get("score", 0) for r in rows]
+    body = f"<p>{len(rows)} submissions"
+    if scores:
+        body += f"; mean {statistics.mean(scores):.1f}, median {statistics.median(scores):g}"
+        body += f" of {max(r.get('max_score', 0) for r in rows):g}</p>{_histogram(rows)}"
+    else:
+        body += "</p>"
+    common = _diagnoses(rows).most_common(top)
+    body += "<h2>Most common diagnoses</h2>"
+    body += "<table><tr><th>submissions</th><th>part</th><th>check</th><th>diagnosis</th></tr>"
+    body += "".join(
+        f"<tr><td>{n}</td><td>{html.escape(p)}</td><td>{html.escape(t)}</td><td>{html.escape(d)}</td></tr>"
+        for (p, t, d), n in common
+    )
+    body += "</table><h2>Students</h2><table><tr><th>submission</th><th>score</th><th>flags</th></tr>"
+    body += "".join(
+        f'<tr><td><a href="students/{_slug(r["submission"])}">{html.escape(r["submission"])}</a></td>'
+        f"<td>{r.get('score', 0):g} / {r.get('max_score', 0):g}</td><td>{html.escape(r.get('flags') or '')}</td></tr>"
+        for r in rows
+    )
+    body += "</table>"
+    index = folder / "index.html"
+    index.write_text(_page("Grades: class summary", body), encoding="utf-8")
+    return index

@@ -1,0 +1,256 @@
+"""The sandbox a submission's kernel runs in: rlimits, a scrubbed environment, and bubblewrap where it works.
+
+Two levels, probed once per grading run (:func:`probe`):
+
+* ``"bwrap"``: the kernel runs under bubblewrap: the whole file system read-only
+  (``--ro-bind / /``), empty ``/tmp``, ``/root`` and ``/home`` and the grader's own
+  writable places hidden (``--tmpfs``), only the submission's temporary folder writable,
+  no network (``--unshare-net``: not even the host's loopback), its own PID and IPC
+  namespaces (everything it starts dies with it) and ``--die-with-parent``;
+* ``"rlimits"``: bubblewrap is missing or unprivileged user namespaces are refused; the
+  kernel still runs with rlimits, a scrubbed environment, a temporary HOME and working
+  folder. Processes it leaves behind are killed: the grading worker is a child
+  subreaper (:func:`adopt_orphans`), so even a daemon in a session of its own stays its
+  descendant (:func:`kill_descendants`), and a marker in the environment finds the rest
+  (:func:`sweep`). Files outside its folder and the network are NOT protected.
+
+Both levels set the rlimits of :data:`RLIMITS` in the kernel's ``preexec_fn`` (the
+sandbox wrapper and the kernel inherit them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["RLIMITS", "Limits", "Sandbox", "adopt_orphans", "describe", "kill_descendants", "probe", "sweep"]
+
+GIB = 1 << 30
+
+RLIMITS = {
+    "RLIMIT_AS": 3 * GIB,  # address space: a 30 GB allocation fails with MemoryError
+    "RLIMIT_CPU": 300,  # seconds of CPU for the whole kernel
+    "RLIMIT_FSIZE": 64 << 20,  # largest file it may write
+    "RLIMIT_NOFILE": 256,  # open files
+    "RLIMIT_CORE": 0,  # no core dumps
+}
+"""Resource limits of a submission's kernel (name of the ``resource`` constant: soft = hard limit)."""
+
+MARKER = "MCTSLAB_GRADER_RUN"
+"""Environment variable set in the kernel (a per-run token) to find processes it left behind."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Time limits of one submission.
+
+    Attributes:
+        cell: seconds one cell may run before the kernel is interrupted.
+        notebook: seconds one run of the whole notebook may take before the kernel is killed.
+    """
+
+    cell: float = 60.0
+    notebook: float = 240.0
+
+
+def _limit() -> None:
+    try:
+        os.setsid()  # jupyter_client may have made it a session leader already
+    except OSError:
+        pass
+    for name, value in RLIMITS.items():
+        kind = getattr(resource, name)
+        _, hard = resource.getrlimit(kind)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(kind, (value, value))
+
+
+def _needed() -> list[Path]:
+    """Folders the kernel must read: mctslab itself, the virtual environment and the base Python."""
+    places = {Path(__file__).resolve().parents[3], Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()}
+    places.add(Path(sys.executable).resolve().parents[1])
+    return sorted(places)
+
+
+def _bwrap_prefix(work: Path, hidden: tuple[Path, ...]) -> list[str]:
+    prefix = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    places = [Path(p) for p in ("/tmp", "/root", "/home", "/var/tmp", "/dev/shm")]
+    places += [Path(tempfile.gettempdir()), *hidden]
+    needed = _needed()
+    shown = set()
+    for place in sorted({p.resolve() for p in places if p.is_dir()}):
+        if str(place) == "/" or any(place.is_relative_to(n) for n in needed):
+            continue  # inside what the kernel needs (a notebook folder in the repository): stays read-only
+        prefix += ["--tmpfs", str(place)]
+        for need in needed:  # what the kernel needs inside a hidden place is shown again, read-only
+            if need.is_relative_to(place) and need not in shown:
+                shown.add(need)
+                prefix += ["--ro-bind", str(need), str(need)]
+    prefix += ["--bind", str(work), str(work), "--chdir", str(work)]
+    prefix += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--"]
+    return prefix
+
+
+def probe() -> str:
+    """``"bwrap"`` when bubblewrap runs here with new user, PID and network namespaces, else ``"rlimits"``."""
+    if shutil.which("bwrap") is None:
+        return "rlimits"
+    command = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net"]
+    command += ["--unshare-pid", "--unshare-ipc", "--die-with-parent", "--", "true"]
+    try:
+        done = subprocess.run(command, capture_output=True, timeout=20, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return "rlimits"
+    return "bwrap" if done.returncode == 0 else "rlimits"
+
+
+def describe(level: str) -> str:
+    """One line saying what the sandbox of ``level`` protects, for the start of a grading run."""
+    if level == "bwrap":
+        return (
+            "sandbox: bubblewrap (read-only file system outside each submission's folder, no network, "
+            "own PID namespace) + rlimits"
+        )
+    return (
+        "sandbox: rlimits, scrubbed environment and temporary folders only (bubblewrap or unprivileged "
+        "user namespaces unavailable): submissions can read and write files outside their folder and "
+        "use the network"
+    )
+
+
+class Sandbox:
+    """The kernel spec, environment and ``preexec_fn`` for one submission's kernel in ``work``.
+
+    Args:
+        work: the submission's temporary folder (its HOME and working folder; short path,
+            for the kernel's Unix sockets).
+        level: ``"bwrap"`` or ``"rlimits"`` (see :func:`probe`).
+        token: the run's marker value (:data:`MARKER`).
+        hidden: more folders to hide from the kernel (the submissions, the grades).
+    """
+
+    def __init__(self, work: Path, level: str, token: str, hidden: tuple[Path, ...] = ()) -> None:
+        self.work = work
+        self.hidden = hidden
+        self.level = level
+        self.token = token
+        self.home = work / "home"
+        self.home.mkdir(exist_ok=True)
+        self.specs = work / "kernels"
+
+    def kernel_spec_dir(self) -> Path:
+        """Write the kernel spec ``mctslab-grader`` and return the folder of kernel specs."""
+        argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+        argv += ["--IPKernelApp.parent_handle=0", "--HistoryManager.enabled=False"]
+        if self.level == "bwrap":
+            argv = _bwrap_prefix(self.work, self.hidden) + argv
+        folder = self.specs / "mctslab-grader"
+        folder.mkdir(parents=True, exist_ok=True)
+        spec = {"argv": argv, "display_name": "mctslab grader", "language": "python", "interrupt_mode": "message"}
+        (folder / "kernel.json").write_text(json.dumps(spec))
+        return self.specs
+
+    def env(self) -> dict[str, str]:
+        """A scrubbed environment: PATH, a temporary HOME, where mctslab lives, no display, no proxies."""
+        package_root = str(Path(__file__).resolve().parents[3])
+        return {
+            "PATH": os.pathsep.join(p for p in (str(Path(sys.executable).parent), "/usr/bin", "/bin")),
+            "HOME": str(self.home),
+            "TMPDIR": str(self.work),
+            "LANG": "C.UTF-8",
+            "PYTHONPATH": package_root,
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "MPLBACKEND": "Agg",
+            "MPLCONFIGDIR": str(self.home / ".matplotlib"),
+            "JUPYTER_RUNTIME_DIR": str(self.work / "runtime"),
+            "IPYTHONDIR": str(self.home / ".ipython"),
+            "TQDM_DISABLE": "1",
+            MARKER: self.token,
+        }
+
+    @staticmethod
+    def preexec_fn() -> None:
+        """Applied in the kernel's process before exec: a new session and :data:`RLIMITS`."""
+        _limit()
+
+
+def sweep(token: str) -> int:
+    """Kill every process whose environment carries this run's marker; return how many were found."""
+    needle = f"{MARKER}={token}".encode()
+    found = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if needle in environ.split(b"\0"):
+            found += 1
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+            except OSError:
+                pass
+    return found
+
+
+def adopt_orphans() -> bool:
+    """Make this process a child subreaper (Linux): a daemon a kernel starts stays its descendant.
+
+    Call it only in a process that does nothing but grade (a worker): every descendant of
+    it is killed after each submission (:func:`kill_descendants`). False where unsupported.
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        return False
+
+
+def _parents() -> dict[int, int]:
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            out[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    return out
+
+
+def kill_descendants() -> int:
+    """Kill every descendant of this process (what a submission left running); return how many."""
+    parents, me = _parents(), os.getpid()
+    found = [pid for pid in parents if _descends(pid, me, parents)]
+    for pid in found:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    for pid in found:  # reap the children, as their subreaper
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+    return len(found)
+
+
+def _descends(pid: int, ancestor: int, parents: dict[int, int]) -> bool:
+    seen = 0
+    while pid in parents and seen < 1000:
+        pid, seen = parents[pid], seen + 1
+        if pid == ancestor:
+            return True
+    return False
