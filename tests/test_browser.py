@@ -29,36 +29,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from chromium import launch, playwright_or_skip
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
-CHROMIUM = Path(os.environ.get("MCTSLAB_CHROMIUM", "/usr/bin/chromium"))
-# Without the background-networking flags Chromium's own connections are refused on a closed network.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 NOTEBOOKS = ("06_tree_explorer.ipynb", "07_play_against_the_ai.ipynb")
 TIMEOUT_MS = 120_000
 STEP_TIMEOUT_MS = 15_000
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook on show
 SHOT_PREFIX = os.environ.get("MCTSLAB_SCREENSHOT_PREFIX", "")
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="the playwright package is not installed (pip install playwright; ./run test does)"
-)
-if not CHROMIUM.exists():
-    pytest.skip(
-        f"Chromium not found at {CHROMIUM}: install Debian's chromium (sudo apt-get install chromium; ./run test "
-        "does this when run as root or with password-less sudo) or set MCTSLAB_CHROMIUM",
-        allow_module_level=True,
-    )
+sync_api = playwright_or_skip()
 
 
 def _free_port() -> int:
@@ -145,13 +126,7 @@ def lab(tmp_path_factory) -> Iterator[str]:
 def browser(tmp_path_factory):
     """Chromium from Debian, with a fresh profile."""
     with sync_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=str(CHROMIUM),
-            args=CHROMIUM_ARGS,
-            headless=True,
-            viewport={"width": 1400, "height": 1000},
-        )
+        context = launch(p, tmp_path_factory.mktemp("chromium-profile"), {"width": 1400, "height": 1000})
         context.set_default_timeout(TIMEOUT_MS)
         try:
             yield context

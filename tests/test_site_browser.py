@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -25,33 +24,15 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from chromium import launch, playwright_or_skip
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "site"
-CHROMIUM = Path(os.environ.get("MCTSLAB_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 TIMEOUT_MS = 60_000
 LOAD_SECONDS = 2.0
 WIDGET_PAGES = ("01_bandits_and_ucb1", "06_tree_explorer", "07_play_against_the_ai")
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="the playwright package is not installed (pip install playwright; ./run test does)"
-)
-if not CHROMIUM.exists():
-    pytest.skip(
-        f"Chromium not found at {CHROMIUM}: install Debian's chromium (sudo apt-get install chromium; ./run test "
-        "does this when run as root or with password-less sudo) or set MCTSLAB_CHROMIUM",
-        allow_module_level=True,
-    )
+sync_api = playwright_or_skip()
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -85,13 +66,7 @@ def site(tmp_path_factory) -> Iterator[str]:
 def browser(tmp_path_factory):
     """Chromium from Debian, with a fresh profile, that reaches no host but 127.0.0.1."""
     with sync_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=str(CHROMIUM),
-            args=CHROMIUM_ARGS,
-            headless=True,
-            viewport={"width": 1280, "height": 900},
-        )
+        context = launch(p, tmp_path_factory.mktemp("chromium-profile"), {"width": 1280, "height": 900})
         context.set_default_timeout(TIMEOUT_MS)
         context.blocked = []
 
