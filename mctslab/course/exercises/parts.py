@@ -28,11 +28,6 @@ from .tree import TreeNode
 __all__ = ["check_expand", "check_select", "check_ucb1"]
 
 
-def _run(title: str, function: Any, checks: list, part: str | None = None) -> Report:
-    """:func:`.runner.run_checks` for the other exercise checks; the part comes from the title (``check_wilson``)."""
-    return run_checks(title, function, checks, part or title.split(":")[0].removeprefix("check_"))
-
-
 # -- UCB1 ---------------------------------------------------------------------------
 _UCB_GRID = [(w, n, big, c) for (w, n) in ((0.0, 1), (2.5, 4), (7.0, 10), (3.0, 25)) for big in (12, 50, 400)
              for c in (SQRT2, 0.5)]  # fmt: skip

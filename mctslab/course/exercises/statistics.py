@@ -24,8 +24,8 @@ from ...games import Game, make_game
 from ...tournament.stats import Outcomes, wilson
 from ...validation import non_negative_int, positive_int
 from .limits import TimeLimitExceeded, time_limit
-from .parts import Outcome, _run
 from .report import Report
+from .runner import Outcome, run_checks
 from .student import _as_int, _function
 
 __all__ = ["MOVE_SECONDS", "StudentAgentError", "check_wilson", "play_student_match"]
@@ -107,10 +107,10 @@ def check_wilson(wilson_function: Callable[[float, int, float], tuple[float, flo
             f"are [0, {w0[1]:.4f}] and [{wn[0]:.4f}, 1]: ten losses do not prove a win rate of exactly 0"
         )
 
-    return _run("check_wilson", wilson_function, [
+    return run_checks("check_wilson", wilson_function, [
         ("formula", "Wilson's interval", formula),
         ("edges", "no collapse at 0 or n successes", edges),
-    ])  # fmt: skip
+    ], "wilson")  # fmt: skip
 
 
 class StudentAgentError(RuntimeError):
