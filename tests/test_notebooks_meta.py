@@ -125,3 +125,30 @@ def test_exercise_checks_are_tagged_exercise_and_open(path):
     assert set(other) == {i for i, _ in exercise_checks}, f"cells {other}: start '# Check:' or '# Check exercise N:'"
     hidden = [i for i, c in _code(path) if _tagged(c, "exercise") and _hidden(c)]
     assert not hidden, f"exercise cells {hidden} are collapsed: the student writes and runs them"
+
+
+def _kernel_metadata(path: Path) -> tuple[dict, dict]:
+    metadata = json.loads(path.read_text())["metadata"]
+    return metadata.get("kernelspec", {}), metadata.get("language_info", {})
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_kernel_metadata_is_what_jupyterlab_writes(path):
+    # JupyterLab rewrites a kernelspec that differs from the kernel it starts, and the notebook
+    # opens "modified": every notebook names ipykernel's kernel as ipykernel itself names it.
+    from ipykernel.kernelspec import KERNEL_NAME, get_kernel_dict
+
+    kernelspec, language = _kernel_metadata(path)
+    expected = {"name": KERNEL_NAME, "display_name": get_kernel_dict()["display_name"], "language": "python"}
+    assert {key: kernelspec.get(key) for key in expected} == expected, f"{path.name}: kernelspec {kernelspec}"
+    assert language.get("name") == "python", f"{path.name}: language_info {language}"
+
+
+def test_every_notebook_has_the_same_kernel_metadata():
+    first_spec, first_language = _kernel_metadata(NOTEBOOKS[0])
+    for path in NOTEBOOKS[1:]:
+        kernelspec, language = _kernel_metadata(path)
+        assert kernelspec == first_spec, f"{path.name}: kernelspec {kernelspec}, {NOTEBOOKS[0].name}: {first_spec}"
+        keys = ("name", "codemirror_mode", "pygments_lexer", "nbconvert_exporter", "file_extension", "mimetype")
+        differ = {key for key in keys if language.get(key) != first_language.get(key)}
+        assert not differ, f"{path.name}: language_info differs from {NOTEBOOKS[0].name}'s in {sorted(differ)}"
