@@ -25,8 +25,8 @@ NOTEBOOKS = sorted(
     p for p in (Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb") if int(p.name[:2]) >= 9
 )
 
-VERDICT = re.compile(r"\b(beat|beats|beaten|better|worse|never|level|as strong|ahead|at most|none)\b", re.I)
-"""A word that states a verdict about a result."""
+VERDICT = re.compile(r"\b(beat|beats|beaten|better|worse|never|level|as\s+strong|ahead|at\s+most|none)\b", re.I)
+"""A word that states a verdict about a result (a two-word one may break across source lines)."""
 
 EVIDENCE = ("_ci(", "wilson(", "interval", "bonferroni", "holm", "fraction(", "exact")
 """What a check's source contains when it asserts with an interval or an exact value (any case)."""
@@ -88,7 +88,7 @@ def unbacked_verdicts(cells: list[dict]) -> list[str]:
         if cell["cell_type"] != "markdown":
             continue
         text = _source(cell)
-        words = sorted({m.group(0).lower() for m in VERDICT.finditer(text)})
+        words = sorted({" ".join(m.group(0).lower().split()) for m in VERDICT.finditer(text)})
         if not words or WAIVER.search(text):
             continue
         if not any(_backs_a_verdict(c) for c in _neighbouring_code(cells, i)):
@@ -144,8 +144,8 @@ def test_a_verdict_without_an_interval_check_fails():
     comment_first = _code("# UCT beats flat.\nassert match.outcomes.score_ci()[0] > 0.5", ("check",))
     assert unbacked_verdicts([_markdown("UCT beats flat."), comment_first]) == ["cell 0 (md) says 'beats'"]
     # A check beyond the next markdown cell is not beside the verdict.
-    far = [_markdown("They play as strong as each other."), _markdown("Next section."), INTERVAL_CHECK]
-    assert unbacked_verdicts(far) == ["cell 0 (md) says 'as strong'"]
+    far = [_markdown("They play as\nstrong as each other."), _markdown("Next section."), INTERVAL_CHECK]
+    assert unbacked_verdicts(far) == ["cell 0 (md) says 'as strong'"]  # a verdict broken across lines too
 
 
 def test_a_waived_word_passes_and_words_are_whole():
