@@ -7,7 +7,7 @@ it (the code right before or right after it): a code cell that starts ``# Check:
 :data:`EVIDENCE`). A word used in a non-verdict sense ("a better move" in a definition) is waived
 by an HTML comment in the markdown cell, ``<!-- not a verdict: REASON -->``, which exempts that
 cell. A count alone ("0 of 100 games lost") does not back "never", "ahead" or "better": an
-interval (Wilson, corrected for the number of comparisons) or the exact value does.
+interval (``score_ci``, Wilson's, corrected for the number of comparisons) or the exact value does.
 
 Notebooks 00-08 are checked by ``tests/test_notebooks_meta.py``'s conventions; this rule starts
 with 09, the first notebook whose verdicts compare agents over many intervals.
