@@ -30,10 +30,10 @@ from ...tournament.stats import Outcomes, games_needed_one_sample, wilson
 SEED = 0
 """The seed of every match."""
 
-COMPARISONS = 10
+COMPARISONS = 12
 """The interval verdicts notebook 10 draws: the bridge match, PUCT+net against UCT at 16, 32
-and 64 simulations and at about equal time, UCT's loss rate against perfect play, the
-exploratory self-play's X score, and UCT's trap rate at 8, 32 and 128 iterations."""
+and 64 simulations and at about equal time, UCT's loss rate against perfect play at 16, 32
+and 64, the exploratory self-play's X score, and UCT's trap rate at 8, 32 and 128 iterations."""
 
 CONFIDENCE = 1 - 0.05 / COMPARISONS
 """Bonferroni: each interval at this confidence, so that all of them hold together at 95%."""
