@@ -2,7 +2,7 @@
 
 Notebook 10 draws its verdicts from the stored games of :data:`MATCHES` (under the
 notebooks' ``data/10_from_uct_to_alphazero``), regenerated, resumable, by
-``python -m mctslab.course.experiments.alphazero`` (about three minutes on one core).
+``python -m mctslab.course.experiments.alphazero`` (a few minutes on one core).
 Every match is a seeded :func:`~mctslab.tournament.play_match` of seed :data:`SEED`
 (game ``i``: ``SeedSequence(SEED).spawn(...)[i]``), seats alternating, played in one
 process so that the seconds each side spent are comparable.
