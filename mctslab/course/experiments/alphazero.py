@@ -308,7 +308,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m mctslab.course.experiments.alphazero", description=main.__doc__)
     parser.add_argument("out_dir", nargs="?", default=f"notebooks/data/{STORED_GAMES}")
-    parser.add_argument("--only", default="", help="play only the matches whose key contains this")
+    parser.add_argument(
+        "--only", default="", help="play only what has this in its key (a key of MATCHES, or self_play)"
+    )
     args = parser.parse_args(argv)
     folder = Path(args.out_dir)
     folder.mkdir(parents=True, exist_ok=True)
@@ -316,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.only in key:
             row = stored_row(key, folder, progress=True)
             print(f"{key:<15}", row.line(CONFIDENCE), flush=True)
-    if args.only in "self_play":
+    if args.only in "self_play":  # "" (everything) or a part of the key
         scores = exploratory_self_play(SELF_PLAY_GAMES, out=folder, progress=True)
         print(f"self-play: X scores {scores.score:.3f} in {scores.games} games", flush=True)
     return 0

@@ -22,7 +22,7 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from ...agents.registry import make_agent
-from ...alphazero.training import config_from, self_play_game
+from ...alphazero.training import TrainConfig, config_from, self_play_game
 from ...games import make_game
 from ...nets.evaluators import WEIGHTS_DIR, shipped_network
 from ...seeding import child_seed
@@ -35,7 +35,7 @@ SELF_PLAY_FILE = "self_play_exploratory.jsonl"
 """Their results file, in the folder of the stored matches."""
 
 
-def shipped_config():
+def shipped_config() -> TrainConfig:
     """The training settings of the shipped tic-tac-toe network (its ``config.json``)."""
     return config_from(json.loads((WEIGHTS_DIR / "tictactoe_n3_k3.config.json").read_text()))
 
