@@ -153,3 +153,9 @@ def test_time_ratio_is_the_median_of_per_game_ratios():
 
     row = az.Row(32, "a", "b", Outcomes(1, 0, 0), (6.0, 3.0), (3, 3), ((1.0, 1.0), (2.0, 1.0), (3.0, 1.0)))
     assert row.time_ratio() == (1.5, 2.0, 2.5) and row.ms_per_move() == (2000.0, 1000.0)
+
+
+def test_the_command_takes_the_folder_as_argument_or_option(tmp_path):
+    assert az.main([str(tmp_path / "a"), "--only", "no-such-match"]) == 0
+    assert az.main(["--out", str(tmp_path / "b"), "--only", "no-such-match"]) == 0
+    assert (tmp_path / "a").is_dir() and (tmp_path / "b").is_dir() and not any((tmp_path / "b").iterdir())

@@ -308,11 +308,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m mctslab.course.experiments.alphazero", description=main.__doc__)
     parser.add_argument("out_dir", nargs="?", default=f"notebooks/data/{STORED_GAMES}")
+    parser.add_argument("--out", default=None, help="the same folder, as an option (the README's spelling)")
     parser.add_argument(
         "--only", default="", help="play only what has this in its key (a key of MATCHES, or self_play)"
     )
     args = parser.parse_args(argv)
-    folder = Path(args.out_dir)
+    folder = Path(args.out if args.out is not None else args.out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     for key in MATCHES:
         if args.only in key:
