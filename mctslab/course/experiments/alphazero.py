@@ -80,9 +80,11 @@ def _net(n: int) -> str:
 
 
 def _matches() -> tuple[Match, ...]:
-    out = [Match("bridge", "puct:iterations=64,evaluator=rollout", "uct:iterations=64", 64, games_for(0.53))]
+    out = [
+        Match("bridge", "puct:iterations=64,evaluator=rollout", "uct:iterations=64", 64, games_for(EXPECTED["bridge"]))
+    ]
     out += [Match(f"uct{n}", _net(n), f"uct:iterations={n}", n, 400) for n in (16, 32, 64)]
-    out.append(Match("equal_time", _net(32), "uct:iterations=256", 32, games_for(0.55)))
+    out.append(Match("equal_time", _net(32), "uct:iterations=256", 32, games_for(EXPECTED["equal_time"])))
     for n in (16, 32, 64):
         out += [Match(f"perfect_puct{n}", _net(n), "perfect", n, 400)]
         out += [Match(f"perfect_uct{n}", f"uct:iterations={n}", "perfect", n, 400)]
