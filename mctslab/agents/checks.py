@@ -6,7 +6,10 @@ value to store, or raises a one-line TypeError (wrong type) or ValueError (out o
 
 from __future__ import annotations
 
-from ..validation import non_negative_number, optional, positive_number
+from ..validation import non_negative_number, number, optional
+
+MAX_SECONDS = 86_400.0
+"""The longest time budget per move: one day (``seconds=1e300`` would search for ever)."""
 
 __all__ = ["check_c", "check_final", "check_seconds"]
 
@@ -17,8 +20,9 @@ def check_c(name: str, c: float) -> float:
 
 
 def check_seconds(name: str, seconds: float | None) -> float | None:
-    """``None``, or a finite time budget > 0 in seconds (TypeError for a non-number, ValueError otherwise)."""
-    return optional(positive_number, name, seconds, finite=True, hint=" (seconds per move)")
+    """``None``, or a time budget in (0, :data:`MAX_SECONDS`] seconds (TypeError for a non-number, ValueError otherwise)."""
+    hint = " (seconds per move, at most one day)"
+    return optional(number, name, seconds, low=0.0, low_open=True, high=MAX_SECONDS, hint=hint)
 
 
 def check_final(name: str, final: str) -> str:
