@@ -33,7 +33,7 @@ from .course import site as course_site
 from .course.grader import cli as grade_command
 from .games import GAMES, IllegalMoveError, make_game
 from .specs import SpecError
-from .tournament import ResultsFileError, RunInterrupted, play_match, round_robin
+from .tournament import ResultsFileError, RunIncomplete, RunInterrupted, play_match, round_robin
 from .tournament.match import SEATS
 from .tournament.runner import MAX_WORKERS
 
@@ -280,6 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RunInterrupted as stop:
         print(f"{prog}: {stop.message()}", file=sys.stderr)
         return 130
+    except RunIncomplete as stop:
+        print(f"{prog}: error: {stop.message()}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130

@@ -18,7 +18,7 @@ from .results_file import ResultsFileError, ResultsFileWarning
 from .roundrobin import RoundRobinResult, round_robin
 from .runner import run_games
 from .stats import Outcomes, as_far_probability, games_needed, games_needed_one_sample, wilson
-from .workers import RunInterrupted
+from .workers import RunIncomplete, RunInterrupted
 
 __all__ = [
     "SEATS",
@@ -31,6 +31,7 @@ __all__ = [
     "ResultsFileWarning",
     "RoundRobinResult",
     "as_far_probability",
+    "RunIncomplete",
     "RunInterrupted",
     "bradley_terry",
     "game_seed",
