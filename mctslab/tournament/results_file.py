@@ -78,6 +78,34 @@ def _name(path: Path) -> str:
     return repr(text if len(text) <= 80 else f"{text[:40]}...{text[-30:]}")
 
 
+def _flock(fd: int, path: Path) -> None:
+    """Take the exclusive ``flock`` on ``fd`` (none on a system or file system without locks).
+
+    Raises:
+        ResultsFileBusyError: if another run holds it.
+    """
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ResultsFileBusyError(
+            f"results file {_name(path)} is being written by another run; wait for it to end "
+            "(then run this command again to resume from it) or use another file"
+        ) from None
+    except OSError:  # a file system without locks: go on unlocked
+        pass
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd`` (``os.write`` may write only part)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def check_path(path: str | os.PathLike) -> Path:
     """``path`` as a :class:`~pathlib.Path` if it can name a results file (not checked on disk).
 
@@ -146,6 +174,7 @@ class ResultsFile:
         self.header = {"format": FORMAT, "version": VERSION, **header}
         self.game = game
         self.schedule = schedule
+        self._fd: int | None = None  # the descriptor holding the lock (its file is the one the run writes)
 
     def read(self) -> Contents:
         """Read and check the file without changing it.
@@ -235,18 +264,85 @@ class ResultsFile:
     def append(self, results: list[GameResult]) -> None:
         """Append finished games, one line each, and push them to disk.
 
+        The file is never created here: a results file deleted during a run is written
+        again from the copy the run's lock still holds (with a :class:`ResultsFileWarning`),
+        never recreated without its header; one replaced by another file is refused.
+
         Raises:
             ResultsFileError: if they cannot be written (a full disk...): the games
                 written before stay in the file (a line cut short is the damaged last
-                line that resuming removes).
+                line that resuming removes); or if the file was deleted (with no lock
+                held) or replaced during the run.
         """
+        data = "".join(result_to_json(r) + "\n" for r in results).encode()
+        self._check_still_there()
         try:
-            with open(self.path, "a", encoding="utf-8") as f:
-                f.write("".join(result_to_json(r) + "\n" for r in results))
-                f.flush()
-                os.fsync(f.fileno())
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)  # no O_CREAT: never a file without its header
+        except FileNotFoundError:
+            raise ResultsFileError(self._gone("was deleted")) from None
         except OSError as err:
             raise _os_error(self.path, "write to", err) from None
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        except OSError as err:
+            raise _os_error(self.path, "write to", err) from None
+        finally:
+            os.close(fd)
+
+    def _gone(self, what: str) -> str:
+        return (
+            f"results file {_name(self.path)} {what} during the run; stopped so as not to write games "
+            "without their header (run the same command again to start it anew)"
+        )
+
+    def _check_still_there(self) -> None:
+        """Make sure the file at :attr:`path` is the one this run locked; restore it if it was deleted.
+
+        Raises:
+            ResultsFileError: if another file took its place, or it cannot be restored.
+        """
+        if self._fd is None:
+            return
+        mine = os.fstat(self._fd)
+        try:
+            now = os.stat(self.path)
+        except FileNotFoundError:
+            self._restore(mine.st_size)
+            return
+        except OSError as err:
+            raise _os_error(self.path, "open", err) from None
+        if (now.st_dev, now.st_ino) != (mine.st_dev, mine.st_ino):
+            raise ResultsFileError(self._gone("was replaced by another file"))
+
+    def _restore(self, size: int) -> None:
+        """Write the deleted file again from the locked descriptor, lock the new file, and warn."""
+        old = self._fd
+        assert old is not None
+        try:
+            data = os.pread(old, size, 0)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            new = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666)
+        except OSError:
+            raise ResultsFileError(self._gone("was deleted")) from None
+        try:
+            _write_all(new, data)
+            os.fsync(new)
+            _flock(new, self.path)
+        except BaseException:
+            os.close(new)
+            raise
+        LOCKS.discard(old)
+        os.close(old)
+        self._fd = new
+        LOCKS.add(new)
+        games = max(0, data.count(b"\n") - 1)
+        warnings.warn(
+            f"results file {_name(self.path)} was deleted during the run; wrote it again with its header and "
+            f"the {games} games it held, and went on",
+            ResultsFileWarning,
+            stacklevel=2,
+        )
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
@@ -260,31 +356,20 @@ class ResultsFile:
             ResultsFileBusyError: if another run holds the lock.
             ResultsFileError: if the file cannot be opened or is not a regular file.
         """
-        try:
-            import fcntl
-        except ImportError:  # not POSIX: no lock
-            fcntl = None
         self._check_regular()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
         except OSError as err:
             raise _os_error(self.path, "open", err) from None
+        self._fd = fd
         try:
             self._check_regular(os.fstat(fd))
-            if fcntl is not None:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    raise ResultsFileBusyError(
-                        f"results file {_name(self.path)} is being written by another run; wait for it to end "
-                        "(then run this command again to resume from it) or use another file"
-                    ) from None
-                except OSError:  # a file system without locks: go on unlocked
-                    pass
+            _flock(fd, self.path)
             LOCKS.add(fd)
             yield
         finally:
+            fd, self._fd = self._fd, None  # the file restored after a deletion holds it now
             LOCKS.discard(fd)
             os.close(fd)
 
