@@ -12,7 +12,7 @@ Everything runs on one core, a process pool (the default) or a Dask cluster
 """
 
 from .elo import EloRatings, bradley_terry
-from .match import SEATS, MatchResult, play_match
+from .match import SEATS, MatchResult, play_match, read_match
 from .records import GameResult, GameTask, game_seed
 from .results_file import ResultsFileError, ResultsFileWarning
 from .roundrobin import RoundRobinResult, round_robin
@@ -38,6 +38,7 @@ __all__ = [
     "games_needed",
     "games_needed_one_sample",
     "play_match",
+    "read_match",
     "round_robin",
     "run_games",
     "wilson",
