@@ -20,7 +20,7 @@ def check_c(name: str, c: float) -> float:
 
 
 def check_seconds(name: str, seconds: float | None) -> float | None:
-    """``None``, or a time budget in (0, :data:`MAX_SECONDS`] seconds (TypeError for a non-number, ValueError otherwise)."""
+    """``None``, or a time budget in (0, :data:`MAX_SECONDS`] seconds (TypeError if not a number, else ValueError)."""
     hint = " (seconds per move, at most one day)"
     return optional(number, name, seconds, low=0.0, low_open=True, high=MAX_SECONDS, hint=hint)
 
