@@ -6,7 +6,7 @@ value to store, or raises a one-line TypeError (wrong type) or ValueError (out o
 
 from __future__ import annotations
 
-from ..validation import non_negative_number, number, optional
+from ..validation import non_negative_number, optional, positive_number
 
 MAX_SECONDS = 86_400.0
 """The longest time budget per move: one day (``seconds=1e300`` would search for ever)."""
@@ -21,8 +21,10 @@ def check_c(name: str, c: float) -> float:
 
 def check_seconds(name: str, seconds: float | None) -> float | None:
     """``None``, or a time budget in (0, :data:`MAX_SECONDS`] seconds (TypeError if not a number, else ValueError)."""
-    hint = " (seconds per move, at most one day)"
-    return optional(number, name, seconds, low=0.0, low_open=True, high=MAX_SECONDS, hint=hint)
+    seconds = optional(positive_number, name, seconds, finite=True, hint=" (seconds per move)")
+    if seconds is not None and seconds > MAX_SECONDS:
+        raise ValueError(f"{name} must be at most {MAX_SECONDS:g} (one day per move), got {seconds!r}")
+    return seconds
 
 
 def check_final(name: str, final: str) -> str:
