@@ -32,92 +32,31 @@ the same file stops at once with a message instead of interleaving its lines.
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
 import stat
 import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ..games import Game, IllegalMoveError
+from .files import (
+    ResultsFileBusyError as ResultsFileBusyError,  # re-exported: its home before files.py
+)
+from .files import (
+    ResultsFileError,
+    check_path,
+    lock_exclusively,
+    os_error,
+    quoted,
+    write_all,
+)
 from .locks import LOCKS
 from .records import GameResult, result_from_dict, result_to_json
 
 FORMAT = "mctslab-results"
 VERSION = 1
-
-
-class ResultsFileError(ValueError):
-    """A results file that cannot be used: written by another run, or damaged before its last line."""
-
-
-class ResultsFileBusyError(ResultsFileError):
-    """The results file is being written by another run (it holds the file's lock)."""
-
-
-def _os_error(path: Path, doing: str, err: OSError) -> ResultsFileError:
-    """A file-system error as one line: what was being done, to which file, and why."""
-    why = err.strerror or str(err)
-    if err.errno == errno.ENOSPC:
-        why += " (the disk is full: free some space, then run the same command to resume)"
-    elif err.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        why += " (use a file in a directory you can write to)"
-    elif err.errno == errno.ENAMETOOLONG:
-        why += " (use a shorter name)"
-    elif err.errno in (errno.ENOTDIR, errno.EEXIST):
-        why += " (a part of the path is a file, not a directory)"
-    return ResultsFileError(f"cannot {doing} results file {_name(path)}: {why}")
-
-
-def _name(path: Path) -> str:
-    """The path for a message, quoted, its middle cut if it is very long."""
-    text = str(path)
-    return repr(text if len(text) <= 80 else f"{text[:40]}...{text[-30:]}")
-
-
-def _flock(fd: int, path: Path) -> None:
-    """Take the exclusive ``flock`` on ``fd`` (none on a system or file system without locks).
-
-    Raises:
-        ResultsFileBusyError: if another run holds it.
-    """
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: no lock
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        raise ResultsFileBusyError(
-            f"results file {_name(path)} is being written by another run; wait for it to end "
-            "(then run this command again to resume from it) or use another file"
-        ) from None
-    except OSError:  # a file system without locks: go on unlocked
-        pass
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """Write every byte of ``data`` to ``fd`` (``os.write`` may write only part)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def check_path(path: str | os.PathLike) -> Path:
-    """``path`` as a :class:`~pathlib.Path` if it can name a results file (not checked on disk).
-
-    Raises:
-        TypeError: if it is not a string or path.
-        ValueError: if it is empty.
-    """
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"out must be a file name (a str or a path), got {path!r} (a {type(path).__name__})")
-    if os.fspath(path) in ("", b""):
-        raise ValueError("out must be a file name, got an empty one")
-    return Path(path)
 
 
 class ResultsFileWarning(UserWarning):
@@ -251,7 +190,7 @@ class ResultsFile:
                 with open(self.path, "r+b") as f:
                     f.truncate(contents.end)
         except OSError as err:
-            raise _os_error(self.path, "write", err) from None
+            raise os_error(self.path, "write", err) from None
         if contents.damage is not None:
             warnings.warn(
                 f"{self.path}, line {contents.damaged_line}: {contents.damage}; removed it (the run was probably "
@@ -281,18 +220,18 @@ class ResultsFile:
         except FileNotFoundError:
             raise ResultsFileError(self._gone("was deleted")) from None
         except OSError as err:
-            raise _os_error(self.path, "write to", err) from None
+            raise os_error(self.path, "write to", err) from None
         try:
-            _write_all(fd, data)
+            write_all(fd, data)
             os.fsync(fd)
         except OSError as err:
-            raise _os_error(self.path, "write to", err) from None
+            raise os_error(self.path, "write to", err) from None
         finally:
             os.close(fd)
 
     def _gone(self, what: str) -> str:
         return (
-            f"results file {_name(self.path)} {what} during the run; stopped so as not to write games "
+            f"results file {quoted(self.path)} {what} during the run; stopped so as not to write games "
             "without their header (run the same command again to start it anew)"
         )
 
@@ -311,7 +250,7 @@ class ResultsFile:
             self._restore(mine.st_size)
             return
         except OSError as err:
-            raise _os_error(self.path, "open", err) from None
+            raise os_error(self.path, "open", err) from None
         if (now.st_dev, now.st_ino) != (mine.st_dev, mine.st_ino):
             raise ResultsFileError(self._gone("was replaced by another file"))
 
@@ -326,9 +265,9 @@ class ResultsFile:
         except OSError:
             raise ResultsFileError(self._gone("was deleted")) from None
         try:
-            _write_all(new, data)
+            write_all(new, data)
             os.fsync(new)
-            _flock(new, self.path)
+            lock_exclusively(new, self.path)
         except BaseException:
             os.close(new)
             raise
@@ -338,7 +277,7 @@ class ResultsFile:
         LOCKS.add(new)
         games = max(0, data.count(b"\n") - 1)
         warnings.warn(
-            f"results file {_name(self.path)} was deleted during the run; wrote it again with its header and "
+            f"results file {quoted(self.path)} was deleted during the run; wrote it again with its header and "
             f"the {games} games it held, and went on",
             ResultsFileWarning,
             stacklevel=2,
@@ -361,11 +300,11 @@ class ResultsFile:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
         except OSError as err:
-            raise _os_error(self.path, "open", err) from None
+            raise os_error(self.path, "open", err) from None
         self._fd = fd
         try:
             self._check_regular(os.fstat(fd))
-            _flock(fd, self.path)
+            lock_exclusively(fd, self.path)
             LOCKS.add(fd)
             yield
         finally:
@@ -382,10 +321,10 @@ class ResultsFile:
             except FileNotFoundError:
                 return
             except OSError as err:
-                raise _os_error(self.path, "open", err) from None
+                raise os_error(self.path, "open", err) from None
         if not stat.S_ISREG(info.st_mode):
             kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device?)"
-            raise ResultsFileError(f"results file {_name(self.path)} is {kind}: give the name of a file to write")
+            raise ResultsFileError(f"results file {quoted(self.path)} is {kind}: give the name of a file to write")
 
     def _read_bytes(self) -> bytes:
         """The file's bytes; ``b""`` if it does not exist."""
@@ -395,7 +334,7 @@ class ResultsFile:
         except FileNotFoundError:
             return b""
         except OSError as err:
-            raise _os_error(self.path, "read", err) from None
+            raise os_error(self.path, "read", err) from None
 
     # -- checks ---------------------------------------------------------------------
     def _check_header(self, raw: bytes, complete: bool) -> None:
