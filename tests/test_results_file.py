@@ -179,3 +179,17 @@ def test_read_match_reads_a_finished_match_and_never_plays_or_writes(tmp_path):
         with pytest.raises(ResultsFileError) as err:
             read_match("tictactoe", CHEAP, "random", 6, 2, out=out)
         assert "\n" not in str(err.value) and out.read_text() == damaged, name
+
+
+@pytest.mark.parametrize("kind", ["symbolic", "dangling", "hard"])
+def test_a_results_file_that_is_a_link_onto_another_file_is_refused_and_left_alone(tmp_path, kind):
+    # before: the header was written through the link (a dangling one created its target)
+    source = tmp_path / "source.py"
+    if kind != "dangling":
+        source.write_text("" if kind == "hard" else "print('a source file')\n")
+    out = tmp_path / "m.jsonl"
+    (out.hardlink_to if kind == "hard" else out.symlink_to)(source)
+    before = source.read_text() if source.exists() else None
+    with pytest.raises(ResultsFileError, match="never through a link"):
+        play_match("tictactoe", CHEAP, "random", games=2, seed=1, workers=1, out=out, progress=False)
+    assert (source.read_text() if source.exists() else None) == before

@@ -53,6 +53,19 @@ def seed_header(seed: int | np.random.SeedSequence) -> dict[str, Any]:
     return {"entropy": non_negative_int("seed", seed, hint=" (or a numpy SeedSequence)"), "spawn_key": []}
 
 
+def run_header(
+    kind: str, game_spec: str, agents: list[str], seed: int | np.random.SeedSequence, seats: str
+) -> dict[str, Any]:
+    """What identifies a run in its results file's header (the format and version are added by the file).
+
+    Every key is checked against the header of a file being resumed or read: a file whose
+    value differs is refused, naming the key. The one place to add what else identifies a
+    run (e.g. a content hash of the weights files that agent specs name); a file's header
+    keys that a run does not have are not checked.
+    """
+    return {"kind": kind, "game": game_spec, "agents": agents, "seed": seed_header(seed), "seats": seats}
+
+
 @dataclass
 class MatchResult:
     """The games of a match between agents A and B, and what they show.
@@ -324,8 +337,7 @@ def _plan(game, a, b, games, seed, seats) -> tuple[Game, tuple[Any, Any], dict[s
     seats = one_of("seats", seats, SEATS)
     game_obj = make_game(game)
     agents = (resolve(a), resolve(b))
-    header = {"kind": "match", "game": game_obj.spec, "agents": [name_of(x) for x in agents], "seed": seed_header(seed)}
-    header["seats"] = seats
+    header = run_header("match", game_obj.spec, [name_of(x) for x in agents], seed, seats)
     return game_obj, agents, header, [GameTask(0, i, a_moves_first(seats, i), (i,)) for i in range(games)]
 
 

@@ -296,9 +296,10 @@ class ResultsFile:
             ResultsFileError: if the file cannot be opened or is not a regular file.
         """
         self._check_regular()
+        self._check_not_a_link()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
         except OSError as err:
             raise os_error(self.path, "open", err) from None
         self._fd = fd
@@ -313,6 +314,23 @@ class ResultsFile:
             os.close(fd)
 
     # -- the file itself --------------------------------------------------------------
+    def _check_not_a_link(self) -> None:
+        """Refuse a symbolic link, or an empty hard-linked file: never write through a link onto another file."""
+        try:
+            info = os.lstat(self.path)
+        except OSError:  # missing (created here), or refused when opened
+            return
+        if stat.S_ISLNK(info.st_mode):
+            what = "a symbolic link"
+        elif info.st_nlink > 1 and info.st_size == 0:
+            what = "an empty file with other names (a hard link)"
+        else:
+            return
+        raise ResultsFileError(
+            f"results file {quoted(self.path)} is {what}: a run writes its file in place, never through a link; "
+            "give the name of a file of its own"
+        )
+
     def _check_regular(self, info: os.stat_result | None = None) -> None:
         """Refuse a directory or a device (``/dev/null`` would swallow every game without a word)."""
         if info is None:
