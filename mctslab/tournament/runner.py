@@ -312,6 +312,8 @@ def _how_died(processes: list) -> str:
             return f"a worker process (pid {process.pid}) was killed by {name}{hint}"
         if code is not None and code > 0:
             return f"a worker process (pid {process.pid}) exited with status {code}"
+    if any(process.exitcode == -signal.SIGTERM for process in processes):
+        return "a worker process was killed (by SIGTERM, or by the system: it may have run out of memory)"
     return "a worker process ended abruptly"
 
 
