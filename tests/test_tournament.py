@@ -283,7 +283,7 @@ def test_stopping_a_pool_leaves_no_traceback_in_its_thread(monkeypatch):
     # killing the workers made its thread set an exception on them: an InvalidStateError traceback
     failures = []
     monkeypatch.setattr(threading, "excepthook", lambda args: failures.append(args.exc_type.__name__))
-    monkeypatch.setattr(runner, "GRACE_SECONDS", 0.0)  # kill at once: the race that made it intermittent, every time
+    monkeypatch.setattr(runner, "GRACE_SECONDS", 0.0)  # kill at once: the widest window for the race
     calls = []
 
     def stop_after_first(results):
@@ -292,19 +292,21 @@ def test_stopping_a_pool_leaves_no_traceback_in_its_thread(monkeypatch):
             raise KeyboardInterrupt
 
     tasks = [GameTask(0, i, i % 2 == 0, (i,)) for i in range(60)]
-    with pytest.raises(RunInterrupted):
-        run_games(
-            "tictactoe",
-            [(CHEAP, "random")],
-            0,
-            tasks,
-            workers=2,
-            batch_size=1,
-            progress=False,
-            on_batch=stop_after_first,
-        )
-    for thread in threading.enumerate():
-        if thread is not threading.current_thread():
+    for _ in range(3):  # before, it came 3 times in 4: three stops make it all but certain
+        calls.clear()
+        with pytest.raises(RunInterrupted):
+            run_games(
+                "tictactoe",
+                [(CHEAP, "random")],
+                0,
+                tasks,
+                workers=2,
+                batch_size=1,
+                progress=False,
+                on_batch=stop_after_first,
+            )
+    for thread in threading.enumerate():  # the pools' own threads, which raised it, have ended
+        if type(thread).__name__ == "_ExecutorManagerThread":
             thread.join(timeout=5)
     assert failures == []
 
