@@ -193,3 +193,12 @@ def test_a_results_file_that_is_a_link_onto_another_file_is_refused_and_left_alo
     with pytest.raises(ResultsFileError, match="never through a link"):
         play_match("tictactoe", CHEAP, "random", games=2, seed=1, workers=1, out=out, progress=False)
     assert (source.read_text() if source.exists() else None) == before
+
+
+def test_read_match_refuses_a_file_that_a_run_is_writing(tmp_path):
+    out = tmp_path / "m.jsonl"
+    play_match("tictactoe", CHEAP, "random", games=6, seed=2, workers=1, out=out, progress=False)
+    writer = _results_file(out)
+    with writer.lock(), pytest.raises(ResultsFileError, match="is being written by a run"):
+        read_match("tictactoe", CHEAP, "random", 6, 2, out=out)
+    assert read_match("tictactoe", CHEAP, "random", 6, 2, out=out).games == 6  # once it has ended

@@ -8,8 +8,10 @@ never stop half-way.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 __all__ = [
@@ -17,6 +19,7 @@ __all__ = [
     "ResultsFileError",
     "check_path",
     "lock_exclusively",
+    "lock_shared",
     "os_error",
     "quoted",
     "write_all",
@@ -91,3 +94,34 @@ def check_path(path: str | os.PathLike) -> Path:
     if os.fspath(path) in ("", b""):
         raise ValueError("out must be a file name, got an empty one")
     return Path(path)
+
+
+@contextlib.contextmanager
+def lock_shared(path: Path) -> Iterator[None]:
+    """Hold a shared ``flock`` on ``path`` while reading it: refused while a run writes it (no lock if missing).
+
+    Raises:
+        ResultsFileBusyError: if a run holds the file's (exclusive) lock.
+    """
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        yield
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # missing or unreadable: the read says why
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ResultsFileBusyError(
+                f"results file {quoted(path)} is being written by a run; read it when that run has ended"
+            ) from None
+        except OSError:  # a file system without locks
+            pass
+        yield
+    finally:
+        os.close(fd)

@@ -24,6 +24,7 @@ from ..display import Table
 from ..games import Game, make_game
 from ..validation import non_negative_int, one_of
 from .factory import AgentLike, label_of, name_of, resolve
+from .files import lock_shared
 from .records import GameResult, GameTask
 from .results_file import ResultsFile, ResultsFileError, check_path
 from .runner import check_games
@@ -360,12 +361,14 @@ def read_match(
 
     Raises:
         ResultsFileError: if ``out`` is missing, holds another run, is damaged (its last
-            line too: it may be being written), or lacks some of the match's games.
+            line too), or lacks some of the match's games; ``ResultsFileBusyError`` while a
+            run holds its lock (it is being written).
     """
     game_obj, _, header, tasks = _plan(game, a, b, games, seed, seats)
     path = check_path(out)
     schedule = {t.key: t.a_first for t in tasks}
-    contents = ResultsFile(path, header, game_obj, schedule).read()
+    with lock_shared(path):  # not while a run writes it
+        contents = ResultsFile(path, header, game_obj, schedule).read()
     if contents.damage is not None:
         raise ResultsFileError(
             f"{path}, line {contents.damaged_line}: {contents.damage}; a run may be writing it, or it is damaged "
