@@ -67,6 +67,10 @@ def run_header(
     return {"kind": kind, "game": game_spec, "agents": agents, "seed": seed_header(seed), "seats": seats}
 
 
+_NOTES = "count, rate in %, [95% interval: Wilson's; the score's counts draws]; score = (wins + draws / 2) / games"
+"""The note under a match's table."""
+
+
 @dataclass
 class MatchResult:
     """The games of a match between agents A and B, and what they show.
@@ -132,7 +136,7 @@ class MatchResult:
         """The match as one JSON-ready dict (what ``python -m mctslab match --json`` prints).
 
         Keys: ``game``, ``a``, ``b``, ``seed``, ``seats``, ``games``, ``a_wins``,
-        ``b_wins``, ``draws``, ``a_score`` and ``a_score_ci95`` (Wilson), Wilson intervals
+        ``b_wins``, ``draws``, ``a_score`` and ``a_score_ci95`` (:func:`~.stats.score_interval`), Wilson intervals
         on each rate (``a_win_ci95``, ``draw_ci95``, ``b_win_ci95``), ``mean_plies``, and
         ``by_seat``: the same counts for the games where A moved first (``a_first``) and
         where B did (``b_first``). No timings: the dict depends only on the seed.
@@ -170,7 +174,7 @@ class MatchResult:
                     )
                 )
             )
-        lines.append("count, rate in %, [Wilson 95% interval]; score = (wins + draws / 2) / games")
+        lines.append(_NOTES)
         return "\n".join(lines)
 
     def as_table(self) -> Table:
@@ -197,7 +201,7 @@ class MatchResult:
             rows,
             caption=f"{self.game}: {who} ({self.games} games, seats {self.seats})",
             align="l" + "r" * len(columns),
-            notes="count, rate in %, [Wilson 95% interval]; score = (wins + draws / 2) / games",
+            notes=_NOTES,
         )
 
     def _repr_html_(self) -> str:

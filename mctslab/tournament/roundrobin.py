@@ -64,7 +64,7 @@ class RoundRobinResult:
         """The score table (row's score against column, 95% interval) and the ratings."""
         k = len(self.agents)
         width = max(len(a) for a in self.labels)
-        lines = [f"{self.game}: round robin, score of the row against the column (Wilson 95%)"]
+        lines = [f"{self.game}: round robin, score of the row against the column (95% interval)"]
         lines.append(" " * (width + 4) + "".join(f"{'#' + str(j + 1):>20}" for j in range(k)))
         for i in range(k):
             cells = []
@@ -108,7 +108,7 @@ class RoundRobinResult:
         return Table(
             ["", *(f"#{j + 1}" for j in range(k))],
             rows,
-            caption=f"{self.game}: round robin, score of the row against the column (Wilson 95%)",
+            caption=f"{self.game}: round robin, score of the row against the column (95% interval)",
         )
 
     def pairings_table(self) -> Table:
@@ -121,7 +121,7 @@ class RoundRobinResult:
         return Table(
             ["A", "B", "games", "A's score"],
             rows,
-            caption=f"{self.game}: round robin, A's score against B (Wilson 95%)",
+            caption=f"{self.game}: round robin, A's score against B (95% interval)",
         )
 
     def elo_table(self) -> Table:
