@@ -34,6 +34,8 @@ from chromium import launch, playwright_or_skip
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 NOTEBOOKS = ("06_tree_explorer.ipynb", "07_play_against_the_ai.ipynb")
+STORED = ("04_uct_step_by_step.ipynb", "06_tree_explorer.ipynb", "07_play_against_the_ai.ipynb")
+"""Opened as saved, before anything runs: trusted (as ``./run course`` opens them) and untrusted."""
 TIMEOUT_MS = 120_000
 STEP_TIMEOUT_MS = 15_000
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook on show
@@ -75,6 +77,13 @@ def lab(tmp_path_factory) -> Iterator[str]:
             # Collapsed check cells show no prompt, which the wait for "every cell has run" counts.
             cell["metadata"].pop("jupyter", None)
         (work / name).write_text(json.dumps(notebook))
+    for mode in ("trusted", "untrusted"):  # as saved, with their outputs
+        (work / mode).mkdir()
+        for name in STORED:
+            notebook = json.loads((ROOT / "notebooks" / name).read_text())
+            # `jupyter trust` signs a notebook's content, wherever it is: the untrusted copy must differ.
+            notebook["metadata"]["copy"] = mode
+            (work / mode / name).write_text(json.dumps(notebook))
     _settings(work / "settings")
     port, token = _free_port(), secrets.token_hex(16)
     env = dict(
@@ -83,6 +92,7 @@ def lab(tmp_path_factory) -> Iterator[str]:
         JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"),
         JUPYTER_RUNTIME_DIR=str(work / "runtime"),
         JUPYTER_CONFIG_DIR=str(work / "config"),
+        JUPYTER_DATA_DIR=str(work / "data"),  # where `jupyter trust` keeps its signatures
         # The kernels import this checkout's mctslab, whatever is installed in the environment.
         PYTHONPATH=os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
     )
@@ -99,6 +109,8 @@ def lab(tmp_path_factory) -> Iterator[str]:
     ]
     if os.getuid() == 0:
         command.append("--allow-root")
+    trust = [sys.executable, "-m", "jupyter", "trust", *(str(work / "trusted" / n) for n in STORED)]
+    subprocess.run(trust, env=env, check=True, capture_output=True)
     log = (work / "lab.log").open("w")
     server = subprocess.Popen(command, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -381,3 +393,107 @@ def test_play_board_plays_two_games_with_new_game_between_them(browser, lab):
     assert 0 < outlined <= 9, f"{outlined} cells outlined as legal"
     assert "click an outlined cell" in status.inner_text(), status.inner_text()
     page.close()
+
+
+# JS: what the reader of the notebook on show would see broken, one line each (see _look).
+PAGE_PROBLEMS = """([panel, minPx]) => {
+    const out = [];
+    const root = document.querySelector(panel);
+    const edge = root.querySelector('.jp-Notebook').getBoundingClientRect().right;
+    const where = el => {
+        const cell = el.closest('.jp-Cell');
+        const cells = [...root.querySelectorAll('.jp-Cell')];
+        return 'cell ' + cells.indexOf(cell);
+    };
+    // Broken widgets: ipywidgets' red "disconnected" icon, or a widget that cannot be drawn.
+    for (const el of root.querySelectorAll('.jp-OutputArea-output')) {
+        const n = el.querySelectorAll('.jupyter-widgets-disconnected').length;
+        if (n) out.push(where(el) + ': ' + n + ' disconnected widgets (red broken-link icons)');
+    }
+    for (const el of root.querySelectorAll('.jp-OutputArea-output')) {
+        if (/Error displaying widget|Loading widget/.test(el.textContent)) out.push(where(el) + ': ' + el.textContent.slice(0, 60));
+    }
+    // Pictures past the right edge, unless a box of the output scrolls them (and itself ends in the notebook).
+    const pictures = root.querySelectorAll('.jp-OutputArea-output :is(img, svg, table, .widget-gridbox)');
+    for (const el of pictures) {
+        if (el.closest('svg') !== el && el.tagName.toLowerCase() === 'svg' && el.parentElement.closest('svg')) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.right <= edge + 1) continue;
+        let scroller = null;
+        for (let a = el.parentElement; a && !a.classList.contains('jp-Cell'); a = a.parentElement) {
+            const s = getComputedStyle(a);
+            if (['auto', 'scroll'].includes(s.overflowX) && a.scrollWidth > a.clientWidth) { scroller = a; break; }
+        }
+        if (!scroller || scroller.getBoundingClientRect().right > edge + 1) {
+            out.push(where(el) + ': a ' + el.tagName.toLowerCase() + ' ends ' + Math.round(r.right - edge) + ' px past the notebook');
+        }
+    }
+    // Labels of tree pictures (graphviz SVG, inline or as an image) drawn below minPx.
+    const smallest = (svg, width) => {
+        const box = svg.viewBox && svg.viewBox.baseVal;
+        if (!box || !box.width || !width) return Infinity;
+        const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size') || '14'));
+        return sizes.length ? Math.min(...sizes) * width / box.width : Infinity;
+    };
+    for (const el of root.querySelectorAll('.jp-OutputArea-output :is(svg, img)')) {
+        let px = Infinity;
+        const width = el.getBoundingClientRect().width;
+        if (el.tagName.toLowerCase() === 'svg') px = smallest(el, width);
+        else if ((el.src || '').startsWith('data:image/svg+xml')) {
+            const text = el.src.includes(';base64,') ? atob(el.src.split(',')[1]) : decodeURIComponent(el.src.split(',')[1]);
+            const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+            px = smallest(svg, width);
+        }
+        if (px < minPx) out.push(where(el) + ': labels drawn ' + px.toFixed(1) + ' px high');
+    }
+    // Zebra striping on boards: every row of a board has the same background.
+    for (const table of root.querySelectorAll('.jp-OutputArea-output table.mctslab-board')) {
+        const colours = new Set([...table.querySelectorAll('tr')].map(tr => getComputedStyle(tr).backgroundColor));
+        if (colours.size > 1) out.push(where(table) + ': a board with striped rows ' + [...colours].join(' / '));
+    }
+    return out;
+}"""
+
+MIN_LABEL_PX = 9.5
+"""The smallest label a tree picture may draw, in CSS pixels ("never below about 10 px")."""
+
+
+def _look(page, name: str) -> list[str]:
+    """What looks broken in the notebook on show (see PAGE_PROBLEMS), after a screenshot of every part of it."""
+    problems = page.evaluate(PAGE_PROBLEMS, [PANEL, MIN_LABEL_PX])
+    return problems
+
+
+def _open_stored(browser, lab: str, mode: str, name: str):
+    """Open notebook ``name`` as saved (``mode``: trusted or untrusted), wait for its kernel and its outputs."""
+    url, token = lab.split("|")
+    page = browser.new_page()
+    stem = f"{mode}-{Path(name).stem}"
+    page.goto(f"{url}/lab/workspaces/{stem}/tree/{mode}/{name}?reset&token={token}")
+    page.wait_for_selector(f"{PANEL} .jp-Cell", state="attached")
+    _wait_idle(page)
+    time.sleep(1.5)  # the widget manager restores any saved widget state once the kernel is there
+    return page
+
+
+def _shots(page, stem: str) -> None:
+    """Screenshots of the whole notebook, one window high each (the panel scrolls, not the page)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    scroller = f"{PANEL} .jp-WindowedPanel-outer"
+    height = page.evaluate("s => document.querySelector(s).scrollHeight", scroller)
+    view = page.evaluate("s => document.querySelector(s).clientHeight", scroller)
+    for i, top in enumerate(range(0, max(height, 1), max(view - 50, 100))):
+        page.evaluate("([s, y]) => document.querySelector(s).scrollTo(0, y)", [scroller, top])
+        time.sleep(0.1)
+        page.screenshot(path=str(ARTIFACTS / f"{SHOT_PREFIX}{stem}_{i:02d}.png"))
+
+
+@pytest.mark.parametrize("mode", ["trusted", "untrusted"])
+def test_saved_notebooks_read_well_before_anything_runs(browser, lab, mode):
+    found = []
+    for name in STORED:
+        page = _open_stored(browser, lab, mode, name)
+        _shots(page, f"stored_{mode}_{Path(name).stem[:2]}")
+        found += [f"{name} {p}" for p in _look(page, name)]
+        page.close()
+    assert not found, f"{mode}, before anything runs:\n" + "\n".join(found)
