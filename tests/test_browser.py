@@ -31,6 +31,8 @@ from pathlib import Path
 import pytest
 from chromium import launch, playwright_or_skip
 
+from mctslab.viz.fit import MIN_LABEL_PX
+
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 NOTEBOOKS = ("06_tree_explorer.ipynb", "07_play_against_the_ai.ipynb")
@@ -400,51 +402,54 @@ PAGE_PROBLEMS = """([panel, minPx]) => {
     const out = [];
     const root = document.querySelector(panel);
     const edge = root.querySelector('.jp-Notebook').getBoundingClientRect().right;
-    const where = el => {
-        const cell = el.closest('.jp-Cell');
-        const cells = [...root.querySelectorAll('.jp-Cell')];
-        return 'cell ' + cells.indexOf(cell);
-    };
-    // Broken widgets: ipywidgets' red "disconnected" icon, or a widget that cannot be drawn.
-    for (const el of root.querySelectorAll('.jp-OutputArea-output')) {
-        const n = el.querySelectorAll('.jupyter-widgets-disconnected').length;
-        if (n) out.push(where(el) + ': ' + n + ' disconnected widgets (red broken-link icons)');
-    }
-    for (const el of root.querySelectorAll('.jp-OutputArea-output')) {
-        if (/Error displaying widget|Loading widget/.test(el.textContent)) out.push(where(el) + ': ' + el.textContent.slice(0, 60));
-    }
-    // Pictures past the right edge, unless a box of the output scrolls them (and itself ends in the notebook).
-    const pictures = root.querySelectorAll('.jp-OutputArea-output :is(img, svg, table, .widget-gridbox)');
-    for (const el of pictures) {
-        if (el.closest('svg') !== el && el.tagName.toLowerCase() === 'svg' && el.parentElement.closest('svg')) continue;
-        const r = el.getBoundingClientRect();
-        if (r.width === 0 || r.right <= edge + 1) continue;
-        let scroller = null;
-        for (let a = el.parentElement; a && !a.classList.contains('jp-Cell'); a = a.parentElement) {
-            const s = getComputedStyle(a);
-            if (['auto', 'scroll'].includes(s.overflowX) && a.scrollWidth > a.clientWidth) { scroller = a; break; }
-        }
-        if (!scroller || scroller.getBoundingClientRect().right > edge + 1) {
-            out.push(where(el) + ': a ' + el.tagName.toLowerCase() + ' ends ' + Math.round(r.right - edge) + ' px past the notebook');
-        }
-    }
-    // Labels of tree pictures (graphviz SVG, inline or as an image) drawn below minPx.
+    const cells = [...root.querySelectorAll('.jp-Cell')];
+    const where = el => 'cell ' + cells.indexOf(el.closest('.jp-Cell'));
+    // The smallest label of a graphviz SVG drawn `width` px wide (its user unit is the point), in px.
     const smallest = (svg, width) => {
         const box = svg.viewBox && svg.viewBox.baseVal;
         if (!box || !box.width || !width) return Infinity;
         const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size') || '14'));
         return sizes.length ? Math.min(...sizes) * width / box.width : Infinity;
     };
-    for (const el of root.querySelectorAll('.jp-OutputArea-output :is(svg, img)')) {
-        let px = Infinity;
+    const labelPx = el => {
         const width = el.getBoundingClientRect().width;
-        if (el.tagName.toLowerCase() === 'svg') px = smallest(el, width);
-        else if ((el.src || '').startsWith('data:image/svg+xml')) {
-            const text = el.src.includes(';base64,') ? atob(el.src.split(',')[1]) : decodeURIComponent(el.src.split(',')[1]);
-            const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
-            px = smallest(svg, width);
+        if (el.tagName.toLowerCase() === 'svg') return smallest(el, width);
+        const src = el.getAttribute('src') || '';
+        if (!src.startsWith('data:image/svg+xml')) return Infinity;
+        const body = src.slice(src.indexOf(',') + 1);
+        const text = src.includes(';base64,') ? atob(body) : decodeURIComponent(body);
+        return smallest(new DOMParser().parseFromString(text, 'image/svg+xml').documentElement, width);
+    };
+    for (const el of root.querySelectorAll('.jp-OutputArea-output')) {
+        // Broken widgets: ipywidgets' red "disconnected" icon, or a widget that cannot be drawn.
+        const n = el.querySelectorAll('.jupyter-widgets-disconnected').length;
+        if (n) out.push(where(el) + ': ' + n + ' disconnected widgets (red broken-link icons)');
+        const text = el.textContent;
+        if (/Error displaying widget|Loading widget/.test(text)) out.push(where(el) + ': ' + text.slice(0, 60));
+    }
+    const pictures = root.querySelectorAll('.jp-OutputArea-output :is(img, svg, table, .widget-gridbox)');
+    for (const el of pictures) {
+        if (el.tagName.toLowerCase() === 'svg' && el.parentElement.closest('svg')) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width === 0) continue;
+        const px = ['img', 'svg'].includes(el.tagName.toLowerCase()) ? labelPx(el) : Infinity;
+        if (px < minPx - 0.5) out.push(where(el) + ': labels drawn ' + px.toFixed(1) + ' px high');
+        // Past the right edge of the notebook, or of a box that scrolls it sideways.
+        let scroller = null;
+        for (let a = el.parentElement; a && !a.classList.contains('jp-Cell'); a = a.parentElement) {
+            if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) { scroller = a; break; }
         }
-        if (px < minPx) out.push(where(el) + ': labels drawn ' + px.toFixed(1) + ' px high');
+        const room = scroller ? Math.min(edge, scroller.getBoundingClientRect().right) : edge;
+        const past = Math.round(Math.max(r.right - edge, r.right - room));
+        if (past <= 1) continue;
+        const named = el.className && el.className.baseVal === undefined;  // an SVG's className is not a string
+        const kind = el.tagName.toLowerCase() + (named ? '.' + el.className : '');
+        if (!scroller || scroller.getBoundingClientRect().right > edge + 1) {
+            out.push(where(el) + ': ' + kind + ' ends ' + past + ' px past the notebook');
+        } else if (px === Infinity || px * (r.width - past) / r.width >= minPx + 0.05) {
+            // Scrolling is for pictures that cannot shrink without labels below minPx.
+            out.push(where(el) + ': ' + kind + ' scrolls ' + past + ' px where it could shrink to fit');
+        }
     }
     // Zebra striping on boards: every row of a board has the same background.
     for (const table of root.querySelectorAll('.jp-OutputArea-output table.mctslab-board')) {
@@ -453,9 +458,6 @@ PAGE_PROBLEMS = """([panel, minPx]) => {
     }
     return out;
 }"""
-
-MIN_LABEL_PX = 9.5
-"""The smallest label a tree picture may draw, in CSS pixels ("never below about 10 px")."""
 
 
 def _look(page, name: str) -> list[str]:
