@@ -35,11 +35,13 @@ from mctslab.viz.fit import MIN_LABEL_PX
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
-NOTEBOOKS = ("06_tree_explorer.ipynb", "07_play_against_the_ai.ipynb")
+NOTEBOOKS = ("04_uct_step_by_step.ipynb", "06_tree_explorer.ipynb", "07_play_against_the_ai.ipynb")
 STORED = ("04_uct_step_by_step.ipynb", "06_tree_explorer.ipynb", "07_play_against_the_ai.ipynb")
 """Opened as saved, before anything runs: trusted (as ``./run course`` opens them) and untrusted."""
 TIMEOUT_MS = 120_000
 STEP_TIMEOUT_MS = 15_000
+NARROW = {"width": 1100, "height": 900}
+"""A laptop's window, with JupyterLab's file browser open: where the issue saw pictures overflow."""
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook on show
 SHOT_PREFIX = os.environ.get("MCTSLAB_SCREENSHOT_PREFIX", "")
 
@@ -148,9 +150,11 @@ def browser(tmp_path_factory):
             context.close()
 
 
-def _open_and_run_all(browser, lab: str, name: str):
+def _open_and_run_all(browser, lab: str, name: str, viewport: dict | None = None):
     url, token = lab.split("|")
     page = browser.new_page()
+    if viewport:
+        page.set_viewport_size(viewport)
     # A workspace of its own, reset: JupyterLab would otherwise reopen the previous notebook too.
     page.goto(f"{url}/lab/workspaces/{Path(name).stem}/tree/{name}?reset&token={token}")
     page.wait_for_selector(f"{PANEL} .jp-Cell", state="attached")
@@ -169,6 +173,9 @@ def _open_and_run_all(browser, lab: str, name: str):
     errors = page.locator(f"{PANEL} .jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     tracebacks = [t for t in errors.all_inner_texts() if "Traceback" in t or "Error" in t]
     assert not tracebacks, f"{name} raised in the browser:\n" + "\n".join(tracebacks)[:2000]
+    _shots(page, f"run_{Path(name).stem[:2]}")
+    found = _look(page)
+    assert not found, f"{name}, after running:\n" + "\n".join(found)
     page.set_default_timeout(STEP_TIMEOUT_MS)  # from now on, each click answers in well under a second
     return page
 
@@ -246,24 +253,33 @@ def _set_slider(box, label: str, value: float) -> None:
 
 
 def _nodes_out_of_view(box) -> list[str]:
-    """The drawn nodes (graphviz titles n0, n1, ...) not in view: the root anywhere outside the visible box,
-    the others off its left or right edge (a tall tree may go on below the window, as the page scrolls)."""
+    """The drawn nodes (graphviz titles n0, n1, ...) out of the reader's reach: the root anywhere outside the
+    visible box; the others off its left or right edge, unless the picture's own box scrolls sideways to them
+    (a tree that cannot shrink further without labels below 10 px scrolls; a tall tree goes on below the
+    window, as the page scrolls)."""
     status = box.locator("code").first
     status.evaluate("el => el.scrollIntoView({block: 'start', inline: 'nearest'})")  # the picture at the top
     time.sleep(0.5)  # let the scroll settle
     rects = box.locator("svg g.node").evaluate_all(
-        f"nodes => nodes.map(n => [n.querySelector('title').textContent, ({VISIBLE_BOX})(n)])"
+        f"""nodes => nodes.map(n => {{
+            const frame = n.ownerSVGElement.parentElement;  // the picture's box, which may scroll sideways
+            const f = frame.getBoundingClientRect();
+            const reach = frame.scrollWidth > frame.clientWidth
+                ? {{left: f.left - frame.scrollLeft, right: f.left - frame.scrollLeft + frame.scrollWidth}} : null;
+            return [n.querySelector('title').textContent, ({VISIBLE_BOX})(n), reach];
+        }})"""
     )
     out = []
-    for title, rect in rects:
-        sideways = {**rect, "node": {**rect["node"], "top": rect["box"]["top"], "bottom": rect["box"]["bottom"]}}
+    for title, rect, reach in rects:
+        box = rect["box"] if reach is None else {**rect["box"], **reach}
+        sideways = {"box": box, "node": {**rect["node"], "top": box["top"], "bottom": box["bottom"]}}
         if not _inside(rect if title == "n0" else sideways):
             out.append(f"{title} at {rect['node']} outside {rect['box']}" if title == "n0" else title)
     return out
 
 
 def test_tree_explorer_picture_stays_in_view_and_its_controls_work(browser, lab):
-    page = _open_and_run_all(browser, lab, NOTEBOOKS[0])
+    page = _open_and_run_all(browser, lab, NOTEBOOKS[1])
     box, status = _explorer(page, 0)  # tic-tac-toe
     box.locator("svg g.node").first.wait_for()
     # The notebook's "try it": c = 3 at 300 iterations, watch the red path.
@@ -274,6 +290,8 @@ def test_tree_explorer_picture_stays_in_view_and_its_controls_work(browser, lab)
     _wait_for(lambda: "c = 3;" in status.inner_text())
     hidden = _nodes_out_of_view(box)
     _shot(page, "06_explorer_300_iterations.png")
+    found = _look(page)  # labels of 10 px or more, no picture past the edge
+    assert not found, "after c = 3 at 300 iterations:\n" + "\n".join(found)
     assert status.inner_text() != before and status.inner_text().startswith("iteration 300 ")
     assert not [h for h in hidden if h.startswith("n0 ")], f"the root is drawn outside the visible box: {hidden}"
     assert not hidden, f"nodes {hidden} of the explorer's picture are outside the visible box"
@@ -334,7 +352,9 @@ def _texts(buttons) -> list[str]:
 
 
 def test_play_board_plays_two_games_with_new_game_between_them(browser, lab):
-    page = _open_and_run_all(browser, lab, NOTEBOOKS[1])
+    page = _open_and_run_all(browser, lab, NOTEBOOKS[2])
+    # Section 2's won game (X completes the top row against 10 iterations): the picture marks the winning line.
+    assert page.locator(f"{PANEL} .jp-OutputArea-output td.mctslab-win").count() == 3
     buttons, status, box = _board(page, 9)
     assert buttons.count() == 9
     # Game 1: X (you) takes the first free cell until the game ends.
@@ -353,6 +373,11 @@ def test_play_board_plays_two_games_with_new_game_between_them(browser, lab):
         )
     ended = status.inner_text()
     assert any(word in ended for word in ("won", "draw")), ended
+    # The winning line is green (WIN_FILL) on the live board (with this seed the agent wins: O's bottom row).
+    line = buttons.evaluate_all(
+        "bs => bs.filter(b => b.classList.contains('mctslab-win')).map(b => getComputedStyle(b).backgroundColor)"
+    )
+    assert len(line) >= 3 and set(line) == {"rgb(158, 216, 154)"} if "won" in ended else not line, (ended, line)
     marks = _texts(buttons)
     taken = next(i for i, t in enumerate(marks) if t in ("X", "O"))
     buttons.nth(taken).click()  # a click after the end points at "new game"
@@ -390,7 +415,13 @@ def test_play_board_plays_two_games_with_new_game_between_them(browser, lab):
 
     # Ultimate Tic-Tac-Toe: after the agent's reply, only the small board you are sent to is outlined.
     buttons, status, box = _board(page, 81)
-    outlined = buttons.evaluate_all("bs => bs.filter(b => getComputedStyle(b).borderTopStyle === 'solid').length")
+    outlined = buttons.evaluate_all(
+        "bs => bs.filter(b => b.classList.contains('mctslab-target'))"
+        ".filter(b => getComputedStyle(b).borderRightStyle === 'solid').length"
+    )
+    # Thick lines between the small boards: the cells of columns 3 and 6 draw them on their left.
+    thick = buttons.evaluate_all("bs => bs.map(b => parseFloat(getComputedStyle(b).borderLeftWidth) >= 3)")
+    assert [i % 9 for i, t in enumerate(thick) if t] == [3, 6] * 9, "no thick lines between the small boards"
     _shot(page, "07_ultimate.png")
     assert 0 < outlined <= 9, f"{outlined} cells outlined as legal"
     assert "click an outlined cell" in status.inner_text(), status.inner_text()
@@ -460,16 +491,16 @@ PAGE_PROBLEMS = """([panel, minPx]) => {
 }"""
 
 
-def _look(page, name: str) -> list[str]:
-    """What looks broken in the notebook on show (see PAGE_PROBLEMS), after a screenshot of every part of it."""
-    problems = page.evaluate(PAGE_PROBLEMS, [PANEL, MIN_LABEL_PX])
-    return problems
+def _look(page) -> list[str]:
+    """What looks broken in the notebook on show, one line each (see PAGE_PROBLEMS)."""
+    return page.evaluate(PAGE_PROBLEMS, [PANEL, MIN_LABEL_PX])
 
 
 def _open_stored(browser, lab: str, mode: str, name: str):
     """Open notebook ``name`` as saved (``mode``: trusted or untrusted), wait for its kernel and its outputs."""
     url, token = lab.split("|")
     page = browser.new_page()
+    page.set_viewport_size(NARROW)
     stem = f"{mode}-{Path(name).stem}"
     page.goto(f"{url}/lab/workspaces/{stem}/tree/{mode}/{name}?reset&token={token}")
     page.wait_for_selector(f"{PANEL} .jp-Cell", state="attached")
@@ -496,6 +527,11 @@ def test_saved_notebooks_read_well_before_anything_runs(browser, lab, mode):
     for name in STORED:
         page = _open_stored(browser, lab, mode, name)
         _shots(page, f"stored_{mode}_{Path(name).stem[:2]}")
-        found += [f"{name} {p}" for p in _look(page, name)]
+        found += [f"{name} {p}" for p in _look(page)]
         page.close()
     assert not found, f"{mode}, before anything runs:\n" + "\n".join(found)
+
+
+def test_pictures_fit_after_running(browser, lab):
+    page = _open_and_run_all(browser, lab, NOTEBOOKS[0], NARROW)  # _open_and_run_all looks at every output
+    page.close()

@@ -267,7 +267,7 @@ def test_a_saved_notebook_shows_what_the_widgets_showed_as_text():
 
 def test_the_explorer_picture_fits_the_width_and_the_controls_explain_themselves():
     # 10 pt labels may shrink to 10 px: 1600 pt (2133 px) wide shrinks to 1600 px at the least.
-    box = '<div style="overflow:auto;max-width:100%">'
+    box = '<div style="overflow:auto;max-width:100%;contain:inline-size">'
     assert fitted('<svg width="1600pt" height="300pt" viewBox="0 0 1600 300"><text font-size="10.00">').startswith(
         box + '<svg style="max-width:100%;height:auto;min-width:1600px" width="1600pt"'
     )

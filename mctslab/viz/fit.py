@@ -68,4 +68,6 @@ def inline_html(svg_html: str, fit: bool = True, min_label_px: float = MIN_LABEL
         low = min_width_px(svg_html, min_label_px)
         floor = f";min-width:{low:.0f}px" if low is not None else ""
         svg_html = re.sub(r"<svg\b", f'<svg style="max-width:100%;height:auto{floor}"', svg_html, count=1)
-    return f'<div style="overflow:auto;max-width:100%">{svg_html}</div>'
+    # contain:inline-size: the box takes the width it is given, not its picture's (a widget's HTML sits in a
+    # flex item that would otherwise grow to the picture's minimum width and run off the page).
+    return f'<div style="overflow:auto;max-width:100%;contain:inline-size">{svg_html}</div>'
