@@ -482,6 +482,12 @@ PAGE_PROBLEMS = """([panel, minPx]) => {
             out.push(where(el) + ': ' + kind + ' scrolls ' + past + ' px where it could shrink to fit');
         }
     }
+    // The statistics beside a board: on their own lines, never wrapped (mid-number), and inside the notebook.
+    for (const pre of root.querySelectorAll('.jp-OutputArea-output :is(.jp-RenderedHTMLCommon, .widget-html) pre')) {
+        const style = getComputedStyle(pre);
+        if (!['pre', 'nowrap'].includes(style.whiteSpace)) out.push(where(pre) + ': statistics that wrap');
+        if (pre.getBoundingClientRect().right > edge + 1) out.push(where(pre) + ': statistics past the notebook');
+    }
     // Zebra striping on boards: every row of a board has the same background.
     for (const table of root.querySelectorAll('.jp-OutputArea-output table.mctslab-board')) {
         const colours = new Set([...table.querySelectorAll('tr')].map(tr => getComputedStyle(tr).backgroundColor));
