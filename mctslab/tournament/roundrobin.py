@@ -21,7 +21,7 @@ from ..games import Game, make_game
 from ..validation import one_of, positive_int
 from .elo import EloRatings, bradley_terry
 from .factory import AgentLike, label_of, name_of, resolve
-from .match import SEATS, MatchResult, a_moves_first, seed_header
+from .match import SEATS, MatchResult, a_moves_first, run_header
 from .records import GameResult, GameTask, game_seed
 from .runner import check_games
 from .schedule import play_schedule
@@ -192,8 +192,7 @@ def round_robin(
         raise ValueError(f"each agent may appear once in a round robin; repeated: {', '.join(repeated)}")
     pairings = list(itertools.combinations(range(len(specs)), 2))
     check_games(games, len(pairings))
-    header = {"kind": "round-robin", "game": game_obj.spec, "agents": list(specs), "seed": seed_header(seed)}
-    header["seats"] = seats
+    header = run_header("round-robin", game_obj.spec, list(specs), seed, seats)
     played = play_schedule(
         game_obj,
         [(resolved[i], resolved[j]) for i, j in pairings],
