@@ -32,7 +32,7 @@ from ..agents.uct import UCT, Node
 from ..games.base import Game, State
 from ..seeding import Seed
 from ..ucb import SQRT2
-from .fit import inline_html
+from .fit import fitted
 from .outline import node_title
 from .phases import PHASES, draw_iteration
 from .steps import IterationRecord, SearchRecorder
@@ -377,16 +377,6 @@ class ExplorerWidget:
 def _nodes(count: int) -> str:
     """``"1 node"``, ``"301 nodes"``."""
     return f"{count} node" if count == 1 else f"{count} nodes"
-
-
-def fitted(html: str, fit: bool = True) -> str:
-    """A drawing's HTML (from :func:`~mctslab.viz.tree.graph_html`) in a box that never overflows the page.
-
-    With ``fit``, an SVG is scaled down to the width of the box (never up), but not so far
-    that its labels fall below :data:`~mctslab.viz.fit.MIN_LABEL_PX`: a tree too wide for
-    that scrolls. Without, it keeps its size and the box scrolls.
-    """
-    return inline_html(html, fit)
 
 
 def tree_explorer(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import re
 
-__all__ = ["MIN_LABEL_PX", "image_html", "inline_html", "min_width_px"]
+__all__ = ["MIN_LABEL_PX", "fitted", "image_html", "inline_html", "min_width_px"]
 
 MIN_LABEL_PX = 10.0
 """The height, in CSS pixels, below which a picture's labels are not shrunk."""
@@ -71,3 +71,13 @@ def inline_html(svg_html: str, fit: bool = True, min_label_px: float = MIN_LABEL
     # contain:inline-size: the box takes the width it is given, not its picture's (a widget's HTML sits in a
     # flex item that would otherwise grow to the picture's minimum width and run off the page).
     return f'<div style="overflow:auto;max-width:100%;contain:inline-size">{svg_html}</div>'
+
+
+def fitted(html: str, fit: bool = True) -> str:
+    """A drawing's HTML (from :func:`~mctslab.viz.tree.graph_html`) in a box that never overflows the page.
+
+    With ``fit``, an SVG is scaled down to the width of the box (never up), but not so far
+    that its labels fall below :data:`~mctslab.viz.fit.MIN_LABEL_PX`: a tree too wide for
+    that scrolls. Without, it keeps its size and the box scrolls.
+    """
+    return inline_html(html, fit)
