@@ -372,10 +372,41 @@ def test_saved_notebooks_keep_pictures_of_their_widgets_not_the_widgets():
     static_widgets(notebook)
     assert "widgets" not in notebook["metadata"]
     assert notebook["cells"][0]["outputs"][0]["data"] == {"text/html": "<b>"} and notebook["cells"][1]["outputs"] == []
-    for name in ("04_uct_step_by_step", "06_tree_explorer", "07_play_against_the_ai"):
-        path = Path(__file__).resolve().parents[1] / "notebooks" / f"{name}.ipynb"
+    for path in sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb")):
         saved = json.loads(path.read_text())
         assert saved == static_widgets(json.loads(path.read_text())), (
             f"{path.name} stores widgets, which JupyterLab shows broken before the cell runs: "
             f"run python -m mctslab.viz.stored {path.relative_to(path.parents[1])} after executing it"
         )
+
+
+def test_a_saved_progress_bar_shows_where_it_ended():
+    def model(name, **state):
+        return {"model_name": name, "state": state}
+
+    state = {
+        "box": model("HBoxModel", children=["IPY_MODEL_l", "IPY_MODEL_b", "IPY_MODEL_r"]),
+        "l": model("HTMLModel", value="rows:\u2007100%"),
+        "b": model("FloatProgressModel", value=36.0, max=36.0),
+        "r": model("HTMLModel", value="\u200736/36\u2007[01:01&lt;00:00]"),
+        "half": model("HBoxModel", children=["IPY_MODEL_l", "IPY_MODEL_h", "IPY_MODEL_r"]),
+        "h": model("IntProgressModel", value=5, max=10),
+    }
+    view = {"model_id": "box", "version_major": 2, "version_minor": 0}
+    first = "rows:   0%|          | 0/36 [00:00<?, ?it/s]"
+    notebook = {
+        "metadata": {"widgets": {WIDGET_STATE: {"state": state}}},
+        "cells": [
+            {
+                "cell_type": "code",
+                "outputs": [{"output_type": "display_data", "data": {WIDGET_VIEW: view, "text/plain": first}}],
+            },
+            {
+                "cell_type": "code",
+                "outputs": [{"output_type": "display_data", "data": {WIDGET_VIEW: {**view, "model_id": "half"}}}],
+            },
+        ],
+    }
+    static_widgets(notebook)
+    assert notebook["cells"][0]["outputs"][0]["data"] == {"text/plain": "rows: 100%|██████████| 36/36 [01:01<00:00]"}
+    assert notebook["cells"][1]["outputs"][0]["data"]["text/plain"].startswith("rows: 100%|█████     |")

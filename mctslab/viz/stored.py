@@ -15,6 +15,7 @@ Run after executing a notebook::
 
 from __future__ import annotations
 
+import html
 import json
 import sys
 from pathlib import Path
@@ -26,18 +27,47 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 
+BAR_WIDTH = 10
+"""Characters of a progress bar written as text (tqdm's own width in a notebook's text)."""
+
+
+def _progress_line(model_id: str, state: dict[str, Any]) -> str | None:
+    """A tqdm bar's last state as tqdm writes it in text (``desc: 100%|##########| 36/36 [...]``), or None.
+
+    tqdm shows a bar in a notebook as a box of three widgets: its description and percentage
+    (HTML), the bar (a progress widget) and the counts and times (HTML). The text it saves
+    beside the view is the bar's *first* state (``0%``); the saved widget state holds the last.
+    """
+    box = state.get(model_id, {})
+    children = box.get("state", {}).get("children", []) if box.get("model_name") == "HBoxModel" else []
+    parts = [state.get(str(c).removeprefix("IPY_MODEL_"), {}) for c in children]
+    names = [p.get("model_name") for p in parts]
+    if len(parts) != 3 or names[0] != "HTMLModel" or names[2] != "HTMLModel" or "Progress" not in str(names[1]):
+        return None
+    left, bar, right = (p.get("state", {}) for p in parts)
+    value, top = bar.get("value") or 0, bar.get("max") or 0
+    filled = round(BAR_WIDTH * min(1.0, value / top)) if top else 0
+    text = f"{left.get('value', '')}|{'█' * filled}{' ' * (BAR_WIDTH - filled)}|{right.get('value', '')}"
+    return html.unescape(text).replace("\u2007", " ")
+
+
 def static_widgets(notebook: dict[str, Any]) -> dict[str, Any]:
     """``notebook`` (nbformat 4, as JSON) without widget views in its outputs or widget state in its metadata.
 
-    An output left with nothing to show but the view is dropped. The notebook is changed in
-    place and returned.
+    An output left with nothing to show but the view is dropped. A progress bar (tqdm's) keeps
+    one line of text showing where it ended (from the saved state), not where it started. The
+    notebook is changed in place and returned.
     """
-    notebook.get("metadata", {}).pop("widgets", None)
+    widgets = notebook.get("metadata", {}).pop("widgets", None) or {}
+    state = widgets.get(WIDGET_STATE, {}).get("state", {})
     for cell in notebook.get("cells", []):
         outputs = []
         for output in cell.get("outputs", []):
             data = output.get("data")
             if data is not None and WIDGET_VIEW in data:
+                line = _progress_line(str(data[WIDGET_VIEW].get("model_id", "")), state)
+                if line is not None:
+                    data["text/plain"] = line
                 del data[WIDGET_VIEW]
                 if not data:
                     continue
