@@ -17,6 +17,7 @@ from ...agents import UCT, FixedBudget
 from ...exact import flat_traps, move_odds, random_play_odds
 from ...games import make_game
 from ...tournament import game_seed, round_robin
+from ..experiments.classic import PAPER_SHAPES, Setup, run_failure
 from ..experiments.decisions import (
     choice_rates,
     decision_quality,
@@ -26,6 +27,7 @@ from ..experiments.decisions import (
     sample_positions,
 )
 from ..experiments.strength import budget_agent, strength_curves, uct_grid
+from .classic import plot_failure
 from .plots import (
     plot_board,
     plot_choice_rates,
@@ -205,6 +207,24 @@ def uct_tree(fast: bool = False, executor: Executor | None = None) -> Any:
     return draw_tree(root, game, depth=2, top_k=3, mean=True, title=title)
 
 
+def pgame_failure(fast: bool = False, executor: Executor | None = None) -> Any:
+    """Failure rate against N of UCT, plain MC, MC with minimax backup and alpha-beta on P-games (notebook 11).
+
+    Resumable: the results live in ``notebooks/data/11_classic_experiments`` (``fast``: a
+    temporary folder, 6 trees, 3 budgets).
+    """
+    import tempfile
+
+    fig = _figure(11, 4)
+    with tempfile.TemporaryDirectory() as tmp:
+        out_dir = Path(tmp) if fast else FIGURES_DIR.parent / "notebooks" / "data" / "11_classic_experiments"
+        for ax, setup in zip(fig.subplots(1, 2), PAPER_SHAPES, strict=True):
+            if fast:
+                setup = Setup(setup.branching, setup.depth, (16, 64, 256), 6)
+            plot_failure(run_failure(setup, out_dir, progress=False), ax=ax)
+    return fig
+
+
 def _flat(budget: int, seed: Any) -> FixedBudget:
     """Flat Monte Carlo with ``budget`` playouts per move on the empty 3 x 3 board (9 moves)."""
     return FixedBudget("flat", 9 * budget, seed=seed)
@@ -221,6 +241,7 @@ FIGURES: dict[str, Callable[..., Any]] = {
     "games_needed.png": games_needed,
     "ucb1_regret.png": ucb1_regret,
     "uct_tree.svg": uct_tree,
+    "pgame_failure.png": pgame_failure,
 }
 """File name in ``figures/`` -> the function that makes it."""
 

@@ -59,8 +59,8 @@ class Setup:
 
 
 PAPER_SHAPES = (
-    Setup(2, 20, (16, 32, 64, 128, 256, 512, 1024, 2048, 4096), 200),
-    Setup(8, 8, (16, 32, 64, 128, 256, 512, 1024, 2048, 4096), 200),
+    Setup(2, 20, (16, 32, 64, 128, 256, 512, 1024, 2048, 4096), 150),
+    Setup(8, 8, (16, 32, 64, 128, 256, 512, 1024, 2048, 4096), 150),
 )
 """The two tree shapes of the paper's P-game figure at this package's full scale (the figures command)."""
 
