@@ -67,3 +67,24 @@ def test_the_curves_count_failures_against_the_exact_optimal_moves(tmp_path):
     point = curves.point("alphabeta", 8)
     assert point.trees == SMALL.trees and point.ci()[0] <= point.rate <= point.ci()[1]
     assert "alpha-beta" in str(curves)
+
+
+def test_paired_counts_are_the_discordant_trees(tmp_path):
+    curves = run_failure(SMALL, tmp_path, ["uct", "alphabeta"], progress=False)
+    for budget in SMALL.budgets:
+        only_uct, only_ab = curves.paired("uct", "alphabeta", budget)
+        uct, ab = curves.failed[("uct", budget)], curves.failed[("alphabeta", budget)]
+        both = sum(x and y for x, y in zip(uct, ab, strict=True))
+        assert only_uct + both == curves.point("uct", budget).failures
+        assert only_ab + both == curves.point("alphabeta", budget).failures
+
+
+def test_the_small_tree_drawing_shows_exact_values_and_refuses_big_trees():
+    from mctslab.course.figures.classic import draw_pgame
+
+    game = PGame(branching=2, depth=4, seed=0)
+    text = draw_pgame(game).describe()
+    assert text.splitlines()[0] == f"MAX to move, exact value {alphabeta(game)[0]:+.0f}"
+    assert text.count("leaf") == 16
+    with pytest.raises(ValueError, match="at most 64 leaves; pgame:branching=8,depth=8,seed=0 has 16777216"):
+        draw_pgame(PGame(branching=8, depth=8, seed=0))

@@ -1,9 +1,12 @@
-"""Pictures of notebook 11: failure rate against the budget on random P-game trees (Kocsis & Szepesvári 2006)."""
+"""Pictures of notebook 11: a small P-game drawn with its exact values, and failure rates against the budget."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ...exact.alphabeta import move_values
+from ...games.pgame import PGame, PGameState
+from ...viz.tree import NO_DOT_MESSAGE, _graph_class
 from ..experiments.classic import LABELS, FailureCurves
 from .plots import _axes
 
@@ -36,3 +39,53 @@ def plot_failure(curves: FailureCurves, ax: Any = None, title: str = "") -> Any:
     )
     ax.legend(fontsize="small")
     return ax
+
+
+def draw_pgame(game: PGame) -> Any:
+    """The whole of a small P-game tree as a graphviz drawing, with its exact values.
+
+    Each edge carries its move's value; a leaf shows its sum and result; an inner node
+    shows the exact minimax result for MAX (+1 win, 0 draw, -1 loss), found by
+    :func:`mctslab.exact.alphabeta.move_values`; the optimal moves are drawn in bold.
+    Shows itself as SVG, PNG and text (an outline) in a notebook.
+
+    Raises:
+        ValueError: for a tree of more than 64 leaves (too big to read).
+    """
+    leaves = game.branching**game.depth
+    if leaves > 64:
+        raise ValueError(f"draw_pgame draws trees of at most 64 leaves; {game.spec} has {leaves}")
+    graph = _graph_class()(graph_attr={"rankdir": "TB", "nodesep": "0.15"}, node_attr={"fontsize": "10"})
+    lines: list[str] = []
+    _draw(game, game.initial_state(), graph, lines)
+    graph.text = NO_DOT_MESSAGE + "\n\n" + "\n".join(lines)
+    return graph
+
+
+def _draw(game: PGame, state: PGameState, graph: Any, lines: list[str]) -> None:
+    name = "n" + ("".join(map(str, state.path)) or "root")
+    indent = "  " * len(state.path)
+    if game.is_terminal(state):
+        winner = game.winner(state)
+        result = "draw" if winner is None else f"{game.mark(winner)} wins"
+        graph.node(
+            name,
+            f"{state.total:+d}\n{result}",
+            shape="box",
+            color=("grey", "#3b75af", "#d1603d")[0 if winner is None else 1 + winner],
+        )
+        lines.append(f"{indent}leaf {state.total:+d}: {result}")
+        return
+    values = move_values(game, state)
+    best = max(values.values()) if game.to_move(state) == 0 else min(values.values())
+    graph.node(name, f"{game.mark(game.to_move(state))}\n{best:+.0f}", shape="ellipse")
+    lines.append(f"{indent}{game.mark(game.to_move(state))} to move, exact value {best:+.0f}")
+    for move in game.legal_moves(state):
+        child = game.apply(state, move)
+        graph.edge(
+            name,
+            "n" + "".join(map(str, child.path)),
+            label=f"{game.move_value(state, move):+d}",
+            penwidth="2.5" if values[move] == best else "1",
+        )
+        _draw(game, child, graph, lines)

@@ -6,7 +6,7 @@
   resumable (:func:`run_failure`).
 """
 
-from .failure import PAPER_SHAPES, FailureCurves, Point, Setup, run_failure
+from .failure import PAPER_SHAPES, FailureCurves, Point, Setup, results_folder, run_failure
 from .players import ALGORITHMS, LABELS, alphabeta_move, choose, mmmc_move
 
 __all__ = [
@@ -19,5 +19,6 @@ __all__ = [
     "alphabeta_move",
     "choose",
     "mmmc_move",
+    "results_folder",
     "run_failure",
 ]

@@ -101,12 +101,25 @@ class FailureCurves:
             over the trees (a :class:`~fractions.Fraction`): where every curve starts.
         decisive: how many trees have a root move that is not optimal (on the others
             no algorithm can fail).
+        failed: (algorithm, budget) -> for each tree, whether that algorithm failed on it
+            (for paired comparisons on the same trees, :meth:`paired`).
     """
 
     setup: Setup
     points: tuple[Point, ...]
     random_rate: Fraction
     decisive: int
+    failed: dict[tuple[str, int], tuple[bool, ...]]
+
+    def paired(self, first: str, second: str, budget: int) -> tuple[int, int]:
+        """On the same trees at ``budget``: (trees only ``first`` fails on, trees only ``second`` fails on).
+
+        Trees where both fail or both succeed say nothing about which fails less; of the
+        others (the discordant trees), the share where only ``second`` fails estimates
+        how often ``first`` is the one that is right (a sign test, McNemar's).
+        """
+        a, b = self.failed[(first, budget)], self.failed[(second, budget)]
+        return sum(x and not y for x, y in zip(a, b, strict=True)), sum(y and not x for x, y in zip(a, b, strict=True))
 
     def point(self, algorithm: str, budget: int) -> Point:
         """The point of ``algorithm`` at ``budget``."""
@@ -213,16 +226,17 @@ def _curves(
     chosen: dict[tuple[int, str, int], int],
 ) -> FailureCurves:
     trees = range(setup.trees)
-    points = tuple(
-        Point(a, budget, sum(chosen[(t, a, budget)] not in optimal[t] for t in trees), setup.trees)
+    failed = {
+        (a, budget): tuple(chosen[(t, a, budget)] not in optimal[t] for t in trees)
         for a in ALGORITHMS
         if a in algorithms
         for budget in setup.budgets
-    )
+    }
+    points = tuple(Point(a, budget, sum(f), setup.trees) for (a, budget), f in failed.items())
     b = setup.branching
     random_rate = sum((Fraction(b - len(optimal[t]), b) for t in trees), Fraction(0)) / setup.trees
     decisive = sum(len(optimal[t]) < b for t in trees)
-    return FailureCurves(setup, points, random_rate, decisive)
+    return FailureCurves(setup, points, random_rate, decisive, failed)
 
 
 def _write(out, record: dict) -> None:
@@ -236,3 +250,22 @@ def _bar(items: Iterable[int], progress: bool, desc: str) -> Iterable[int]:
     from tqdm.auto import tqdm
 
     return tqdm(items, desc=desc, leave=False)
+
+
+STORED = "11_classic_experiments"
+"""The folder (under the notebooks' ``data/``) of the stored full-scale results."""
+
+
+def results_folder(folder: str | os.PathLike = Path("data") / STORED) -> Path:
+    """Where notebook 11 keeps its results: ``folder`` if it holds the stored ones, else the installed course's copy.
+
+    When neither holds a results file of every :data:`PAPER_SHAPES` shape, ``folder``
+    itself: :func:`run_failure` then computes what is missing there (minutes at full scale).
+    """
+    from ...editions import DATA_FOLDER, NOTEBOOKS  # the installed course's notebooks, else the repository's
+
+    wanted = [f"failure_{s.name}.jsonl" for s in PAPER_SHAPES]
+    for candidate in (Path(folder), NOTEBOOKS / DATA_FOLDER / STORED):
+        if all((candidate / name).is_file() for name in wanted):
+            return candidate
+    return Path(folder)
