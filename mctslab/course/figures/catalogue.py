@@ -207,22 +207,32 @@ def uct_tree(fast: bool = False, executor: Executor | None = None) -> Any:
     return draw_tree(root, game, depth=2, top_k=3, mean=True, title=title)
 
 
-def pgame_failure(fast: bool = False, executor: Executor | None = None) -> Any:
-    """Failure rate against N of UCT, plain MC, MC with minimax backup and alpha-beta on P-games (notebook 11).
+def _pgame_failure(shape: int, fast: bool) -> Any:
+    """One shape of :data:`PAPER_SHAPES`: failure rate against N of the four algorithms (notebook 11).
 
     Resumable: the results live in ``notebooks/data/11_classic_experiments`` (``fast``: a
     temporary folder, 6 trees, 3 budgets).
     """
     import tempfile
 
-    fig = _figure(11, 4)
+    setup = PAPER_SHAPES[shape]
+    fig = _figure(6.5, 4.2)
     with tempfile.TemporaryDirectory() as tmp:
         out_dir = Path(tmp) if fast else FIGURES_DIR.parent / "notebooks" / "data" / "11_classic_experiments"
-        for ax, setup in zip(fig.subplots(1, 2), PAPER_SHAPES, strict=True):
-            if fast:
-                setup = Setup(setup.branching, setup.depth, (16, 64, 256), 6)
-            plot_failure(run_failure(setup, out_dir, progress=False), ax=ax)
+        if fast:
+            setup = Setup(setup.branching, setup.depth, (16, 64, 256), 6)
+        plot_failure(run_failure(setup, out_dir, progress=False), ax=fig.subplots())
     return fig
+
+
+def pgame_failure_b2_d20(fast: bool = False, executor: Executor | None = None) -> Any:
+    """Failure rate against N on P-games with B=2, D=20 (Kocsis & Szepesvari 2006; notebook 11)."""
+    return _pgame_failure(0, fast)
+
+
+def pgame_failure_b8_d8(fast: bool = False, executor: Executor | None = None) -> Any:
+    """Failure rate against N on P-games with B=8, D=8 (Kocsis & Szepesvari 2006; notebook 11)."""
+    return _pgame_failure(1, fast)
 
 
 def _flat(budget: int, seed: Any) -> FixedBudget:
@@ -241,7 +251,8 @@ FIGURES: dict[str, Callable[..., Any]] = {
     "games_needed.png": games_needed,
     "ucb1_regret.png": ucb1_regret,
     "uct_tree.svg": uct_tree,
-    "pgame_failure.png": pgame_failure,
+    "pgame_failure_b2_d20.png": pgame_failure_b2_d20,
+    "pgame_failure_b8_d8.png": pgame_failure_b8_d8,
 }
 """File name in ``figures/`` -> the function that makes it."""
 
