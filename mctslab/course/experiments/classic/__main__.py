@@ -1,7 +1,8 @@
-"""Regenerate notebook 11's full-scale failure rates: ``python -m mctslab.course.experiments.classic [OUT_DIR]``.
+"""Regenerate notebooks 11 and 11b's stored results: ``python -m mctslab.course.experiments.classic [OUT_DIR]``.
 
-Resumable: stop it and run it again, it goes on where it stopped. Prints each shape's
-table and the seconds it took.
+The failure rates on P-games (notebook 11), then the planted traps and the trap census (notebook 11b).
+Resumable: stop it and run it again, it goes on where it stopped. Prints each table and
+the seconds it took.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ import sys
 import time
 from pathlib import Path
 
+from .census import CENSUS_POSITIONS, run_census
 from .failure import PAPER_SHAPES, run_failure
+from .traps import TrapSetup, run_traps
 
 DEFAULT_DIR = Path("notebooks/data/11_classic_experiments")
 
@@ -23,6 +26,14 @@ def main(argv: list[str]) -> None:
         curves = run_failure(setup, out_dir)
         print(f"{setup.name}: {setup.trees} trees, {time.perf_counter() - start:.0f} s")
         print(curves)
+    start = time.perf_counter()
+    traps = run_traps(TrapSetup(), out_dir)
+    print(f"planted traps: {time.perf_counter() - start:.0f} s")
+    print(traps)
+    start = time.perf_counter()
+    census = run_census(out_dir, CENSUS_POSITIONS)
+    print(f"trap census: {CENSUS_POSITIONS} positions per game and source, {time.perf_counter() - start:.0f} s")
+    print(census)
 
 
 if __name__ == "__main__":
