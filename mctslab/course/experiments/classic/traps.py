@@ -42,8 +42,8 @@ class TrapSetup:
     """
 
     levels: tuple[int, ...] = (1, 3, 5, 7)
-    trees: int = 100
-    iterations: int = 3000
+    trees: int = 60
+    iterations: int = 2000
     branching: int = 4
     depth: int = 12
     density: int = 10
