@@ -16,7 +16,7 @@ import hashlib
 import json
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -130,7 +130,8 @@ def run_census(
             path.parent.mkdir(parents=True, exist_ok=True)
             found = _read(path)
             with path.open("a") as out:
-                for i in _bar(range(positions), progress, f"{game_spec} {source}"):
+                todo = [i for i in range(positions) if i not in found]
+                for i in _bar(todo, progress, f"{game_spec} {source}"):  # a bar only for work left to do
                     if i not in found:
                         game, state = sample_position(game_spec, source, i)
                         found[i] = shallowest_trap(game, state, max(LEVELS))
@@ -154,8 +155,8 @@ def _read(path: Path) -> dict[int, int | None]:
     return found
 
 
-def _bar(items, progress: bool, desc: str):
-    if not progress:
+def _bar(items: list[int], progress: bool, desc: str) -> Iterable[int]:
+    if not progress or not items:  # nothing to do: no bar (a notebook reading stored results stores none)
         return items
     from tqdm.auto import tqdm
 

@@ -203,8 +203,13 @@ def run_failure(
     path = Path(out_dir) / f"failure_{setup.name}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     optimal, chosen = _read(path)
+    todo = [
+        t
+        for t in range(setup.trees)
+        if t not in optimal or any((t, a, b) not in chosen for a in algorithms for b in setup.budgets)
+    ]
     with path.open("a") as out:
-        for tree in _bar(range(setup.trees), progress, f"P-game {setup.name}"):
+        for tree in _bar(todo, progress, f"P-game {setup.name}"):  # a bar only for work left to do
             game = setup.game(tree)
             root = game.initial_state()
             if tree not in optimal:
@@ -244,8 +249,8 @@ def _write(out, record: dict) -> None:
     out.flush()
 
 
-def _bar(items: Iterable[int], progress: bool, desc: str) -> Iterable[int]:
-    if not progress:
+def _bar(items: list[int], progress: bool, desc: str) -> Iterable[int]:
+    if not progress or not items:  # nothing to do: no bar (a notebook reading stored results stores none)
         return items
     from tqdm.auto import tqdm
 

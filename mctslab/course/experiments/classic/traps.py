@@ -145,7 +145,8 @@ def run_traps(setup: TrapSetup, out_dir: str | os.PathLike, *, progress: bool = 
             found[(record["level"], record["tree"])] = record
     with path.open("a") as out:
         for level in setup.levels:
-            for tree in _bar(range(setup.trees), progress, f"traps level {level}"):
+            todo = [t for t in range(setup.trees) if (level, t) not in found]
+            for tree in _bar(todo, progress, f"traps level {level}"):  # a bar only for work left to do
                 if (level, tree) not in found:
                     found[(level, tree)] = {"level": level, "tree": tree, **measure(setup, level, tree)}
                     out.write(json.dumps(found[(level, tree)]) + "\n")
