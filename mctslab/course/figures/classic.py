@@ -1,4 +1,4 @@
-"""Pictures of notebook 11: a small P-game drawn with its exact values, and failure rates against the budget."""
+"""Pictures of notebooks 11 and 11b: a small P-game with its exact values, failure rates, planted traps."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from ...exact.alphabeta import move_values
 from ...games.pgame import PGame, PGameState
 from ...viz.tree import NO_DOT_MESSAGE, _graph_class
 from ..experiments.classic import LABELS, FailureCurves
+from ..experiments.classic.traps import TrapResults
 from .plots import _axes
 
 COLOURS = {"uct": "#3b75af", "mc": "#d1603d", "mmmc": "#4a9a5a", "alphabeta": "#8a5aa8"}
@@ -89,3 +90,43 @@ def _draw(game: PGame, state: PGameState, graph: Any, lines: list[str]) -> None:
             penwidth="2.5" if values[move] == best else "1",
         )
         _draw(game, child, graph, lines)
+
+
+def plot_traps(results: TrapResults, axes: Any = None) -> Any:
+    """Two panels against the trap level k: UCT's estimate of the trap move (truth 0), and who plays it.
+
+    Intervals: a 95% normal interval on the mean estimate; Wilson intervals on the shares.
+    """
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        _, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    left, right = axes
+    levels = [r.level for r in results.rows]
+    estimates = [r.estimate_ci() for r in results.rows]
+    left.errorbar(
+        levels,
+        [m for m, _, _ in estimates],
+        yerr=[[m - lo for m, lo, _ in estimates], [hi - m for m, _, hi in estimates]],
+        marker="o",
+        capsize=3,
+        color=COLOURS["uct"],
+        label="UCT's estimate",
+    )
+    left.axhline(0, ls=":", color="grey", label="exact value (a loss)")
+    left.set(xlabel="trap level k", ylabel="value of the trap move for MAX", ylim=(-0.05, 0.6), xticks=levels)
+    left.legend(fontsize="small")
+    for field, label, colour in (
+        ("uct_trap", "UCT plays it", COLOURS["uct"]),
+        ("solver_trap", "MCTS-Solver plays it", COLOURS["mmmc"]),
+        ("minimax_trap", "minimax depth k+1 plays it", COLOURS["alphabeta"]),
+        ("solver_proved", "MCTS-Solver proves it lost", COLOURS["mc"]),
+    ):
+        shares = [r.counts[field] / r.trees for r in results.rows]
+        cis = [r.ci(field) for r in results.rows]
+        low = [s - lo for s, (lo, _) in zip(shares, cis, strict=True)]
+        high = [hi - s for s, (_, hi) in zip(shares, cis, strict=True)]
+        right.errorbar(levels, shares, yerr=[low, high], marker="o", capsize=3, label=label, color=colour)
+    right.set(xlabel="trap level k", ylabel=f"share of {results.setup.trees} trees", ylim=(-0.05, 1.05), xticks=levels)
+    right.legend(fontsize="small")
+    return axes
