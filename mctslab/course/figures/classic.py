@@ -56,7 +56,9 @@ def draw_pgame(game: PGame) -> Any:
     leaves = game.branching**game.depth
     if leaves > 64:
         raise ValueError(f"draw_pgame draws trees of at most 64 leaves; {game.spec} has {leaves}")
-    graph = _graph_class()(graph_attr={"rankdir": "TB", "nodesep": "0.15"}, node_attr={"fontsize": "10"})
+    graph = _graph_class()(
+        graph_attr={"rankdir": "LR", "nodesep": "0.1", "ranksep": "0.35"}, node_attr={"fontsize": "10"}
+    )
     lines: list[str] = []
     _draw(game, game.initial_state(), graph, lines)
     graph.text = NO_DOT_MESSAGE + "\n\n" + "\n".join(lines)

@@ -94,7 +94,7 @@ class Census:
             cells = [f"{r.rate(k):.2f} [{r.ci(k)[0]:.2f}, {r.ci(k)[1]:.2f}]" for k in LEVELS]
             rows.append([r.game, r.source, str(r.positions), *cells])
         headers = ["game", "positions from", "n", *(f"trap level <= {k}" for k in LEVELS)]
-        return Table(headers, rows, align="llr" + "r" * len(LEVELS), widths=(10, 14, 5, *(20,) * len(LEVELS)))
+        return Table(headers, rows, align="llr" + "r" * len(LEVELS))
 
     def __str__(self) -> str:
         return str(self.as_table())

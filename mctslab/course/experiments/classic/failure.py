@@ -27,6 +27,9 @@ from ....games.pgame import PGame
 from ....tournament.stats import wilson
 from .players import ALGORITHMS, LABELS, choose
 
+SHORT = {"mmmc": "MC, minimax backup", "mc": "plain MC"}
+"""Column headers of the table where the plot's label is long (MC: Monte Carlo)."""
+
 
 @dataclass(frozen=True)
 class Setup:
@@ -147,8 +150,8 @@ class FailureCurves:
                 low, high = p.ci()
                 row.append(f"{p.rate:.2f} [{low:.2f}, {high:.2f}]")
             rows.append(row)
-        headers = ["N", *(LABELS[a] for a in algorithms)]
-        return Table(headers, rows, align="r" * len(headers), widths=(6, *(30,) * len(algorithms)))
+        headers = ["N", *(SHORT.get(a, LABELS[a]) for a in algorithms)]  # short: fits a laptop's notebook
+        return Table(headers, rows, align="r" * len(headers))
 
     def __str__(self) -> str:
         return str(self.as_table())

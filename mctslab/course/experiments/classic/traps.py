@@ -116,10 +116,12 @@ class TrapResults:
         for r in self.rows:
             mean, low, high = r.estimate_ci()
             cells = [f"{r.counts[f] / r.trees:.2f} [{r.ci(f)[0]:.2f}, {r.ci(f)[1]:.2f}]" for f in FIELDS[1:]]
-            rows.append([str(r.level), str(r.trees), f"{mean:.2f} [{low:.2f}, {high:.2f}]", *cells])
-        headers = ["k", "trees", "UCT estimate", "UCT plays it", "minimax k+1 plays it", "solver plays it"]
-        headers.append("solver proves it")
-        return Table(headers, rows, align="rr" + "r" * 5, widths=(3, 6, 18, 18, 21, 18, 18))
+            rows.append([str(r.level), f"{mean:.2f} [{low:.2f}, {high:.2f}]", *cells])
+        headers = ["k", "UCT estimate", "UCT plays it", "minimax k+1 plays", "solver plays it", "solver proves it"]
+        trees = sorted({r.trees for r in self.rows})
+        caption = f"{' or '.join(map(str, trees))} trees per level k: UCT's estimate of the trap move (truth 0)"
+        caption += " and the share of trees where each agent plays it or the solver proves it lost, with 95% intervals"
+        return Table(headers, rows, align="r" * 6, caption=caption)
 
     def __str__(self) -> str:
         return str(self.as_table())
