@@ -111,17 +111,30 @@ class TrapResults:
         return next(r for r in self.rows if r.level == level)
 
     def as_table(self) -> Table:
-        """Per level: UCT's estimate of the trap (truth 0), and how often each agent plays it or proves it."""
-        rows = []
+        """One column per level k: UCT's estimate of the trap (truth 0), and how often each agent plays it or proves it.
+
+        Levels are columns (not rows) so that the table fits a laptop's notebook window.
+        """
+        labels = {
+            "uct_trap": "UCT plays it",
+            "minimax_trap": "minimax plays it",
+            "solver_trap": "solver plays it",
+            "solver_proved": "solver proves it",
+        }
+        estimate = ["UCT's estimate"]
         for r in self.rows:
             mean, low, high = r.estimate_ci()
-            cells = [f"{r.counts[f] / r.trees:.2f} [{r.ci(f)[0]:.2f}, {r.ci(f)[1]:.2f}]" for f in FIELDS[1:]]
-            rows.append([str(r.level), f"{mean:.2f} [{low:.2f}, {high:.2f}]", *cells])
-        headers = ["k", "UCT estimate", "UCT plays it", "minimax k+1 plays", "solver plays it", "solver proves it"]
+            estimate.append(f"{mean:.2f} [{low:.2f}, {high:.2f}]")
+        rows = [estimate]
+        for field in FIELDS[1:]:
+            cells = [f"{r.counts[field] / r.trees:.2f} [{r.ci(field)[0]:.2f}, {r.ci(field)[1]:.2f}]" for r in self.rows]
+            rows.append([labels.get(field, field), *cells])
+        headers = ["", *(f"k = {r.level}" for r in self.rows)]
         trees = sorted({r.trees for r in self.rows})
         caption = f"{' or '.join(map(str, trees))} trees per level k: UCT's estimate of the trap move (truth 0)"
-        caption += " and the share of trees where each agent plays it or the solver proves it lost, with 95% intervals"
-        return Table(headers, rows, align="r" * 6, caption=caption)
+        caption += ", and the share of trees where UCT, minimax of depth k + 1 or MCTS-Solver plays it"
+        caption += " or the solver proves it lost, with 95% intervals"
+        return Table(headers, rows, align="l" + "r" * len(self.rows), caption=caption)
 
     def __str__(self) -> str:
         return str(self.as_table())
