@@ -102,7 +102,7 @@ def plot_traps(results: TrapResults, axes: Any = None) -> Any:
     if axes is None:
         import matplotlib.pyplot as plt
 
-        _, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+        _, axes = plt.subplots(1, 2, figsize=(8.5, 3.6), layout="constrained")  # readable in a narrow window
     left, right = axes
     levels = [r.level for r in results.rows]
     estimates = [r.estimate_ci() for r in results.rows]
@@ -130,5 +130,5 @@ def plot_traps(results: TrapResults, axes: Any = None) -> Any:
         high = [hi - s for s, (_, hi) in zip(shares, cis, strict=True)]
         right.errorbar(levels, shares, yerr=[low, high], marker="o", capsize=3, label=label, color=colour)
     right.set(xlabel="trap level k", ylabel=f"share of {results.setup.trees} trees", ylim=(-0.05, 1.05), xticks=levels)
-    right.legend(fontsize="small")
+    right.legend(fontsize="small", loc="center left")  # clear of the lines at 0 and 1
     return axes
