@@ -74,10 +74,14 @@ def _check_alpha(name: str, value: Any) -> float:
 
 
 def _check_weights(name: str, value: Any) -> str | None:
+    """The path, once the file is checked (format, shapes from its headers, finite values)."""
     if value is None:
         return None
     if not isinstance(value, (str, Path)) or not str(value) or any(ch in str(value) for ch in ",="):
         raise ValueError(f"{name} must be the path of an .npz file (without ',' or '='), got {value!r}")
+    from ..nets.files import check_weights_file
+
+    check_weights_file(value)  # here, when the spec is made, not when the first game starts
     return str(value)
 
 
@@ -148,6 +152,8 @@ class PUCT(UCT):
         )  # fmt: skip
         if network is not None and evaluator != "net":
             raise ValueError("a network is only used with evaluator='net'")
+        if weights is not None and evaluator != "net":
+            raise ValueError(f"weights={weights} is only read with evaluator=net, got evaluator={evaluator}")
         # What UCT's inherited methods read (PUCT declares none of them: no playout policy,
         # no tree reuse, no compiled engine).
         self.max_moves, self.reuse, self.playout, self.engine, self._previous = None, False, "random", "python", None
