@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from dataclasses import fields
 
 from .training import TrainConfig, config_from, read_log, train
@@ -31,7 +33,16 @@ def run(args: argparse.Namespace) -> int:
     """Train (or resume), then print the last evaluation; returns 0."""
     values = {f.name: getattr(args, f.name) for f in fields(TrainConfig) if f.name != "game"}
     config = config_from({"game": args.game, **values})
-    train(args.out, config, progress=not args.no_progress)
+    try:
+        train(args.out, config, progress=not args.no_progress)
+    except KeyboardInterrupt:  # a RunInterrupted from an evaluation too: its advice is for matches
+        done = sum(r.get("kind") == "round" for r in read_log(args.out)) if os.path.isdir(args.out) else 0
+        print(
+            f"python -m mctslab train: interrupted: {done} of {config.rounds} rounds are saved in {args.out}; "
+            "run the same command again to resume from there (the unfinished round is played again)",
+            file=sys.stderr,
+        )
+        return 130
     evals = [r for r in read_log(args.out) if "eval" in r]
     if evals:
         last = evals[-1]
