@@ -98,8 +98,9 @@ LIMITS = {"iterations": 100_000, "rounds": 1_000_000, "games_per_round": 100_000
           "batch": 100_000, "buffer": 10_000_000, "hidden": 4096, "eval_games": 1_000_000}  # fmt: skip
 """The largest value each integer setting takes (larger ones would only exhaust memory or time)."""
 
-PERFECT_MAX_POSITIONS = 200_000
-"""``perfect`` evaluation is for games with at most this many positions (tic-tac-toe has 5,478)."""
+PERFECT_MAX_POSITIONS = 50_000
+"""``perfect`` evaluation is for games with at most this many positions (tic-tac-toe has 5,478; each
+evaluation solves the game in every worker process, so larger games are refused up front)."""
 
 
 def check_config(config: TrainConfig) -> TrainConfig:
