@@ -124,8 +124,11 @@ def trained(tmp_path_factory) -> Path:
     return out
 
 
-@pytest.mark.parametrize("damage", ["config not json", "config a list", "checkpoint truncated", "checkpoint empty",
-                                    "checkpoint not npz", "checkpoint wrong arrays", "log damaged"])  # fmt: skip
+DAMAGES = ["config not json", "config a list", "config missing", "checkpoint truncated", "checkpoint empty",
+           "checkpoint not npz", "checkpoint wrong arrays", "log damaged"]  # fmt: skip
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
 def test_train_refuses_a_damaged_run_folder(tmp_path, capsys, trained, damage):
     import shutil
 
@@ -139,8 +142,12 @@ def test_train_refuses_a_damaged_run_folder(tmp_path, capsys, trained, damage):
         "checkpoint not npz": ("checkpoint.npz", b"\x93NUMPY not an archive"),
         "checkpoint wrong arrays": ("checkpoint.npz", _npz(rounds_done=np.array(1), x=np.zeros(3))),
         "log damaged": ("log.jsonl", b'{"kind": "round", "round": 1}\n{"kind": \n'),
+        "config missing": ("config.json", None),
     }[damage]
-    (out / target).write_bytes(data)
+    if data is None:
+        (out / target).unlink()
+    else:
+        (out / target).write_bytes(data)
     one_line_error(capsys, ["train", "tictactoe", "--out", str(out), *TINY, "--rounds", "2"])
 
 
@@ -148,6 +155,14 @@ def _npz(**arrays) -> bytes:
     buf = io.BytesIO()
     np.savez(buf, **arrays)
     return buf.getvalue()
+
+
+def test_fewer_rounds_than_trained_are_refused(tmp_path, capsys):
+    out = str(tmp_path / "run")
+    assert main(["train", "tictactoe", "--out", out, *TINY, "--rounds", "2"]) == 0
+    capsys.readouterr()
+    assert "trained 2 rounds already" in one_line_error(capsys, ["train", "tictactoe", "--out", out, *TINY])
+    assert json.loads((tmp_path / "run" / "config.json").read_text())["rounds"] == 2
 
 
 def test_a_second_run_on_the_same_folder_is_refused(tmp_path, capsys):

@@ -7,8 +7,9 @@ round, in this order, so that a refused run writes nothing:
    spec ``puct:evaluator=net,weights=OUT/net.npz``, whose values cannot hold them);
 2. the folder: created if missing; a file, a device or a path too long is one line;
 3. the lock (:func:`lock`): one ``train`` per folder at a time;
-4. ``config.json``: a saved configuration must match (``rounds`` apart), and a damaged one
-   is refused; a new one is written atomically (:func:`write_atomic`).
+4. ``config.json``: a saved configuration must match (``rounds`` apart, which may not fall
+   below the rounds already trained), and a damaged one is refused; the configuration is
+   then written atomically (:func:`write_atomic`).
 """
 
 from __future__ import annotations
@@ -116,19 +117,25 @@ def read_config(path: Path) -> dict[str, Any] | None:
     return saved
 
 
-def check_or_write_config(out: Path, settings: dict[str, Any]) -> None:
-    """Refuse a folder holding a run with other settings (``rounds`` apart), else save ``settings``.
+def check_config_file(out: Path, settings: dict[str, Any]) -> None:
+    """Refuse a folder holding a run with other settings (``rounds`` apart).
 
     A folder with no checkpoint has trained no round yet (a run refused or stopped in its
-    first round): its settings are replaced, so a corrected command goes on there.
+    first round): its settings do not bind, so a corrected command goes on there.
     """
-    path = out / "config.json"
-    saved = read_config(path)
-    if saved is not None and (out / "checkpoint.npz").exists():
-        changed = sorted(k for k in saved.keys() | settings.keys() if k != "rounds" and saved.get(k) != settings.get(k))
-        if changed:
-            raise ValueError(f"{out} holds a run with other settings ({', '.join(changed)}); use another folder")
+    saved = read_config(out / "config.json")
+    if not (out / "checkpoint.npz").exists():
+        return
+    if saved is None:
+        raise ValueError(f"{out} holds a checkpoint but no config.json: its settings are unknown; use another folder")
+    changed = sorted(k for k in saved.keys() | settings.keys() if k != "rounds" and saved.get(k) != settings.get(k))
+    if changed:
+        raise ValueError(f"{out} holds a run with other settings ({', '.join(changed)}); use another folder")
+
+
+def write_config(out: Path, settings: dict[str, Any]) -> None:
+    """Save ``settings`` as ``OUT/config.json`` (atomically)."""
     try:
-        write_atomic(path, (json.dumps(settings, indent=1) + "\n").encode())
+        write_atomic(out / "config.json", (json.dumps(settings, indent=1) + "\n").encode())
     except OSError as err:
         raise folder_error(out, "write config.json", err) from None

@@ -248,7 +248,7 @@ def train(out: str | Path, config: TrainConfig | None = None, progress: bool = T
     out = folder.check_name(out)
     folder.make_folder(out)
     with folder.lock(out):
-        folder.check_or_write_config(out, asdict(config))
+        folder.check_config_file(out, asdict(config))
         try:
             return _train(out, game, config, progress)
         except OSError as err:
@@ -265,6 +265,12 @@ def _train(out: Path, game: Game, config: TrainConfig, progress: bool) -> Policy
     checkpoint = out / "checkpoint.npz"
     if checkpoint.exists():
         start, buffer = _restore(checkpoint, net, opt)
+    if start > config.rounds:
+        raise ValueError(
+            f"{out} has trained {start} rounds already; rounds={config.rounds} asks for fewer "
+            f"(give {start} to report it, more to train further)"
+        )
+    folder.write_config(out, asdict(config))
     log = out / "log.jsonl"
     _keep_log(log, start)
     rounds = tqdm(range(start, config.rounds), initial=start, total=config.rounds, desc="self-play rounds",
