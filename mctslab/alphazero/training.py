@@ -252,7 +252,8 @@ def train(out: str | Path, config: TrainConfig | None = None, progress: bool = T
         try:
             return _train(out, game, config, progress)
         except OSError as err:
-            raise folder.folder_error(out, "write", err) from None
+            doing = f"write {Path(err.filename).name}" if err.filename else "write"
+            raise folder.folder_error(out, doing, err) from None
 
 
 def _train(out: Path, game: Game, config: TrainConfig, progress: bool) -> PolicyValueNet:
