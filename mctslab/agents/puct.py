@@ -97,7 +97,9 @@ class PUCT(UCT):
         evaluator: ``"rollout"`` (uniform priors, value of a random playout) or ``"net"``
             (the policy/value network: ``weights`` if given, else the network shipped for
             the game being played; a clear error where none is shipped).
-        weights: path of an ``.npz`` network file for ``evaluator=net``.
+        weights: path of an ``.npz`` network file for ``evaluator=net`` (checked here, when
+            the agent is made: :func:`mctslab.nets.files.load_weights`; refused with
+            ``evaluator=rollout``, which would ignore it).
         noise: weight of Dirichlet noise mixed into the root's priors (self-play only;
             0, the default, turns it off).
         alpha: the Dirichlet concentration of that noise.
