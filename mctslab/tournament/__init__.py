@@ -17,7 +17,7 @@ from .records import GameResult, GameTask, game_seed
 from .results_file import ResultsFileError, ResultsFileWarning
 from .roundrobin import RoundRobinResult, round_robin
 from .runner import run_games
-from .stats import Outcomes, as_far_probability, games_needed, games_needed_one_sample, wilson
+from .stats import Outcomes, as_far_probability, games_needed, games_needed_one_sample, score_interval, wilson
 from .workers import RunInterrupted
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "games_needed_one_sample",
     "play_match",
     "round_robin",
+    "score_interval",
     "run_games",
     "wilson",
 ]
