@@ -25,6 +25,10 @@ CELL_TYPES = ("code", "markdown", "raw")
 """The cell types of nbformat 4."""
 
 
+MAX_DEPTH = 64
+"""The deepest nesting of JSON arrays and objects read in a notebook (a real one needs under 10)."""
+
+
 class NotebookError(ValueError):
     """A notebook, or a folder to write an edition to, that cannot be used: one line saying why."""
 
@@ -46,8 +50,22 @@ def cell_tags(cell: dict, where: str = "a cell") -> list[str]:
     return [t.strip().lower() for t in tags]
 
 
+def _depth(value: Any) -> int:
+    """How deeply JSON arrays and objects nest in ``value`` (counted without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            if depth <= MAX_DEPTH:
+                stack += [(child, depth + 1) for child in (item.values() if isinstance(item, dict) else item)]
+    return deepest
+
+
 def check_notebook(notebook: Any, name: str) -> None:
     """Refuse (NotebookError naming ``name`` and the cell) what is not an nbformat 4 notebook we can edit."""
+    if _depth(notebook) > MAX_DEPTH:
+        raise NotebookError(f"{name} is nested more than {MAX_DEPTH} levels deep; a notebook needs far fewer")
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         raise NotebookError(f"{name} is not a Jupyter notebook (no list of cells)")
     if not isinstance(notebook.get("metadata", {}), dict):
