@@ -537,3 +537,28 @@ def test_a_results_file_refuses_to_resume_with_a_replaced_weights_file(tmp_path,
     shutil.copyfile(nets["other"], net)
     with pytest.raises(ResultsFileError, match="weights"):
         play_match("tictactoe", spec, "random", games=4, seed=0, out=out, workers=1, progress=False)
+
+
+def test_only_the_checked_members_are_read(tmp_path, nets):
+    """An extra member ``W1`` (no ``.npy``), 240 MB unpacked: np.load would read it; load_weights reads W1.npy."""
+    import tracemalloc
+
+    from mctslab.nets.files import load_weights
+
+    path = tmp_path / "extra.npz"
+    with zipfile.ZipFile(nets["good"]) as good, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for info in good.infolist():
+            z.writestr(info.filename, good.read(info.filename))
+        with z.open("W1", "w", force_zip64=True) as f:
+            np.lib.format.write_array_header_1_0(f, {"descr": "<f8", "fortran_order": False, "shape": (30_000_000,)})
+            block = bytes(1 << 22)
+            for _ in range(30_000_000 * 8 // len(block)):
+                f.write(block)
+    tracemalloc.start()
+    try:
+        params = load_weights(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert params["W1"].shape == load_weights(nets["good"])["W1"].shape
+    assert peak < 20_000_000

@@ -106,8 +106,10 @@ def load_weights(path: str | os.PathLike) -> dict[str, np.ndarray]:
             raise _fail(path, "is not an .npz archive (a network file is written by PolicyValueNet.save)")
         with zipfile.ZipFile(full) as archive:
             _check_shapes(path, _header_shapes(path, archive))
-        with np.load(full, allow_pickle=False) as data:
-            params = {k: np.asarray(data[k], dtype=np.float64) for k in WEIGHTS}
+            params = {}
+            for k in WEIGHTS:  # the very members whose headers were checked (np.load could pick another)
+                with archive.open(f"{k}.npy") as member:
+                    params[k] = np.asarray(np.lib.format.read_array(member, allow_pickle=False), dtype=np.float64)
     except ValueError as err:
         if str(err).startswith("weights file "):
             raise
