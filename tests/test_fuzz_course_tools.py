@@ -333,10 +333,12 @@ def test_course_student_refuses_an_out_that_is_contains_or_links_to_the_sources(
 
 @pytest.mark.parametrize("tags", ["solution", "Solution", ["SOLUTION"], [" solution "], ["Solution", "x"]])
 def test_a_solution_tag_in_any_form_is_dropped(tmp_path, capsys, source, tags):
-    _write(source / "c.ipynb", _notebook(_cell("code", "SECRET_SOLUTION = 1", tags), _cell("code", "y = 2")))
+    _write(source / "c.ipynb", _notebook(_cell("code", "SECRET_SOLUTION = 1", tags), _cell("code", "y = 2", "hide")))
     assert main(["course", "student", str(tmp_path / "out"), "--notebooks", str(source)]) == 0
     assert "c.ipynb: 1 solution cells removed" in capsys.readouterr().out
     assert "SECRET_SOLUTION" not in (tmp_path / "out" / "c.ipynb").read_text()
+    student = json.loads((tmp_path / "out" / "c.ipynb").read_text())
+    assert [c["metadata"]["tags"] for c in student["cells"]] == [["hide"]]  # a valid notebook: tags a list
 
 
 BAD_NOTEBOOKS = {

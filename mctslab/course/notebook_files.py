@@ -95,8 +95,13 @@ def read_notebook(path: Path) -> Any:
         raise NotebookError(f"{path} is not a notebook file (a folder, or not a regular file)")
     try:
         text = path.read_text(encoding="utf-8")
-        check_notebook(json.loads(text), str(path))
-        return nbformat.reads(text, as_version=4)
+        data = json.loads(text)
+        check_notebook(data, str(path))
+        for cell in data["cells"]:
+            if isinstance(cell.get("metadata", {}).get("tags"), str):  # one tag, written as a string
+                cell["metadata"]["tags"] = [cell["metadata"]["tags"]]
+                text = None
+        return nbformat.reads(text if text is not None else json.dumps(data), as_version=4)
     except NotebookError:
         raise
     except RecursionError:
