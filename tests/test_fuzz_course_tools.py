@@ -564,3 +564,18 @@ def test_only_the_checked_members_are_read(tmp_path, nets):
         tracemalloc.stop()
     assert params["W1"].shape == load_weights(nets["good"])["W1"].shape
     assert peak < 20_000_000
+
+
+def test_an_evaluation_that_does_not_finish_says_how_to_resume_training(tmp_path, capsys, monkeypatch):
+    from mctslab.alphazero import training
+    from mctslab.tournament import RunIncomplete
+
+    def evaluate(*a, **k):
+        raise RunIncomplete(3, 40, "a worker process was killed by SIGKILL")
+
+    monkeypatch.setattr(training, "evaluate", evaluate)
+    rc = main(["train", "tictactoe", "--out", str(tmp_path / "a"), *TINY, "--eval-every", "1"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 1 and len(err) == 1
+    assert "killed by SIGKILL" in err[0] and "0 of 1 rounds are saved" in err[0] and "--out FILE" not in err[0]
+    assert not (tmp_path / "a" / "checkpoint.npz").exists()  # the round is played again on resume
