@@ -31,7 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Train (or resume), then print the last evaluation; returns 0."""
+    """Train (or resume), then print the last evaluation; returns 0 (130 on Ctrl-C, 1 if an evaluation broke off)."""
     values = {f.name: getattr(args, f.name) for f in fields(TrainConfig) if f.name != "game"}
     config = config_from({"game": args.game, **values})
     try:
