@@ -59,32 +59,54 @@ def reach(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None)
     return Reach(tuple(timed_match(p, out_dir) for p in (TIMED_MATCHES if pairings is None else pairings)))
 
 
+COMPARISONS = len({p.filename for p in [*MATCHES, *TIMED_MATCHES, *CURVE_MATCHES]})
+"""How many matches notebook 09 compares with 1/2 (the table's 16 and the budget curve's 5 others): 21."""
+
+
+def bonferroni(comparisons: int = COMPARISONS, alpha: float = 0.05) -> float:
+    """The confidence of each of ``comparisons`` intervals so that all hold together with probability >= ``1 - alpha``.
+
+    Bonferroni: if each interval misses with probability at most ``alpha / comparisons``,
+    the chance that any of them misses is at most ``alpha``.
+    """
+    if comparisons < 1:
+        raise ValueError(f"comparisons must be at least 1, got {comparisons}")
+    return 1 - alpha / comparisons
+
+
 @dataclass(frozen=True)
 class Row:
-    """One line of the measured table: a variant's score against plain UCT, with its Wilson interval.
+    """One line of the measured table: a variant's score against plain UCT, with its interval.
 
     Attributes:
         game: the game's spec.
         variant: the variant's spec.
         budget: ``"iterations"`` or ``"time"``.
         outcomes: the variant's wins, draws and losses.
+        confidence: the confidence of the score's interval (:func:`bonferroni` for the notebook's).
     """
 
     game: str
     variant: str
     budget: str
     outcomes: Outcomes
+    confidence: float = 0.95
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The score's interval (:meth:`~mctslab.tournament.Outcomes.score_ci` at :attr:`confidence`)."""
+        return self.outcomes.score_ci(self.confidence)
 
     @property
     def verdict(self) -> str:
-        """``"better"``/``"worse"`` than UCT when the 95% interval on the score excludes 1/2, else ``"not shown"``."""
-        low, high = self.outcomes.score_ci()
+        """``"better"``/``"worse"`` than UCT when the score's interval excludes 1/2, else ``"not shown"``."""
+        low, high = self.interval
         return "better" if low > 0.5 else "worse" if high < 0.5 else "not shown"
 
 
 @dataclass(frozen=True, repr=False)
 class MeasuredTable(_ShownAsTable):
-    """The measured table (enhancement x game x budget -> score vs UCT [95% interval]); shows itself."""
+    """The measured table (enhancement x game x budget -> score vs UCT [interval]); shows itself."""
 
     rows: tuple[Row, ...]
 
@@ -93,11 +115,13 @@ class MeasuredTable(_ShownAsTable):
         cells = []
         for r in self.rows:
             o = r.outcomes
-            low, high = o.score_ci()
+            low, high = r.interval
             # two spaces lead the score column: the text shows them between games and score
             score = f"  {o.score:.3f} [{low:.3f}, {high:.3f}]"
             cells.append([r.game.split(":")[0], r.variant, r.budget, str(o.games), score, r.verdict])
-        headers = ["game", "variant (A) vs uct", "budget", "games", "  score [95% Wilson]", "verdict"]
+        level = {r.confidence for r in self.rows}
+        label = f"{100 * level.pop():.2f}%".replace(".00%", "%") if len(level) == 1 else "interval"
+        headers = ["game", "variant (A) vs uct", "budget", "games", f"  score [{label}]", "verdict"]
         return Table(headers, cells, align="lllrll", widths=(10, 38, 11, 6, 24, 0))
 
     def row(self, game: str, variant: str, budget: str = "iterations") -> Row:
@@ -118,8 +142,10 @@ def _short(spec: str) -> str:
     return ":".join([name, ",".join(extra)]) if extra else name
 
 
-def measured_table(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> MeasuredTable:
-    """The table of :data:`MATCHES` and :data:`TIMED_MATCHES` read back from ``out_dir``.
+def measured_table(
+    out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None, confidence: float = 0.95
+) -> MeasuredTable:
+    """The table of :data:`MATCHES` and :data:`TIMED_MATCHES` read back from ``out_dir``, intervals at ``confidence``.
 
     Missing games are played: run the command first. The rows of the equal-time matches
     on Ultimate show the variant's spec as the pairing writes it; the others, as the
@@ -128,10 +154,10 @@ def measured_table(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | Non
     rows = []
     for p in [*MATCHES, *TIMED_MATCHES] if pairings is None else pairings:
         if is_timed(p):
-            rows.append(Row(p.game, p.variant, p.budget, timed_match(p, out_dir).outcomes))
+            rows.append(Row(p.game, p.variant, p.budget, timed_match(p, out_dir).outcomes, confidence))
         else:
             result = head_to_head(p, out_dir)
-            rows.append(Row(result.game, result.a, p.budget, result.outcomes))
+            rows.append(Row(result.game, result.a, p.budget, result.outcomes, confidence))
     return MeasuredTable(tuple(rows))
 
 
