@@ -12,6 +12,7 @@ import pytest
 from mctslab import make_game
 from mctslab.course.experiments.improvements import (
     COMPARISONS,
+    COSTLY_GAMES,
     CURVE_BUDGETS,
     CURVE_GAMES,
     CURVE_MATCHES,
@@ -86,10 +87,16 @@ def test_bonferroni_splits_the_error_over_the_notebooks_comparisons():
         bonferroni(0)
 
 
-def test_matches_at_equal_iterations_have_the_games_power_needs():
-    needed = games_needed_one_sample(0.6, 0.5, confidence=bonferroni())
-    at_equal_iterations = [p for p in [*MATCHES, *CURVE_MATCHES] if p.budget == "iterations"]
-    assert all(p.games == GAMES >= needed for p in at_equal_iterations) and CURVE_GAMES == GAMES
+def test_matches_at_equal_iterations_have_the_games_their_stated_power_needs():
+    level = bonferroni()
+    assert games_needed_one_sample(0.6, 0.5, confidence=level) <= GAMES  # the table's matches: 0.6
+    assert games_needed_one_sample(0.66, 0.5, confidence=level) <= COSTLY_GAMES  # decisive playouts on Ultimate
+    small = CURVE_GAMES[25] == CURVE_GAMES[50] == CURVE_GAMES[100]
+    assert small and games_needed_one_sample(0.64, 0.5, confidence=level) <= CURVE_GAMES[25]
+    assert games_needed_one_sample(0.70, 0.5, confidence=level) <= CURVE_GAMES[400] == CURVE_GAMES[800]
+    assert sorted(CURVE_GAMES) == list(CURVE_BUDGETS) and CURVE_GAMES[ITERATIONS] == GAMES
+    at_equal_iterations = [p for p in MATCHES if p.budget == "iterations"]
+    assert sorted(p.games for p in at_equal_iterations) == [COSTLY_GAMES] + [GAMES] * 7
 
 
 def test_timings_give_medians_ratios_and_an_order_statistic_interval():
@@ -206,7 +213,7 @@ def test_the_budget_curve_replays_from_its_seeds_and_reads_back():
         assert result.winner == stored[result.index]["winner"]
     curve = measured_curve(DATA)
     assert curve.xs == tuple(float(n) for n in CURVE_BUDGETS) and len(curve.outcomes) == len(CURVE_BUDGETS)
-    assert all(o.games == CURVE_GAMES for o in curve.outcomes)
+    assert [o.games for o in curve.outcomes] == [CURVE_GAMES[n] for n in CURVE_BUDGETS]
     assert CURVE_MATCHES[CURVE_BUDGETS.index(ITERATIONS)] in MATCHES  # the table's match is a point of the curve
 
 

@@ -24,6 +24,7 @@ share the cores their clocks measure).
 
 from .costs import Timings, iteration_costs, node_counts, playout_costs
 from .matches import (
+    COSTLY_GAMES,
     CURVE_BUDGETS,
     CURVE_GAMES,
     CURVE_MATCHES,
@@ -62,6 +63,7 @@ from .results import (
 __all__ = [
     "COMPARISONS",
     "CONNECT4_ENDGAMES",
+    "COSTLY_GAMES",
     "CURVE_BUDGETS",
     "CURVE_GAMES",
     "CURVE_MATCHES",
