@@ -27,6 +27,7 @@ from mctslab.course.experiments.improvements import (
     Row,
     Timings,
     bonferroni,
+    detectable_score,
     head_to_head,
     iteration_costs,
     measured_curve,
@@ -97,6 +98,13 @@ def test_matches_at_equal_iterations_have_the_games_their_stated_power_needs():
     assert sorted(CURVE_GAMES) == list(CURVE_BUDGETS) and CURVE_GAMES[ITERATIONS] == GAMES
     at_equal_iterations = [p for p in MATCHES if p.budget == "iterations"]
     assert sorted(p.games for p in at_equal_iterations) == [COSTLY_GAMES] + [GAMES] * 7
+
+
+def test_the_detectable_score_inverts_games_needed():
+    level = bonferroni()
+    assert detectable_score(400, level) == 0.6 and detectable_score(150, level) == 0.66
+    assert detectable_score(10**6, level) == 0.51 and detectable_score(1, level) == 1.0
+    assert games_needed_one_sample(0.59, 0.5, confidence=level) > 400
 
 
 def test_timings_give_medians_ratios_and_an_order_statistic_interval():

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ....display import Table
 from ....tournament import Outcomes
+from ....tournament.stats import games_needed_one_sample
 from .matches import CURVE_MATCHES, MATCHES, TIMED_MATCHES, Pairing, TimedMatch, head_to_head, is_timed, timed_match
 
 
@@ -72,6 +73,19 @@ def bonferroni(comparisons: int = COMPARISONS, alpha: float = 0.05) -> float:
     if comparisons < 1:
         raise ValueError(f"comparisons must be at least 1, got {comparisons}")
     return 1 - alpha / comparisons
+
+
+def detectable_score(games: int, confidence: float, power: float = 0.8) -> float:
+    """The smallest true score (in hundredths, above 1/2) that ``games`` games tell from 1/2 with ``power``.
+
+    The inverse of :func:`~mctslab.tournament.stats.games_needed_one_sample` on a grid of
+    hundredths: a match of 400 games at the notebook's Bonferroni level detects 0.60. Returns
+    1.0 when even a score of 0.99 needs more games.
+    """
+    for hundredths in range(51, 100):
+        if games_needed_one_sample(hundredths / 100, 0.5, confidence, power) <= games:
+            return hundredths / 100
+    return 1.0
 
 
 @dataclass(frozen=True)
