@@ -14,7 +14,9 @@ GAME and AGENT are the specs of :func:`mctslab.make_game` and :func:`mctslab.mak
 (``tictactoe``, ``connect4:rows=6,cols=7``; ``uct:iterations=1000``, ``flat:playouts=100``).
 Every registered agent is known, the experiments' agents too (``perfect``,
 ``fixedbudget:...``, ``racioppo:...``; ``--help`` lists them apart). Bad input exits with
-status 2 and one line saying what is wrong.
+status 2 and one line saying what is wrong. A run that does not finish says so in one line
+and how many games its ``--out`` file keeps: status 130 when stopped by Ctrl-C (in any of its
+processes), 1 when a worker died (e.g. killed by the system when memory ran out).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from .course import site as course_site
 from .course.grader import cli as grade_command
 from .games import GAMES, IllegalMoveError, make_game
 from .specs import SpecError
-from .tournament import ResultsFileError, RunInterrupted, play_match, round_robin
+from .tournament import ResultsFileError, RunIncomplete, RunInterrupted, play_match, round_robin
 from .tournament.match import SEATS
 from .tournament.runner import MAX_WORKERS
 
@@ -280,6 +282,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RunInterrupted as stop:
         print(f"{prog}: {stop.message()}", file=sys.stderr)
         return 130
+    except RunIncomplete as stop:
+        print(f"{prog}: error: {stop.message()}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130

@@ -161,6 +161,8 @@ def test_playground_figure_and_widget(plt):
     stand_in = bundle["text/plain"]
     assert stand_in.startswith("UCB1 playground") and "0.3, 0.7" in stand_in and "of 40" in stand_in
     assert "VBox" not in stand_in and max(len(line) for line in stand_in.splitlines()) <= 100
+    # The two panels exist only once the cell runs: the stand-in does not describe them as there.
+    assert stand_in.splitlines()[-1].startswith("once it runs:")
 
 
 # -- benchmark -------------------------------------------------------------------------

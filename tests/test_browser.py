@@ -31,11 +31,17 @@ from pathlib import Path
 import pytest
 from chromium import launch, playwright_or_skip
 
+from mctslab.viz.fit import MIN_LABEL_PX
+
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
-NOTEBOOKS = ("06_tree_explorer.ipynb", "07_play_against_the_ai.ipynb")
+NOTEBOOKS = ("04_uct_step_by_step.ipynb", "06_tree_explorer.ipynb", "07_play_against_the_ai.ipynb")
+STORED = ("04_uct_step_by_step.ipynb", "06_tree_explorer.ipynb", "07_play_against_the_ai.ipynb")
+"""Opened as saved, before anything runs: trusted (as ``./run course`` opens them) and untrusted."""
 TIMEOUT_MS = 120_000
 STEP_TIMEOUT_MS = 15_000
+NARROW = {"width": 1100, "height": 900}
+"""A laptop's window, with JupyterLab's file browser open: where the issue saw pictures overflow."""
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook on show
 SHOT_PREFIX = os.environ.get("MCTSLAB_SCREENSHOT_PREFIX", "")
 
@@ -75,6 +81,13 @@ def lab(tmp_path_factory) -> Iterator[str]:
             # Collapsed check cells show no prompt, which the wait for "every cell has run" counts.
             cell["metadata"].pop("jupyter", None)
         (work / name).write_text(json.dumps(notebook))
+    for mode in ("trusted", "untrusted"):  # as saved, with their outputs
+        (work / mode).mkdir()
+        for name in STORED:
+            notebook = json.loads((ROOT / "notebooks" / name).read_text())
+            # `jupyter trust` signs a notebook's content, wherever it is: the untrusted copy must differ.
+            notebook["metadata"]["copy"] = mode
+            (work / mode / name).write_text(json.dumps(notebook))
     _settings(work / "settings")
     port, token = _free_port(), secrets.token_hex(16)
     env = dict(
@@ -83,6 +96,7 @@ def lab(tmp_path_factory) -> Iterator[str]:
         JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"),
         JUPYTER_RUNTIME_DIR=str(work / "runtime"),
         JUPYTER_CONFIG_DIR=str(work / "config"),
+        JUPYTER_DATA_DIR=str(work / "data"),  # where `jupyter trust` keeps its signatures
         # The kernels import this checkout's mctslab, whatever is installed in the environment.
         PYTHONPATH=os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
     )
@@ -99,6 +113,8 @@ def lab(tmp_path_factory) -> Iterator[str]:
     ]
     if os.getuid() == 0:
         command.append("--allow-root")
+    trust = [sys.executable, "-m", "jupyter", "trust", *(str(work / "trusted" / n) for n in STORED)]
+    subprocess.run(trust, env=env, check=True, capture_output=True)
     log = (work / "lab.log").open("w")
     server = subprocess.Popen(command, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -134,9 +150,11 @@ def browser(tmp_path_factory):
             context.close()
 
 
-def _open_and_run_all(browser, lab: str, name: str):
+def _open_and_run_all(browser, lab: str, name: str, viewport: dict | None = None):
     url, token = lab.split("|")
     page = browser.new_page()
+    if viewport:
+        page.set_viewport_size(viewport)
     # A workspace of its own, reset: JupyterLab would otherwise reopen the previous notebook too.
     page.goto(f"{url}/lab/workspaces/{Path(name).stem}/tree/{name}?reset&token={token}")
     page.wait_for_selector(f"{PANEL} .jp-Cell", state="attached")
@@ -155,6 +173,9 @@ def _open_and_run_all(browser, lab: str, name: str):
     errors = page.locator(f"{PANEL} .jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     tracebacks = [t for t in errors.all_inner_texts() if "Traceback" in t or "Error" in t]
     assert not tracebacks, f"{name} raised in the browser:\n" + "\n".join(tracebacks)[:2000]
+    _shots(page, f"run_{Path(name).stem[:2]}")
+    found = _look(page)
+    assert not found, f"{name}, after running:\n" + "\n".join(found)
     page.set_default_timeout(STEP_TIMEOUT_MS)  # from now on, each click answers in well under a second
     return page
 
@@ -232,24 +253,33 @@ def _set_slider(box, label: str, value: float) -> None:
 
 
 def _nodes_out_of_view(box) -> list[str]:
-    """The drawn nodes (graphviz titles n0, n1, ...) not in view: the root anywhere outside the visible box,
-    the others off its left or right edge (a tall tree may go on below the window, as the page scrolls)."""
+    """The drawn nodes (graphviz titles n0, n1, ...) out of the reader's reach: the root anywhere outside the
+    visible box; the others off its left or right edge, unless the picture's own box scrolls sideways to them
+    (a tree that cannot shrink further without labels below 10 px scrolls; a tall tree goes on below the
+    window, as the page scrolls)."""
     status = box.locator("code").first
     status.evaluate("el => el.scrollIntoView({block: 'start', inline: 'nearest'})")  # the picture at the top
     time.sleep(0.5)  # let the scroll settle
     rects = box.locator("svg g.node").evaluate_all(
-        f"nodes => nodes.map(n => [n.querySelector('title').textContent, ({VISIBLE_BOX})(n)])"
+        f"""nodes => nodes.map(n => {{
+            const frame = n.ownerSVGElement.parentElement;  // the picture's box, which may scroll sideways
+            const f = frame.getBoundingClientRect();
+            const reach = frame.scrollWidth > frame.clientWidth
+                ? {{left: f.left - frame.scrollLeft, right: f.left - frame.scrollLeft + frame.scrollWidth}} : null;
+            return [n.querySelector('title').textContent, ({VISIBLE_BOX})(n), reach];
+        }})"""
     )
     out = []
-    for title, rect in rects:
-        sideways = {**rect, "node": {**rect["node"], "top": rect["box"]["top"], "bottom": rect["box"]["bottom"]}}
+    for title, rect, reach in rects:
+        box = rect["box"] if reach is None else {**rect["box"], **reach}
+        sideways = {"box": box, "node": {**rect["node"], "top": box["top"], "bottom": box["bottom"]}}
         if not _inside(rect if title == "n0" else sideways):
             out.append(f"{title} at {rect['node']} outside {rect['box']}" if title == "n0" else title)
     return out
 
 
 def test_tree_explorer_picture_stays_in_view_and_its_controls_work(browser, lab):
-    page = _open_and_run_all(browser, lab, NOTEBOOKS[0])
+    page = _open_and_run_all(browser, lab, NOTEBOOKS[1])
     box, status = _explorer(page, 0)  # tic-tac-toe
     box.locator("svg g.node").first.wait_for()
     # The notebook's "try it": c = 3 at 300 iterations, watch the red path.
@@ -260,6 +290,8 @@ def test_tree_explorer_picture_stays_in_view_and_its_controls_work(browser, lab)
     _wait_for(lambda: "c = 3;" in status.inner_text())
     hidden = _nodes_out_of_view(box)
     _shot(page, "06_explorer_300_iterations.png")
+    found = _look(page)  # labels of 10 px or more, no picture past the edge
+    assert not found, "after c = 3 at 300 iterations:\n" + "\n".join(found)
     assert status.inner_text() != before and status.inner_text().startswith("iteration 300 ")
     assert not [h for h in hidden if h.startswith("n0 ")], f"the root is drawn outside the visible box: {hidden}"
     assert not hidden, f"nodes {hidden} of the explorer's picture are outside the visible box"
@@ -320,7 +352,9 @@ def _texts(buttons) -> list[str]:
 
 
 def test_play_board_plays_two_games_with_new_game_between_them(browser, lab):
-    page = _open_and_run_all(browser, lab, NOTEBOOKS[1])
+    page = _open_and_run_all(browser, lab, NOTEBOOKS[2])
+    # Section 2's won game (X completes the top row against 10 iterations): the picture marks the winning line.
+    assert page.locator(f"{PANEL} .jp-OutputArea-output td.mctslab-win").count() == 3
     buttons, status, box = _board(page, 9)
     assert buttons.count() == 9
     # Game 1: X (you) takes the first free cell until the game ends.
@@ -339,6 +373,11 @@ def test_play_board_plays_two_games_with_new_game_between_them(browser, lab):
         )
     ended = status.inner_text()
     assert any(word in ended for word in ("won", "draw")), ended
+    # The winning line is green (WIN_FILL) on the live board (with this seed the agent wins: O's bottom row).
+    line = buttons.evaluate_all(
+        "bs => bs.filter(b => b.classList.contains('mctslab-win')).map(b => getComputedStyle(b).backgroundColor)"
+    )
+    assert len(line) >= 3 and set(line) == {"rgb(158, 216, 154)"} if "won" in ended else not line, (ended, line)
     marks = _texts(buttons)
     taken = next(i for i, t in enumerate(marks) if t in ("X", "O"))
     buttons.nth(taken).click()  # a click after the end points at "new game"
@@ -376,8 +415,129 @@ def test_play_board_plays_two_games_with_new_game_between_them(browser, lab):
 
     # Ultimate Tic-Tac-Toe: after the agent's reply, only the small board you are sent to is outlined.
     buttons, status, box = _board(page, 81)
-    outlined = buttons.evaluate_all("bs => bs.filter(b => getComputedStyle(b).borderTopStyle === 'solid').length")
+    outlined = buttons.evaluate_all(
+        "bs => bs.filter(b => b.classList.contains('mctslab-target'))"
+        ".filter(b => getComputedStyle(b).borderRightStyle === 'solid').length"
+    )
+    # Thick lines between the small boards: the cells of columns 3 and 6 draw them on their left.
+    thick = buttons.evaluate_all("bs => bs.map(b => parseFloat(getComputedStyle(b).borderLeftWidth) >= 3)")
+    assert [i % 9 for i, t in enumerate(thick) if t] == [3, 6] * 9, "no thick lines between the small boards"
     _shot(page, "07_ultimate.png")
     assert 0 < outlined <= 9, f"{outlined} cells outlined as legal"
     assert "click an outlined cell" in status.inner_text(), status.inner_text()
+    page.close()
+
+
+# JS: what the reader of the notebook on show would see broken, one line each (see _look).
+PAGE_PROBLEMS = """([panel, minPx]) => {
+    const out = [];
+    const root = document.querySelector(panel);
+    const edge = root.querySelector('.jp-Notebook').getBoundingClientRect().right;
+    const cells = [...root.querySelectorAll('.jp-Cell')];
+    const where = el => 'cell ' + cells.indexOf(el.closest('.jp-Cell'));
+    // The smallest label of a graphviz SVG drawn `width` px wide (its user unit is the point), in px.
+    const smallest = (svg, width) => {
+        const box = svg.viewBox && svg.viewBox.baseVal;
+        if (!box || !box.width || !width) return Infinity;
+        const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size') || '14'));
+        return sizes.length ? Math.min(...sizes) * width / box.width : Infinity;
+    };
+    const labelPx = el => {
+        const width = el.getBoundingClientRect().width;
+        if (el.tagName.toLowerCase() === 'svg') return smallest(el, width);
+        const src = el.getAttribute('src') || '';
+        if (!src.startsWith('data:image/svg+xml')) return Infinity;
+        const body = src.slice(src.indexOf(',') + 1);
+        const text = src.includes(';base64,') ? atob(body) : decodeURIComponent(body);
+        return smallest(new DOMParser().parseFromString(text, 'image/svg+xml').documentElement, width);
+    };
+    for (const el of root.querySelectorAll('.jp-OutputArea-output')) {
+        // Broken widgets: ipywidgets' red "disconnected" icon, or a widget that cannot be drawn.
+        const n = el.querySelectorAll('.jupyter-widgets-disconnected').length;
+        if (n) out.push(where(el) + ': ' + n + ' disconnected widgets (red broken-link icons)');
+        const text = el.textContent;
+        if (/Error displaying widget|Loading widget/.test(text)) out.push(where(el) + ': ' + text.slice(0, 60));
+    }
+    const pictures = root.querySelectorAll('.jp-OutputArea-output :is(img, svg, table, .widget-gridbox)');
+    for (const el of pictures) {
+        if (el.tagName.toLowerCase() === 'svg' && el.parentElement.closest('svg')) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width === 0) continue;
+        const px = ['img', 'svg'].includes(el.tagName.toLowerCase()) ? labelPx(el) : Infinity;
+        if (px < minPx - 0.5) out.push(where(el) + ': labels drawn ' + px.toFixed(1) + ' px high');
+        // Past the right edge of the notebook, or of a box that scrolls it sideways.
+        let scroller = null;
+        for (let a = el.parentElement; a && !a.classList.contains('jp-Cell'); a = a.parentElement) {
+            if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) { scroller = a; break; }
+        }
+        const room = scroller ? Math.min(edge, scroller.getBoundingClientRect().right) : edge;
+        const past = Math.round(Math.max(r.right - edge, r.right - room));
+        if (past <= 1) continue;
+        const named = el.className && el.className.baseVal === undefined;  // an SVG's className is not a string
+        const kind = el.tagName.toLowerCase() + (named ? '.' + el.className : '');
+        if (!scroller || scroller.getBoundingClientRect().right > edge + 1) {
+            out.push(where(el) + ': ' + kind + ' ends ' + past + ' px past the notebook');
+        } else if (px === Infinity || px * (r.width - past) / r.width >= minPx + 0.05) {
+            // Scrolling is for pictures that cannot shrink without labels below minPx.
+            out.push(where(el) + ': ' + kind + ' scrolls ' + past + ' px where it could shrink to fit');
+        }
+    }
+    // The statistics beside a board: on their own lines, never wrapped (mid-number), and inside the notebook.
+    for (const pre of root.querySelectorAll('.jp-OutputArea-output :is(.jp-RenderedHTMLCommon, .widget-html) pre')) {
+        const style = getComputedStyle(pre);
+        if (!['pre', 'nowrap'].includes(style.whiteSpace)) out.push(where(pre) + ': statistics that wrap');
+        if (pre.getBoundingClientRect().right > edge + 1) out.push(where(pre) + ': statistics past the notebook');
+    }
+    // Zebra striping on boards: every row of a board has the same background.
+    for (const table of root.querySelectorAll('.jp-OutputArea-output table.mctslab-board')) {
+        const colours = new Set([...table.querySelectorAll('tr')].map(tr => getComputedStyle(tr).backgroundColor));
+        if (colours.size > 1) out.push(where(table) + ': a board with striped rows ' + [...colours].join(' / '));
+    }
+    return out;
+}"""
+
+
+def _look(page) -> list[str]:
+    """What looks broken in the notebook on show, one line each (see PAGE_PROBLEMS)."""
+    return page.evaluate(PAGE_PROBLEMS, [PANEL, MIN_LABEL_PX])
+
+
+def _open_stored(browser, lab: str, mode: str, name: str):
+    """Open notebook ``name`` as saved (``mode``: trusted or untrusted), wait for its kernel and its outputs."""
+    url, token = lab.split("|")
+    page = browser.new_page()
+    page.set_viewport_size(NARROW)
+    stem = f"{mode}-{Path(name).stem}"
+    page.goto(f"{url}/lab/workspaces/{stem}/tree/{mode}/{name}?reset&token={token}")
+    page.wait_for_selector(f"{PANEL} .jp-Cell", state="attached")
+    _wait_idle(page)
+    time.sleep(1.5)  # the widget manager restores any saved widget state once the kernel is there
+    return page
+
+
+def _shots(page, stem: str) -> None:
+    """Screenshots of the whole notebook, one window high each (the panel scrolls, not the page)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    scroller = f"{PANEL} .jp-WindowedPanel-outer"
+    height = page.evaluate("s => document.querySelector(s).scrollHeight", scroller)
+    view = page.evaluate("s => document.querySelector(s).clientHeight", scroller)
+    for i, top in enumerate(range(0, max(height, 1), max(view - 50, 100))):
+        page.evaluate("([s, y]) => document.querySelector(s).scrollTo(0, y)", [scroller, top])
+        time.sleep(0.1)
+        page.screenshot(path=str(ARTIFACTS / f"{SHOT_PREFIX}{stem}_{i:02d}.png"))
+
+
+@pytest.mark.parametrize("mode", ["trusted", "untrusted"])
+def test_saved_notebooks_read_well_before_anything_runs(browser, lab, mode):
+    found = []
+    for name in STORED:
+        page = _open_stored(browser, lab, mode, name)
+        _shots(page, f"stored_{mode}_{Path(name).stem[:2]}")
+        found += [f"{name} {p}" for p in _look(page)]
+        page.close()
+    assert not found, f"{mode}, before anything runs:\n" + "\n".join(found)
+
+
+def test_pictures_fit_after_running(browser, lab):
+    page = _open_and_run_all(browser, lab, NOTEBOOKS[0], NARROW)  # _open_and_run_all looks at every output
     page.close()

@@ -109,7 +109,7 @@ def test_choice_rates_are_seeded():
         return FlatMonteCarlo(n, seed=seed)
 
     first = choice_rates(game, state, make, (2, 50), 20, seed=3)
-    again = choice_rates(game, state, make, (2, 50), 20, seed=3)
+    again = choice_rates(game, state, make, (2, 50), 20, seed=3, progress=True)  # a bar changes nothing
     assert (first.counts == again.counts).all() and first.decisions == 20
     assert first.rate(2)[1] > first.rate(2)[0]  # more playouts, the block more often
     low, high = first.band(2)[1]
@@ -139,6 +139,8 @@ def test_decision_quality_grades_exactly():
 def test_strength_curves_against_perfect_play():
     curves = strength_curves("tictactoe", {"flat": "flat"}, (10,), games=4, seed=0, workers=1)
     curve = curves["flat"]
+    shown = strength_curves("tictactoe", {"flat": "flat"}, (10,), games=4, seed=0, workers=1, progress=True)
+    assert shown["flat"].outcomes == curve.outcomes  # a progress bar changes nothing
     assert curve.opponent == "perfect" and curve.outcomes[0].games == 4
     assert curve.rates()[0] <= 0.5  # nobody beats perfect play
     assert curve.bands("loss").shape == (1, 2)

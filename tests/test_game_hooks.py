@@ -293,3 +293,63 @@ def test_a_rollout_overridden_alone_is_unknown_and_replayed_in_order():
     check_game(game, games=3)  # not compared: the drawings flag the replay instead
     rec = SearchRecorder(game, game.initial_state(), seed=2)
     assert any(not rec.step().playout.exact for _ in range(40))
+
+
+LINES_3X3 = (
+    [{(i, j) for j in range(3)} for i in range(3)]
+    + [{(j, i) for j in range(3)} for i in range(3)]
+    + [{(i, i) for i in range(3)}, {(i, 2 - i) for i in range(3)}]
+)
+"""The 8 lines of a 3 x 3 board as sets of (row, column), written out here, not taken from the games."""
+
+
+def _random_finished_game(game, seed: int, want_winner: bool = True):
+    """A seeded random game played to the end (one with a winner, when ``want_winner``)."""
+    rng = random.Random(seed)
+    while True:
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            state = game.play(state, rng.choice(game.legal_moves(state)))
+        if game.winner(state) is not None or not want_winner:
+            return state
+
+
+def test_winning_cells_mark_the_line_that_won():
+    ttt = make_game("tictactoe")
+    assert ttt.winning_cells(ttt.state_from_moves([0, 3, 1, 4, 2])) == {(0, 0), (0, 1), (0, 2)}  # X's top row
+    assert ttt.winning_cells(ttt.state_from_moves([0, 2, 1, 4, 3, 6])) == {(0, 2), (1, 1), (2, 0)}  # O's diagonal
+    assert ttt.winning_cells(ttt.state_from_moves([0, 3, 1])) == set()
+    drawn = ttt.state_from_moves([0, 1, 2, 4, 3, 5, 7, 6, 8])
+    assert ttt.is_terminal(drawn) and ttt.winner(drawn) is None and ttt.winning_cells(drawn) == set()
+    c4 = make_game("connect4")
+    assert c4.winning_cells(c4.state_from_moves([0, 1, 0, 1, 0, 1, 0])) == {(2, 0), (3, 0), (4, 0), (5, 0)}
+    assert c4.winning_cells(c4.state_from_moves([0, 1, 0, 1, 0, 1, 2, 1])) == {(2, 1), (3, 1), (4, 1), (5, 1)}
+    assert ttt.board_blocks() is None and ttt.block_winners(drawn) is None and c4.board_blocks() is None
+    strip = Strip()  # the defaults: nothing to mark
+    assert strip.winning_cells(strip.initial_state()) == set() and strip.board_blocks() is None
+
+
+@pytest.mark.parametrize("spec", ["uttt", "fractio"])
+def test_ultimate_marks_its_won_local_boards_and_the_lines_that_won(spec):
+    game = make_game(spec)
+    assert game.board_blocks() == 3
+    state = _random_finished_game(game, seed=3)
+    mark = game.mark(game.winner(state))
+    owners = game.block_winners(state)
+    # The same boards as the text rendering's "boards won" (X, O; - or . or * for the others).
+    rendered = game.render(state).split("boards won:\n")[1].splitlines()[:3]
+    assert [[m if m in "XO" else "" for m in line.split()] for line in rendered] == owners
+    cells = game.winning_cells(state)
+    board = game.board_cells(state)
+    assert cells and all(board[r][c] == mark for r, c in cells)
+    boards = {(r // 3, c // 3) for r, c in cells}
+    assert all(owners[br][bc] == mark for br, bc in boards)
+    if spec == "fractio":
+        assert len(boards) == 1  # the one small board that won
+    else:  # three boards in a row, column or diagonal of the macro board
+        assert len(boards) >= 3
+        assert any(line <= boards for line in LINES_3X3)
+    for br, bc in boards:  # in each, a whole local line of the winner's stones
+        local = {(r % 3, c % 3) for r, c in cells if (r // 3, c // 3) == (br, bc)}
+        assert any(line <= local for line in LINES_3X3)
+    assert game.winning_cells(game.state_from_moves([40])) == set()

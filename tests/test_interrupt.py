@@ -144,3 +144,53 @@ def test_a_second_writer_on_the_command_line_stops_at_once(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "being written by another run" in err, err
     assert out.read_text() == ""  # nothing written by the second run
+
+
+def _run_and_signal(tmp_path: Path, send, **popen) -> tuple[subprocess.Popen, str, Path]:
+    """Start a 400-game match on 2 workers into a file, call ``send(proc)`` once a game is written; wait for the end."""
+    out = tmp_path / "games.jsonl"
+    args = ["match", "tictactoe", SPEC_A, SPEC_B, "--games", "400", "--seed", str(SEED), "--workers", "2"]
+    proc = _start([*args, "--batch-size", "3", "--out", str(out), "--no-progress", "--json"], **popen)
+    try:
+        assert _wait_until(lambda: len(_games_in(out)) >= 1 and len(_children(proc.pid)) == 2, 60), "no game in 60 s"
+        send(proc)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc, err, out
+
+
+def test_sigint_to_one_worker_stops_the_whole_run_and_says_so(tmp_path):
+    # before: the stopped worker returned every later batch empty and the match ended "successfully" (exit 0)
+    proc, err, out = _run_and_signal(tmp_path, lambda p: os.kill(_children(p.pid)[0], signal.SIGINT))
+    games = _games_in(out)
+    assert proc.returncode == 130 and err.count("\n") == 1, err
+    assert f"interrupted: {len(games)} of 400 games finished" in err and len(games) < 400
+
+
+def test_ctrl_c_to_a_group_whose_main_process_ignores_it_stops_the_run(tmp_path):
+    # a background job of a non-interactive shell ignores SIGINT; its workers still get the group's Ctrl-C
+    def ignore_sigint() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    proc, err, out = _run_and_signal(
+        tmp_path, lambda p: os.killpg(p.pid, signal.SIGINT), start_new_session=True, preexec_fn=ignore_sigint
+    )
+    games = _games_in(out)
+    assert proc.returncode == 130 and err.count("\n") == 1, err
+    assert f"interrupted: {len(games)} of 400 games finished" in err and len(games) < 400
+
+
+def test_a_worker_killed_by_the_system_ends_the_run_in_one_line_keeping_the_finished_games(tmp_path):
+    # what the OOM killer does: SIGKILL to one worker; before: a BrokenProcessPool traceback
+    proc, err, out = _run_and_signal(tmp_path, lambda p: os.kill(_children(p.pid)[0], signal.SIGKILL))
+    games = _games_in(out)
+    assert proc.returncode == 1 and err.count("\n") == 1, err
+    assert "killed by SIGKILL" in err and f"{len(games)} of 400 games finished and are in {out}" in err, err
+    schedule = {(0, i): i % 2 == 0 for i in range(400)}
+    header = json.loads(out.read_text().splitlines()[0])
+    contents = ResultsFile(
+        out, {k: header[k] for k in ("kind", "game", "agents", "seed", "seats")}, make_game("tictactoe"), schedule
+    ).read()
+    assert contents.damage is None and len(contents.games) == len(games)  # a sound file: the same command resumes it

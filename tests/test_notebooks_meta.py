@@ -125,3 +125,68 @@ def test_exercise_checks_are_tagged_exercise_and_open(path):
     assert set(other) == {i for i, _ in exercise_checks}, f"cells {other}: start '# Check:' or '# Check exercise N:'"
     hidden = [i for i, c in _code(path) if _tagged(c, "exercise") and _hidden(c)]
     assert not hidden, f"exercise cells {hidden} are collapsed: the student writes and runs them"
+
+
+def _kernel_metadata(path: Path) -> tuple[dict, dict]:
+    metadata = json.loads(path.read_text())["metadata"]
+    return metadata.get("kernelspec", {}), metadata.get("language_info", {})
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_kernel_metadata_is_what_jupyterlab_writes(path):
+    # JupyterLab rewrites a kernelspec that differs from the kernel it starts, and the notebook
+    # opens "modified": every notebook names ipykernel's kernel as ipykernel itself names it.
+    from ipykernel.kernelspec import KERNEL_NAME, get_kernel_dict
+
+    kernelspec, language = _kernel_metadata(path)
+    expected = {"name": KERNEL_NAME, "display_name": get_kernel_dict()["display_name"], "language": "python"}
+    assert {key: kernelspec.get(key) for key in expected} == expected, f"{path.name}: kernelspec {kernelspec}"
+    assert language.get("name") == "python", f"{path.name}: language_info {language}"
+
+
+def test_every_notebook_has_the_same_kernel_metadata():
+    first_spec, first_language = _kernel_metadata(NOTEBOOKS[0])
+    for path in NOTEBOOKS[1:]:
+        kernelspec, language = _kernel_metadata(path)
+        assert kernelspec == first_spec, f"{path.name}: kernelspec {kernelspec}, {NOTEBOOKS[0].name}: {first_spec}"
+        keys = ("name", "codemirror_mode", "pygments_lexer", "nbconvert_exporter", "file_extension", "mimetype")
+        differ = {key for key in keys if language.get(key) != first_language.get(key)}
+        assert not differ, f"{path.name}: language_info differs from {NOTEBOOKS[0].name}'s in {sorted(differ)}"
+
+
+SLOW_CELL_SECONDS = 10.0
+"""A cell that ran this long when the notebook was saved shows a progress bar.
+
+The course's rule is a bar on every cell of more than about 5 s; the stored run times vary two-
+to threefold with the machine's load, so the test allows twice that. The cell of imports and
+budgets (``SCALE = ...``) has nothing to count and is exempt."""
+
+
+def _seconds(cell: dict) -> float | None:
+    from datetime import datetime
+
+    timing = cell["metadata"].get("execution", {})
+    start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
+    if not (start and end):
+        return None
+    return (
+        datetime.fromisoformat(end.replace("Z", "+00:00")) - datetime.fromisoformat(start.replace("Z", "+00:00"))
+    ).total_seconds()
+
+
+def _shows_a_bar(cell: dict) -> bool:
+    texts = ["".join(o["data"].get("text/plain", "")) for o in cell["outputs"] if "data" in o] + [
+        "".join(o.get("text", "")) for o in cell["outputs"] if o["output_type"] == "stream"
+    ]
+    return any(re.search(r"\d+%\|", text) for text in texts)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_slow_cells_show_a_progress_bar(path):
+    slow = [
+        (i, round(s))
+        for i, c in _code(path)
+        if (s := _seconds(c)) is not None and s > SLOW_CELL_SECONDS and not re.search(r"^SCALE = ", _source(c), re.M)
+    ]
+    silent = [f"cell {i} ({s} s)" for i, s in slow if not _shows_a_bar(_cells(path)[i])]
+    assert not silent, f"{path.name}: {', '.join(silent)} ran without a progress bar (tqdm.auto, progress=PROGRESS)"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mctslab import make_game
-from mctslab.tournament import ResultsFileError, ResultsFileWarning, play_match, round_robin
+from mctslab.tournament import ResultsFileError, ResultsFileWarning, play_match, read_match, round_robin
 from mctslab.tournament.results_file import ResultsFile
 
 DATA = Path(__file__).parent / "data"
@@ -118,3 +118,87 @@ def test_a_line_with_malformed_iterations_is_not_a_game_record(tmp_path):
     out.write_text("\n".join([lines[0], json.dumps(game), *lines[2:]]) + "\n")
     with pytest.raises(ResultsFileError, match="iterations must be two whole numbers"):
         _results_file(out).load()
+
+
+def _append_then(monkeypatch, action):
+    """Make the second batch's append first do ``action(path)`` (something done to the file mid-run)."""
+    append = ResultsFile.append
+    calls = []
+
+    def append_after(self, results):
+        calls.append(len(results))
+        if len(calls) == 2:
+            action(self.path)
+        append(self, results)
+
+    monkeypatch.setattr(ResultsFile, "append", append_after)
+
+
+def test_a_results_file_deleted_during_a_run_is_written_again_whole_and_resumes(tmp_path, monkeypatch):
+    # before: appending recreated it without its header; no run could resume it
+    out = tmp_path / "m.jsonl"
+    _append_then(monkeypatch, lambda path: path.unlink())
+    with pytest.warns(ResultsFileWarning, match="was deleted during the run; wrote it again with its header and the 3"):
+        first = play_match(
+            "tictactoe", CHEAP, "random", games=9, seed=4, workers=1, batch_size=3, out=out, progress=False
+        )
+    monkeypatch.undo()
+    again = play_match("tictactoe", CHEAP, "random", games=9, seed=4, workers=1, out=out, progress=False)
+    assert again.resumed == 9 and again.as_dict() == first.as_dict()
+    # the lock moved to the new file: another writer is refused while a run holds it
+    holder = _results_file(out)
+    with holder.lock(), pytest.raises(ResultsFileError, match="being written by another run"):
+        play_match("tictactoe", CHEAP, "random", games=9, seed=4, workers=1, out=out, progress=False)
+
+
+def test_a_results_file_replaced_during_a_run_stops_it_and_is_left_alone(tmp_path, monkeypatch):
+    out = tmp_path / "m.jsonl"
+
+    def replace_it(path):
+        path.unlink()
+        path.write_text("someone else's file\n")
+
+    _append_then(monkeypatch, replace_it)
+    with pytest.raises(ResultsFileError, match="was replaced by another file during the run"):
+        play_match("tictactoe", CHEAP, "random", games=9, seed=4, workers=1, batch_size=3, out=out, progress=False)
+    assert out.read_text() == "someone else's file\n"
+
+
+def test_read_match_reads_a_finished_match_and_never_plays_or_writes(tmp_path):
+    out = tmp_path / "m.jsonl"
+    played = play_match("tictactoe", CHEAP, "random", games=6, seed=2, workers=1, out=out, progress=False)
+    assert read_match("tictactoe", CHEAP, "random", 6, 2, out=out).as_dict() == played.as_dict()
+    text = out.read_text()
+    for name, damaged in [
+        ("missing game", "".join(text.splitlines(True)[:-1])),
+        ("cut last line", text[:-10]),
+        ("repeated game", text + text.splitlines(True)[1]),
+        ("empty", ""),
+    ]:
+        out.write_text(damaged)
+        with pytest.raises(ResultsFileError) as err:
+            read_match("tictactoe", CHEAP, "random", 6, 2, out=out)
+        assert "\n" not in str(err.value) and out.read_text() == damaged, name
+
+
+@pytest.mark.parametrize("kind", ["symbolic", "dangling", "hard"])
+def test_a_results_file_that_is_a_link_onto_another_file_is_refused_and_left_alone(tmp_path, kind):
+    # before: the header was written through the link (a dangling one created its target)
+    source = tmp_path / "source.py"
+    if kind != "dangling":
+        source.write_text("" if kind == "hard" else "print('a source file')\n")
+    out = tmp_path / "m.jsonl"
+    (out.hardlink_to if kind == "hard" else out.symlink_to)(source)
+    before = source.read_text() if source.exists() else None
+    with pytest.raises(ResultsFileError, match="never through a link"):
+        play_match("tictactoe", CHEAP, "random", games=2, seed=1, workers=1, out=out, progress=False)
+    assert (source.read_text() if source.exists() else None) == before
+
+
+def test_read_match_refuses_a_file_that_a_run_is_writing(tmp_path):
+    out = tmp_path / "m.jsonl"
+    play_match("tictactoe", CHEAP, "random", games=6, seed=2, workers=1, out=out, progress=False)
+    writer = _results_file(out)
+    with writer.lock(), pytest.raises(ResultsFileError, match="is being written by a run"):
+        read_match("tictactoe", CHEAP, "random", 6, 2, out=out)
+    assert read_match("tictactoe", CHEAP, "random", 6, 2, out=out).games == 6  # once it has ended

@@ -55,6 +55,10 @@ def _tags(cell) -> list[str]:
     return cell.get("metadata", {}).get("tags", [])
 
 
+_PROGRESS_BAR = re.compile(r"\d+%\|")
+"""A tqdm bar's line (``UCB1(c=1.41):   0%|   | 0/10000``): what is being counted, no answer."""
+
+
 def _outputs_text(cell) -> str:
     parts = []
     for output in cell.get("outputs", []):
@@ -63,7 +67,7 @@ def _outputs_text(cell) -> str:
         for value in output.get("data", {}).values():
             if isinstance(value, str | list):
                 parts.append("".join(value) if isinstance(value, list) else value)
-    return "\n".join(parts)
+    return "\n".join(line for line in "\n".join(parts).splitlines() if not _PROGRESS_BAR.search(line))
 
 
 def _lines(text: str) -> set[str]:

@@ -5,20 +5,25 @@ from __future__ import annotations
 import json
 import os
 import signal
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 
-from mctslab import play_game
+from mctslab import make_agent, play_game
 from mctslab.tournament import (
     ResultsFileError,
     ResultsFileWarning,
+    RunIncomplete,
     RunInterrupted,
     game_seed,
     play_match,
     round_robin,
+    run_games,
+    runner,
 )
+from mctslab.tournament.records import GameTask
 from mctslab.tournament.results_file import ResultsFile
 
 CHEAP = "flat:playouts=4"
@@ -247,3 +252,76 @@ def test_play_game_records_each_players_iterations_as_their_analyses_report_them
     record = play_game("tictactoe", ["random", "uct:iterations=9"], seed=4)
     o_moves = record.plies // 2  # O moves second
     assert record.iterations == [0, 9 * o_moves] and all(s >= 0 for s in record.seconds)
+
+
+class _LosingExecutor(ThreadPoolExecutor):
+    """An executor whose every other batch comes back empty (a worker that stopped, a lost task)."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.calls = 0
+
+    def submit(self, fn, *args, **kwargs):
+        self.calls += 1
+        if self.calls % 2 == 0:
+            return super().submit(lambda: [])
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_results_are_counted_against_the_tasks_a_run_missing_games_says_so(tmp_path):
+    # before: the match ended with half its games and no word
+    out = tmp_path / "m.jsonl"
+    with _LosingExecutor() as executor, pytest.raises(RunIncomplete) as stop:
+        play_match("tictactoe", CHEAP, "random", games=12, seed=3, executor=executor, batch_size=3, out=out)
+    message = str(stop.value)
+    assert "6 of the 12 games to play came back unplayed" in message and "6 of 12 games finished" in message
+    assert str(out) in message and len(out.read_text().splitlines()) == 1 + 6
+
+
+def test_stopping_a_pool_leaves_no_traceback_in_its_thread(monkeypatch):
+    # before: batches cancelled from the main thread stayed among the pool's pending items, and
+    # killing the workers made its thread set an exception on them: an InvalidStateError traceback
+    failures = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: failures.append(args.exc_type.__name__))
+    monkeypatch.setattr(runner, "GRACE_SECONDS", 0.0)  # kill at once: the widest window for the race
+    calls = []
+
+    def stop_after_first(results):
+        calls.append(len(results))
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+
+    tasks = [GameTask(0, i, i % 2 == 0, (i,)) for i in range(60)]
+    for _ in range(3):  # before, it came 3 times in 4: three stops make it all but certain
+        calls.clear()
+        with pytest.raises(RunInterrupted):
+            run_games(
+                "tictactoe",
+                [(CHEAP, "random")],
+                0,
+                tasks,
+                workers=2,
+                batch_size=1,
+                progress=False,
+                on_batch=stop_after_first,
+            )
+    for thread in threading.enumerate():  # the pools' own threads, which raised it, have ended
+        if type(thread).__name__ == "_ExecutorManagerThread":
+            thread.join(timeout=5)
+    assert failures == []
+
+
+@pytest.mark.parametrize("seconds", ["1e300", "86400.5"])
+def test_a_time_budget_beyond_a_day_is_one_line_naming_it(seconds):
+    # before: seconds=1e300 was accepted and a match with it ran for ever (checked on the spec: a regression
+    # must fail here, not hang the suite)
+    with pytest.raises(ValueError) as err:
+        make_agent(f"uct:seconds={seconds}")
+    message = str(err.value)
+    assert (
+        "\n" not in message and f"seconds must be at most 86400 (one day per move), got {float(seconds)!r}" in message
+    )
+
+
+def test_a_time_budget_of_a_day_is_allowed():
+    assert make_agent("uct:seconds=86400").seconds == 86400.0

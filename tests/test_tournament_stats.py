@@ -13,6 +13,7 @@ from mctslab.tournament import (
     bradley_terry,
     games_needed,
     games_needed_one_sample,
+    score_interval,
     wilson,
 )
 from mctslab.tournament.elo import ELO_PER_NAT
@@ -60,7 +61,8 @@ def test_wilson_covers_about_95_percent():
 def test_outcomes_score_and_intervals():
     o = Outcomes(wins=6, draws=2, losses=2)
     assert o.games == 10 and o.score == pytest.approx(0.7)
-    assert o.score_ci() == wilson(7, 10)
+    assert o.score_ci() == score_interval(6, 2, 2)
+    assert Outcomes(7, 0, 3).score_ci() == wilson(7, 10)  # without draws: Wilson's interval
     assert o.flipped() == Outcomes(2, 2, 6) and o.flipped().score == pytest.approx(0.3)
     assert o + o == Outcomes(12, 4, 4)
     assert math.isnan(Outcomes().score)
@@ -202,3 +204,81 @@ def test_as_far_probability_is_the_two_sided_binomial_tail():
         as_far_probability(11, 10, 0.5)
     with pytest.raises(ValueError):
         as_far_probability(1, 0, 0.5)
+
+
+# -- the score interval with draws: exact coverage ------------------------------------------------
+
+
+def _exact_coverage(n: int, rates: list[tuple[float, float]], confidence: float = 0.95) -> np.ndarray:
+    """Coverage of :func:`score_interval` at each (win rate, draw rate): every outcome's probability summed."""
+    triples = [(w, d, n - w - d) for w in range(n + 1) for d in range(n - w + 1)]
+    w, d, lost = (np.array(x, dtype=float) for x in zip(*triples, strict=True))
+    bounds = np.array([score_interval(*t, confidence) for t in triples])
+    log_coef = np.array(
+        [math.lgamma(n + 1) - math.lgamma(a + 1) - math.lgamma(b + 1) - math.lgamma(c + 1) for a, b, c in triples]
+    )
+    out = []
+    for pw, pd in rates:
+        pl = 1 - pw - pd
+        mu = pw + pd / 2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logp = log_coef + np.where(w > 0, w * np.log(pw), 0) + np.where(d > 0, d * np.log(pd), 0)
+            logp = logp + np.where(lost > 0, lost * np.log(max(pl, 0.0)), 0)
+        prob = np.exp(np.nan_to_num(logp, nan=-np.inf))
+        covered = (bounds[:, 0] <= mu + 1e-12) & (mu - 1e-12 <= bounds[:, 1])
+        out.append(prob[covered].sum())
+    return np.array(out)
+
+
+def _grid(draws: bool) -> list[tuple[float, float]]:
+    steps = [round(0.05 * i, 2) for i in range(21)]
+    if not draws:
+        return [(pw, 0.0) for pw in steps if 0 < pw < 1]
+    return [(pw, pd) for pd in steps if pd > 0 for pw in steps if pw + pd <= 1 + 1e-9 and pd < 1]
+
+
+@pytest.mark.parametrize("n", [10, 30, 100])
+def test_score_interval_coverage_with_and_without_draws(n):
+    # What score_interval's docstring promises, computed exactly (no simulation noise).
+    without = _exact_coverage(n, _grid(draws=False))
+    with_draws = _exact_coverage(n, _grid(draws=True))
+    assert without.mean() >= 0.94 and with_draws.mean() >= 0.95, (without.mean(), with_draws.mean())
+    drawish = [c for c, (_, pd) in zip(with_draws, _grid(draws=True), strict=True) if pd >= 0.1]
+    assert min(drawish) >= 0.92, min(drawish)
+    if n == 30:  # the dip the docstring owns up to: Wilson's, at extreme rates with few games
+        assert 0.855 < _exact_coverage(30, [(0.005, 0.0)])[0] < 0.865
+
+
+def test_score_interval_coverage_by_simulation_in_a_drawish_match():
+    # Tic-tac-toe-like: 10% wins, 88% draws, 2% losses; 100 games, 2,000 seeded matches.
+    rng = np.random.default_rng(2026)
+    pw, pd, n, trials = 0.10, 0.88, 100, 2000
+    counts = rng.multinomial(n, [pw, pd, 1 - pw - pd], size=trials)
+    mu = pw + pd / 2
+    covered = np.mean([lo <= mu <= hi for lo, hi in (score_interval(*map(int, c)) for c in counts)])
+    margin = 4 * math.sqrt(0.95 * 0.05 / trials)
+    assert covered >= 0.95 - margin - 0.01, covered
+    # and it is narrower than Wilson on the score, which ignores that draws vary less
+    lo, hi = score_interval(12, 88, 0)
+    wl, wh = wilson(12 + 88 / 2, 100)
+    assert hi - lo < (wh - wl) / 2 and lo > 0.5 > wl
+
+
+def test_score_interval_edges_symmetry_and_errors():
+    assert score_interval(0, 0, 0) == (0.0, 1.0)
+    assert score_interval(0, 0, 20) == wilson(0, 20) and score_interval(20, 0, 0)[1] == 1.0
+    low, high = score_interval(0, 20, 0)
+    assert 0 < low < 0.5 < high < 1 and high - 0.5 == pytest.approx(0.5 - low)
+    lo, hi = score_interval(3, 5, 12)
+    assert score_interval(12, 5, 3) == pytest.approx((1 - hi, 1 - lo))
+    assert score_interval(3, 5, 12, 0.99)[1] - score_interval(3, 5, 12, 0.99)[0] > hi - lo
+    for counts in [(5, 0, 5), (1, 1, 18), (0, 1, 19), (19, 1, 0), (40, 360, 0), (7, 3, 0)]:
+        low, high = score_interval(*counts)
+        score = (counts[0] + counts[1] / 2) / sum(counts)
+        assert 0 <= low <= score <= high <= 1, counts
+    with pytest.raises(ValueError, match="wins"):
+        score_interval(-1, 2, 3)
+    with pytest.raises(TypeError):
+        score_interval(1.5, 2, 3)
+    with pytest.raises(ValueError, match="confidence"):
+        score_interval(1, 2, 3, 1.0)

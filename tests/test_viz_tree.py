@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import re
 import shutil
 
@@ -22,6 +23,8 @@ from mctslab.viz import (
     tree_outline,
 )
 from mctslab.viz import tree as tree_module
+from mctslab.viz.explorer import fitted
+from mctslab.viz.fit import MIN_LABEL_PX, min_width_px
 from mctslab.viz.labels import mark, move_text
 from mctslab.viz.prune import ranked
 from mctslab.viz.tree import BEST, LAST, NO_DOT_MESSAGE
@@ -199,12 +202,12 @@ def test_when_dot_disappears_at_render_time_the_text_is_shown_not_an_error(monke
 def test_with_dot_a_drawing_is_an_svg_and_can_be_saved(tmp_path):
     game, root = search("tictactoe", iterations=50)
     graph = draw_tree(root, game)
-    svg = graph._repr_mimebundle_()["image/svg+xml"]
+    svg = graph._repr_mimebundle_(include=["image/svg+xml"])["image/svg+xml"]
     assert svg.lstrip().startswith("<?xml") and "50 visits" in svg
     saved = graph.render(tmp_path / "tree", format="svg")
     assert saved.endswith(".svg")
     html = side_by_side([graph, graph], ["c = 0.5", "c = 2"])._repr_html_()
-    assert html.count("<svg") == 2 and "c = 0.5" in html and 'width="100%"' in html
+    assert html.count("<svg") == 2 and "c = 0.5" in html and "max-width:100%" in html and "overflow:auto" in html
     with pytest.raises(ValueError, match="titles"):
         side_by_side([graph], ["a", "b"])
 
@@ -214,12 +217,12 @@ def test_a_drawing_also_stores_a_png_and_its_outline_for_untrusted_views():
     game, root = search("tictactoe", iterations=50)
     graph = draw_tree(root, game, depth=2)
     bundle = graph._repr_mimebundle_()
-    assert set(bundle) == {"image/svg+xml", "image/png", "text/plain"}
+    assert set(bundle) == {"text/html", "image/png", "text/plain"}
     assert bundle["image/png"].startswith(b"\x89PNG")
     assert bundle["text/plain"] == graph.describe() and NO_DOT_MESSAGE not in bundle["text/plain"]
     assert bundle["text/plain"].startswith("root") and "50 visits" in bundle["text/plain"]
     assert set(graph._repr_mimebundle_(include=["image/png"])) == {"image/png"}
-    assert set(graph._repr_mimebundle_(exclude=["image/png"])) == {"image/svg+xml", "text/plain"}
+    assert set(graph._repr_mimebundle_(exclude=["image/png"])) == {"text/html", "text/plain"}
 
 
 @needs_dot
@@ -234,7 +237,7 @@ def test_when_dot_cannot_make_a_png_the_svg_and_text_remain(monkeypatch):
         return real_pipe(self, format=format, **kwargs)
 
     monkeypatch.setattr(type(graph), "pipe", pipe)
-    assert set(graph._repr_mimebundle_()) == {"image/svg+xml", "text/plain"}
+    assert set(graph._repr_mimebundle_()) == {"text/html", "text/plain"}
 
 
 def test_the_outline_lists_the_same_nodes_and_summaries_as_the_drawing():
@@ -253,3 +256,22 @@ def test_move_names_and_marks():
     assert move_text(make_game("nim"), 7) == "heap 1 take 3"
     assert move_text(make_game("nim"), 7, short=True) == "1:3"
     assert (mark(make_game("tictactoe"), 1), mark(make_game("nim"), 1)) == ("O", "P1")
+
+
+@needs_dot
+def test_a_wide_drawing_shrinks_to_the_page_but_its_labels_stay_readable():
+    game, root = search("tictactoe", iterations=300)
+    graph = draw_tree(root, game, depth=2, top_k=8, max_nodes=60)
+    svg = graph._repr_mimebundle_(include=["image/svg+xml"])["image/svg+xml"]
+    width_pt = float(re.search(r'<svg width="([\d.]+)pt"', svg).group(1))
+    smallest_pt = min(float(f) for f in re.findall(r'font-size="([\d.]+)"', svg))
+    assert smallest_pt >= 10  # no 8 pt "+k below": at 75% its labels are still 10 px
+    html = graph._repr_mimebundle_()["text/html"]
+    image = re.search(r'<img src="data:image/svg\+xml;base64,([^"]+)" style="([^"]+)"', html)
+    assert base64.b64decode(image.group(1)).decode().startswith("<svg") and "overflow-x:auto" in html
+    style = dict(part.split(":") for part in image.group(2).split(";"))
+    natural, narrowest = float(style["width"][:-2]), float(style["min-width"][:-2])
+    assert style["max-width"] == "100%" and abs(natural - width_pt * 4 / 3) < 1
+    # At the narrowest, the smallest label is 10 px high: smallest_pt * 4/3 px at natural size, scaled.
+    assert abs(smallest_pt * 4 / 3 * narrowest / natural - MIN_LABEL_PX) < 0.1
+    assert min_width_px("<svg/>") is None and "min-width" not in fitted("<svg width='9'>")

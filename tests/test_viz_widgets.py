@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +14,9 @@ from mctslab.viz import PHASES, PlaySession, TreeExplorer, play_board, tree_expl
 from mctslab.viz import tree as tree_module
 from mctslab.viz.explorer import fitted
 from mctslab.viz.playboard import BLANK
+from mctslab.viz.session import BLOCK_FILL, BLOCK_LINE, MARK_COLOUR, WIN_FILL
 from mctslab.viz.steps import SearchRecorder
+from mctslab.viz.stored import WIDGET_STATE, WIDGET_VIEW, static_widgets
 
 pytest.importorskip("ipywidgets")
 
@@ -249,8 +254,9 @@ def test_a_saved_notebook_shows_what_the_widgets_showed_as_text():
     game = make_game("tictactoe")
     explorer = tree_explorer(game, iteration=5)
     bundle = explorer._repr_mimebundle_()
-    assert bundle["text/plain"].startswith("tree explorer (needs a running kernel): iteration 5")
-    assert "VBox" not in bundle["text/plain"]
+    assert bundle["text/plain"].startswith("tree explorer (needs a running kernel):\niteration 5")
+    assert max(len(line) for line in bundle["text/plain"].splitlines()) <= 60  # no viewer wraps it mid-word
+    assert "VBox" not in bundle["text/plain"] and "iteration 5 (the tree after it); c = " in bundle["text/html"]
     board = play_board(game, make_agent("random", seed=0), human=1)
     bundle = board._repr_mimebundle_()
     text = bundle["text/plain"]
@@ -260,8 +266,10 @@ def test_a_saved_notebook_shows_what_the_widgets_showed_as_text():
 
 
 def test_the_explorer_picture_fits_the_width_and_the_controls_explain_themselves():
-    assert fitted('<svg width="1600pt" height="300pt" viewBox="0 0 1600 300">').startswith(
-        '<div style="overflow:auto;max-width:100%"><svg style="max-width:100%;height:auto" width="1600pt"'
+    # 10 pt labels may shrink to 10 px: 1600 pt (2133 px) wide shrinks to 1600 px at the least.
+    box = '<div style="overflow:auto;max-width:100%;contain:inline-size">'
+    assert fitted('<svg width="1600pt" height="300pt" viewBox="0 0 1600 300"><text font-size="10.00">').startswith(
+        box + '<svg style="max-width:100%;height:auto;min-width:1600px" width="1600pt"'
     )
     assert "max-width:100%;height" not in fitted("<svg width='9pt'>", fit=False)
     w = tree_explorer(make_game("tictactoe"), iteration=300, max_iterations=2000, seed=0)
@@ -297,3 +305,108 @@ def test_the_status_counts_the_nodes_the_caption_counts(phase, monkeypatch):
         ex.focus = focus
         total = re.search(r"of (\d+) nodes shown", ex.figure().source).group(1)
         assert f"; {ex.size()} nodes," in ex.summary() and int(total) == ex.size(ex.top), (phase, focus)
+
+
+def test_the_boards_mark_the_winning_line_without_stripes_and_keep_their_shape():
+    game = make_game("tictactoe")
+    board = play_board(game, make_agent("random", seed=0), opening=[0, 3, 1, 4])
+    board.click(0, 2)  # X completes the top row
+    assert board.session.status() == "you (X) won"
+    html = board.session._repr_html_()
+    assert html.count('class="mctslab-win"') == 3 and 'class="mctslab-board"' in html
+    assert html.count("<tr") == html.count('<tr style="background:transparent">')  # no zebra stripes
+    assert '<pre style="white-space:pre' in html and "flex-wrap:wrap" in html  # never wrapped mid-number
+    won = [
+        (r, c) for r, line in enumerate(board.buttons) for c, b in enumerate(line) if "mctslab-win" in b._dom_classes
+    ]
+    assert won == [(0, 0), (0, 1), (0, 2)]
+    assert {board.buttons[0][c].style.button_color for c in range(3)} == {WIN_FILL}
+    x, o = board.buttons[0][0].style, board.buttons[1][0].style  # X and O in their colours, not monospace
+    assert (x.text_color, o.text_color) == (MARK_COLOUR["X"], MARK_COLOUR["O"])
+    grid = board.box.children[1].children[0].layout  # rows and columns of fixed size
+    assert grid.grid_template_rows == "repeat(3, 40px)" and grid.grid_template_columns == "repeat(3, 40px)"
+    assert board.box.children[1].layout.align_items == "flex-start"
+    board.restart()
+    assert not any("mctslab-win" in b._dom_classes for line in board.buttons for b in line)
+
+
+def test_ultimate_boards_have_thick_lines_and_tint_the_small_boards_won():
+    game = make_game("uttt")
+    rng, moves, state = random.Random(0), [], game.initial_state()
+    while not any(any(row) for row in game.block_winners(state)):  # play until a small board is won
+        move = rng.choice(game.legal_moves(state))
+        moves.append(move)
+        state = game.play(state, move)
+    human = game.to_move(state)
+    board = play_board(game, make_agent("random", seed=0), human=human, opening=moves)
+    owners = game.block_winners(board.session.state)
+    tinted = {
+        (r // 3, c // 3): b.style.button_color
+        for r, line in enumerate(board.buttons)
+        for c, b in enumerate(line)
+        if owners[r // 3][c // 3]
+    }
+    assert tinted and all(colour == BLOCK_FILL[owners[br][bc]] for (br, bc), colour in tinted.items())
+    lines = [
+        (r, c) for r, line in enumerate(board.buttons) for c, b in enumerate(line) if b.layout.border_left == BLOCK_LINE
+    ]
+    assert lines == [(r, c) for r in range(9) for c in (3, 6)]
+    assert [r for r in range(9) if board.buttons[r][0].layout.border_top == BLOCK_LINE] == [3, 6]
+    html = board.session._repr_html_()
+    assert html.count("border-left:" + BLOCK_LINE) == 18 and html.count("border-top:" + BLOCK_LINE) == 18
+    assert html.count("background:" + BLOCK_FILL[owners[0][0] or owners[1][1] or "X"]) >= 1
+
+
+def test_saved_notebooks_keep_pictures_of_their_widgets_not_the_widgets():
+    notebook = {
+        "metadata": {"widgets": {WIDGET_STATE: {}}},
+        "cells": [
+            {
+                "cell_type": "code",
+                "outputs": [{"output_type": "display_data", "data": {WIDGET_VIEW: {}, "text/html": "<b>"}}],
+            },
+            {"cell_type": "code", "outputs": [{"output_type": "display_data", "data": {WIDGET_VIEW: {}}}]},
+            {"cell_type": "markdown", "source": "x"},
+        ],
+    }
+    static_widgets(notebook)
+    assert "widgets" not in notebook["metadata"]
+    assert notebook["cells"][0]["outputs"][0]["data"] == {"text/html": "<b>"} and notebook["cells"][1]["outputs"] == []
+    for path in sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb")):
+        saved = json.loads(path.read_text())
+        assert saved == static_widgets(json.loads(path.read_text())), (
+            f"{path.name} stores widgets, which JupyterLab shows broken before the cell runs: "
+            f"run python -m mctslab.viz.stored {path.relative_to(path.parents[1])} after executing it"
+        )
+
+
+def test_a_saved_progress_bar_shows_where_it_ended():
+    def model(name, **state):
+        return {"model_name": name, "state": state}
+
+    state = {
+        "box": model("HBoxModel", children=["IPY_MODEL_l", "IPY_MODEL_b", "IPY_MODEL_r"]),
+        "l": model("HTMLModel", value="rows:\u2007100%"),
+        "b": model("FloatProgressModel", value=36.0, max=36.0),
+        "r": model("HTMLModel", value="\u200736/36\u2007[01:01&lt;00:00]"),
+        "half": model("HBoxModel", children=["IPY_MODEL_l", "IPY_MODEL_h", "IPY_MODEL_r"]),
+        "h": model("IntProgressModel", value=5, max=10),
+    }
+    view = {"model_id": "box", "version_major": 2, "version_minor": 0}
+    first = "rows:   0%|          | 0/36 [00:00<?, ?it/s]"
+    notebook = {
+        "metadata": {"widgets": {WIDGET_STATE: {"state": state}}},
+        "cells": [
+            {
+                "cell_type": "code",
+                "outputs": [{"output_type": "display_data", "data": {WIDGET_VIEW: view, "text/plain": first}}],
+            },
+            {
+                "cell_type": "code",
+                "outputs": [{"output_type": "display_data", "data": {WIDGET_VIEW: {**view, "model_id": "half"}}}],
+            },
+        ],
+    }
+    static_widgets(notebook)
+    assert notebook["cells"][0]["outputs"][0]["data"] == {"text/plain": "rows: 100%|██████████| 36/36 [01:01<00:00]"}
+    assert notebook["cells"][1]["outputs"][0]["data"]["text/plain"].startswith("rows: 100%|█████     |")

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from ..validation import non_negative_number, optional, positive_number
 
+MAX_SECONDS = 86_400.0
+"""The longest time budget per move: one day (``seconds=1e300`` would search for ever)."""
+
 __all__ = ["check_c", "check_final", "check_seconds"]
 
 
@@ -17,8 +20,11 @@ def check_c(name: str, c: float) -> float:
 
 
 def check_seconds(name: str, seconds: float | None) -> float | None:
-    """``None``, or a finite time budget > 0 in seconds (TypeError for a non-number, ValueError otherwise)."""
-    return optional(positive_number, name, seconds, finite=True, hint=" (seconds per move)")
+    """``None``, or a time budget in (0, :data:`MAX_SECONDS`] seconds (TypeError if not a number, else ValueError)."""
+    seconds = optional(positive_number, name, seconds, finite=True, hint=" (seconds per move)")
+    if seconds is not None and seconds > MAX_SECONDS:
+        raise ValueError(f"{name} must be at most {MAX_SECONDS:g} (one day per move), got {seconds!r}")
+    return seconds
 
 
 def check_final(name: str, final: str) -> str:

@@ -129,5 +129,5 @@ def playground_text(means: str, c: float, t: int, steps: int, seed: int) -> str:
     return (
         f"UCB1 playground (interactive widgets: run this cell in JupyterLab to use them)\n"
         f"machines' means {means}; c = {c:.2f}; time t = {t} of {steps}; seed {seed}\n"
-        "left: each machine's interval at time t; right: the pulls of each machine over time"
+        "once it runs: each machine's interval at time t (left), the pulls of each machine over time (right)"
     )

@@ -24,6 +24,7 @@ Review") for the random-play rates and the flat Monte Carlo criterion; Browne et
 (2012), "A survey of Monte Carlo tree search methods", section 3.1, on flat Monte Carlo's failures that motivate a tree.
 """
 
+from .alphabeta import BudgetExhausted, alphabeta, optimal_moves
 from .enumeration import MAX_STATES, WIN, Enumeration, Odds, reachable_states
 from .perfect_play import best_moves, move_scores, move_values, solve
 from .random_play import (
@@ -40,12 +41,14 @@ from .random_play import (
 )
 
 __all__ = [
+    "BudgetExhausted",
     "Enumeration",
     "MAX_STATES",
     "Odds",
     "TieRule",
     "Trap",
     "WIN",
+    "alphabeta",
     "best_moves",
     "exact_flat_values",
     "exact_move_odds",
@@ -56,6 +59,7 @@ __all__ = [
     "move_odds",
     "move_scores",
     "move_values",
+    "optimal_moves",
     "random_play_odds",
     "reachable_states",
     "solve",

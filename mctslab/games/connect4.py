@@ -208,6 +208,14 @@ class ConnectFour(StoneGame):
         """The column numbers, ``"0"`` to ``"6"``: the moves that drop a stone there."""
         return [self.move_text(c, short=True) for c in range(self.cols)]
 
+    def winning_cells(self, state: ConnectFourState) -> set[tuple[int, int]]:
+        """The cells of the winner's k-in-a-row windows; empty while nobody has won."""
+        stones = state.x if state.result == X_WON else state.o if state.result == O_WON else 0
+        cells = self._cell_of_bit()
+        return {
+            cell for window in self.windows if stones & window == window for bit, cell in cells.items() if window & bit
+        }
+
     def move_bit(self, state: ConnectFourState, move: int) -> int:
         """The bit of the cell where a stone dropped into column ``move`` lands (0 if the column is full)."""
         return ((state.x | state.o) + self.bottom[move]) & self.column[move]

@@ -79,3 +79,25 @@ class DrawingHooks:
         Connect Four numbers its columns, the names of its moves.
         """
         return None
+
+    def winning_cells(self, state: Hashable) -> set[tuple[int, int]]:
+        """The cells of :meth:`board_cells` that won the game, to be marked: ``(row, column)`` pairs.
+
+        Empty (the default) while nobody has won, after a draw, and for a game that does not say.
+        Stone games give their winning line (every line, if the last move made two).
+        """
+        return set()
+
+    def board_blocks(self) -> int | None:
+        """The side of the square blocks :meth:`board_cells` is made of, drawn with thick lines between them.
+
+        ``None`` (the default) for a board of single cells; Ultimate Tic-Tac-Toe says 3 (its local boards).
+        """
+        return None
+
+    def block_winners(self, state: Hashable) -> list[list[str]] | None:
+        """Who has won each block of :meth:`board_blocks`: rows of ``"X"``, ``"O"`` or ``""`` (nobody, yet or ever).
+
+        ``None`` (the default) for a board without blocks to win.
+        """
+        return None

@@ -280,6 +280,12 @@ class TicTacToe(StoneGame):
         scale = len(self.lines) * self.k**2
         return 0.5 + 0.45 * score / scale
 
+    def winning_cells(self, state: TicTacToeState) -> set[tuple[int, int]]:
+        """The cells of the winner's k-in-a-row lines; empty while nobody has won."""
+        stones = state.x if state.result == X_WON else state.o if state.result == O_WON else 0
+        cells = self._cell_of_bit()
+        return {cell for line in self.lines if stones & line == line for bit, cell in cells.items() if line & bit}
+
     def render(self, state: TicTacToeState) -> str:
         """The board as text: ``X``, ``O`` and ``.`` for an empty cell, one row per line."""
         x, o, _ = state

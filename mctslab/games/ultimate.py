@@ -21,6 +21,7 @@ of 512 entries.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from math import floor
 from typing import NamedTuple
 
@@ -82,6 +83,14 @@ class UltimateState(NamedTuple):
     decided: int
     forced: int
     result: int
+
+
+def _union(masks: Iterable[int]) -> int:
+    """The bits set in any of ``masks``."""
+    out = 0
+    for mask in masks:
+        out |= mask
+    return out
 
 
 @register_game("uttt", summary="ultimate tic-tac-toe: win three local boards in a row", test_spec="uttt")
@@ -168,6 +177,35 @@ class UltimateTicTacToe(StoneGame):
             return str(move)
         board, cell = divmod(move, 9)
         return f"{move} (b{board} c{cell})"
+
+    def board_blocks(self) -> int:
+        """3: the local boards, 3 x 3 cells each."""
+        return 3
+
+    def block_winners(self, state: UltimateState) -> list[list[str]]:
+        """Rows of the macro board: ``"X"`` or ``"O"`` on a local board won, ``""`` elsewhere."""
+        return [
+            ["X" if state.x_won >> b & 1 else "O" if state.o_won >> b & 1 else "" for b in range(r, r + 3)]
+            for r in (0, 3, 6)
+        ]
+
+    def winning_cells(self, state: UltimateState) -> set[tuple[int, int]]:
+        """The local lines that won the local boards that won the game; empty while nobody has won.
+
+        Ultimate: the boards of the winner's macro line(s); Fractio: the one board won.
+        """
+        if state.result not in (X_WON, O_WON):
+            return set()
+        stones, won = (state.x, state.x_won) if state.result == X_WON else (state.o, state.o_won)
+        boards = won if self.local_win_ends_game else _union(line for line in LINES if won & line == line)
+        cells = self._cell_of_bit()
+        out = set()
+        for b in range(9):
+            if boards >> b & 1:
+                local = stones >> SHIFTS[b] & FULL
+                mask = _union(line for line in LINES if local & line == line) << SHIFTS[b]
+                out |= {cell for bit, cell in cells.items() if mask & bit}
+        return out
 
     def rollout(self, state: UltimateState, rng: random.Random, max_moves: int | None = None) -> tuple[float, float]:
         """A uniformly random playout (same distribution as :meth:`Game.rollout`).

@@ -12,13 +12,13 @@ Everything runs on one core, a process pool (the default) or a Dask cluster
 """
 
 from .elo import EloRatings, bradley_terry
-from .match import SEATS, MatchResult, play_match
+from .match import SEATS, MatchResult, play_match, read_match
 from .records import GameResult, GameTask, game_seed
 from .results_file import ResultsFileError, ResultsFileWarning
 from .roundrobin import RoundRobinResult, round_robin
 from .runner import run_games
-from .stats import Outcomes, as_far_probability, games_needed, games_needed_one_sample, wilson
-from .workers import RunInterrupted
+from .stats import Outcomes, as_far_probability, games_needed, games_needed_one_sample, score_interval, wilson
+from .workers import RunIncomplete, RunInterrupted
 
 __all__ = [
     "SEATS",
@@ -31,13 +31,16 @@ __all__ = [
     "ResultsFileWarning",
     "RoundRobinResult",
     "as_far_probability",
+    "RunIncomplete",
     "RunInterrupted",
     "bradley_terry",
     "game_seed",
     "games_needed",
     "games_needed_one_sample",
     "play_match",
+    "read_match",
     "round_robin",
+    "score_interval",
     "run_games",
     "wilson",
 ]

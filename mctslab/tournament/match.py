@@ -24,7 +24,9 @@ from ..display import Table
 from ..games import Game, make_game
 from ..validation import non_negative_int, one_of
 from .factory import AgentLike, label_of, name_of, resolve
+from .files import lock_shared
 from .records import GameResult, GameTask
+from .results_file import ResultsFile, ResultsFileError, check_path
 from .runner import check_games
 from .schedule import play_schedule
 from .stats import Outcomes
@@ -50,6 +52,23 @@ def seed_header(seed: int | np.random.SeedSequence) -> dict[str, Any]:
     if isinstance(seed, np.random.SeedSequence):
         return {"entropy": seed.entropy, "spawn_key": list(seed.spawn_key)}
     return {"entropy": non_negative_int("seed", seed, hint=" (or a numpy SeedSequence)"), "spawn_key": []}
+
+
+def run_header(
+    kind: str, game_spec: str, agents: list[str], seed: int | np.random.SeedSequence, seats: str
+) -> dict[str, Any]:
+    """What identifies a run in its results file's header (the format and version are added by the file).
+
+    Every key is checked against the header of a file being resumed or read: a file whose
+    value differs is refused, naming the key. The one place to add what else identifies a
+    run (e.g. a content hash of the weights files that agent specs name); a file's header
+    keys that a run does not have are not checked.
+    """
+    return {"kind": kind, "game": game_spec, "agents": agents, "seed": seed_header(seed), "seats": seats}
+
+
+_NOTES = "count, rate in %, [95% interval: Wilson's; the score's counts draws]; score = (wins + draws / 2) / games"
+"""The note under a match's table."""
 
 
 @dataclass
@@ -117,7 +136,7 @@ class MatchResult:
         """The match as one JSON-ready dict (what ``python -m mctslab match --json`` prints).
 
         Keys: ``game``, ``a``, ``b``, ``seed``, ``seats``, ``games``, ``a_wins``,
-        ``b_wins``, ``draws``, ``a_score`` and ``a_score_ci95`` (Wilson), Wilson intervals
+        ``b_wins``, ``draws``, ``a_score`` and ``a_score_ci95`` (:func:`~.stats.score_interval`), Wilson intervals
         on each rate (``a_win_ci95``, ``draw_ci95``, ``b_win_ci95``), ``mean_plies``, and
         ``by_seat``: the same counts for the games where A moved first (``a_first``) and
         where B did (``b_first``). No timings: the dict depends only on the seed.
@@ -155,7 +174,7 @@ class MatchResult:
                     )
                 )
             )
-        lines.append("count, rate in %, [Wilson 95% interval]; score = (wins + draws / 2) / games")
+        lines.append(_NOTES)
         return "\n".join(lines)
 
     def as_table(self) -> Table:
@@ -182,7 +201,7 @@ class MatchResult:
             rows,
             caption=f"{self.game}: {who} ({self.games} games, seats {self.seats})",
             align="l" + "r" * len(columns),
-            notes="count, rate in %, [Wilson 95% interval]; score = (wins + draws / 2) / games",
+            notes=_NOTES,
         )
 
     def _repr_html_(self) -> str:
@@ -299,18 +318,13 @@ def play_match(
         ResultsFileError: if ``out`` holds another run's results or is damaged (a
             damaged last line is repaired with a :class:`ResultsFileWarning`).
     """
-    games = check_games(games)
-    seats = one_of("seats", seats, SEATS)
-    game_obj = make_game(game)
-    a_agent, b_agent = resolve(a), resolve(b)
-    a_spec, b_spec = name_of(a_agent), name_of(b_agent)
-    header = {"kind": "match", "game": game_obj.spec, "agents": [a_spec, b_spec], "seed": seed_header(seed)}
-    header["seats"] = seats
+    game_obj, (a_agent, b_agent), header, tasks = _plan(game, a, b, games, seed, seats)
+    a_spec, b_spec = header["agents"]
     played = play_schedule(
         game_obj,
         [(a_agent, b_agent)],
         seed,
-        [GameTask(0, i, a_moves_first(seats, i), (i,)) for i in range(games)],
+        tasks,
         header=header,
         out=out,
         executor=executor,
@@ -320,3 +334,55 @@ def play_match(
         desc=f"{a_spec} vs {b_spec}",
     )
     return MatchResult(game_obj.spec, a_spec, b_spec, seed, seats, played.results, resumed=len(played.resumed))
+
+
+def _plan(game, a, b, games, seed, seats) -> tuple[Game, tuple[Any, Any], dict[str, Any], list[GameTask]]:
+    """A match's game, agents, results-file header and schedule, its options checked."""
+    games = check_games(games)
+    seats = one_of("seats", seats, SEATS)
+    game_obj = make_game(game)
+    agents = (resolve(a), resolve(b))
+    header = run_header("match", game_obj.spec, [name_of(x) for x in agents], seed, seats)
+    return game_obj, agents, header, [GameTask(0, i, a_moves_first(seats, i), (i,)) for i in range(games)]
+
+
+def read_match(
+    game: str | Game,
+    a: AgentLike,
+    b: AgentLike,
+    games: int,
+    seed: int | np.random.SeedSequence = 0,
+    *,
+    seats: str = "alternate",
+    out: str | os.PathLike,
+) -> MatchResult:
+    """The finished match that :func:`play_match` with the same arguments wrote to ``out``, read back.
+
+    Nothing is played and the file is never changed: for results that are shipped or
+    shared (a notebook's stored games). The file gets every check :func:`play_match`
+    makes when it resumes (header, seats, duplicates, each game replayed to its recorded
+    winner), and must hold every game of the match.
+
+    Raises:
+        ResultsFileError: if ``out`` is missing, holds another run, is damaged (its last
+            line too), or lacks some of the match's games; ``ResultsFileBusyError`` while a
+            run holds its lock (it is being written).
+    """
+    game_obj, _, header, tasks = _plan(game, a, b, games, seed, seats)
+    path = check_path(out)
+    schedule = {t.key: t.a_first for t in tasks}
+    with lock_shared(path):  # not while a run writes it
+        contents = ResultsFile(path, header, game_obj, schedule).read()
+    if contents.damage is not None:
+        raise ResultsFileError(
+            f"{path}, line {contents.damaged_line}: {contents.damage}; a run may be writing it, or it is damaged "
+            "(let the run finish, or run play_match with out= on it to remove that line and play its game again)"
+        )
+    missing = [key for key in schedule if key not in contents.games]
+    if missing:
+        raise ResultsFileError(
+            f"{path} holds {len(schedule) - len(missing)} of the {len(schedule)} games of this match (game "
+            f"{missing[0][1]} is missing); play the match with out= this file first: reading never plays"
+        )
+    results = sorted(contents.games.values(), key=lambda r: r.key)
+    return MatchResult(game_obj.spec, *header["agents"], seed, header["seats"], results, resumed=len(results))

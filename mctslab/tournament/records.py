@@ -111,14 +111,21 @@ def result_to_json(result: GameResult) -> str:
     return json.dumps(record, separators=(",", ":"))
 
 
+FIELDS = frozenset({"pair", "index", "a_first", "winner", "returns", "plies", "seconds", "iterations", "moves"})
+"""The fields a game line may have (``plies`` and ``iterations`` may be missing, in older files)."""
+
+
 def _count(value: Any) -> bool:
     """A JSON whole number >= 0 (not a bool, not a float such as 1e400)."""
     return type(value) is int and value >= 0
 
 
 def _pair_of_numbers(value: Any) -> bool:
+    """Two finite JSON numbers >= 0 (returns are 0, 0.5 or 1; seconds a duration)."""
     return (
-        isinstance(value, list) and len(value) == 2 and all(type(v) in (int, float) and math.isfinite(v) for v in value)
+        isinstance(value, list)
+        and len(value) == 2
+        and all(type(v) in (int, float) and math.isfinite(v) and v >= 0 for v in value)
     )
 
 
@@ -135,10 +142,15 @@ def result_from_dict(d: Any) -> GameResult:
         returns, seconds, moves = d["returns"], d["seconds"], d["moves"]
     except KeyError as err:
         raise ValueError(f"the line is not a game record (no {err.args[0]!r})") from None
+    unknown = sorted(set(d) - FIELDS, key=str)
+    if unknown:  # a damaged key (a flipped bit in "iterations") must not pass for an old file's missing field
+        raise ValueError(f"the line is not a game record (unknown field {unknown[0]!r})")
     if not (_count(pair) and _count(index) and isinstance(moves, list) and all(map(_count, moves))):
         raise ValueError("the line is not a game record (pair, index and moves must be whole numbers >= 0)")
     if not (_pair_of_numbers(returns) and _pair_of_numbers(seconds)):
-        raise ValueError("the line is not a game record (returns and seconds must be pairs of finite numbers)")
+        raise ValueError("the line is not a game record (returns and seconds must be pairs of finite numbers >= 0)")
+    if "plies" in d and d["plies"] != len(moves):
+        raise ValueError(f"the line is not a game record (plies is {d['plies']!r}, its moves number {len(moves)})")
     if not isinstance(a_first, bool) or winner not in ("a", "b", None):
         raise ValueError("the line is not a game record (bad a_first or winner)")
     iterations = d.get("iterations")

@@ -32,64 +32,31 @@ the same file stops at once with a message instead of interleaving its lines.
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
 import stat
 import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ..games import Game, IllegalMoveError
+from .files import (
+    ResultsFileBusyError as ResultsFileBusyError,  # re-exported: its home before files.py
+)
+from .files import (
+    ResultsFileError,
+    check_path,
+    lock_exclusively,
+    os_error,
+    quoted,
+    write_all,
+)
 from .locks import LOCKS
 from .records import GameResult, result_from_dict, result_to_json
 
 FORMAT = "mctslab-results"
 VERSION = 1
-
-
-class ResultsFileError(ValueError):
-    """A results file that cannot be used: written by another run, or damaged before its last line."""
-
-
-class ResultsFileBusyError(ResultsFileError):
-    """The results file is being written by another run (it holds the file's lock)."""
-
-
-def _os_error(path: Path, doing: str, err: OSError) -> ResultsFileError:
-    """A file-system error as one line: what was being done, to which file, and why."""
-    why = err.strerror or str(err)
-    if err.errno == errno.ENOSPC:
-        why += " (the disk is full: free some space, then run the same command to resume)"
-    elif err.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        why += " (use a file in a directory you can write to)"
-    elif err.errno == errno.ENAMETOOLONG:
-        why += " (use a shorter name)"
-    elif err.errno in (errno.ENOTDIR, errno.EEXIST):
-        why += " (a part of the path is a file, not a directory)"
-    return ResultsFileError(f"cannot {doing} results file {_name(path)}: {why}")
-
-
-def _name(path: Path) -> str:
-    """The path for a message, quoted, its middle cut if it is very long."""
-    text = str(path)
-    return repr(text if len(text) <= 80 else f"{text[:40]}...{text[-30:]}")
-
-
-def check_path(path: str | os.PathLike) -> Path:
-    """``path`` as a :class:`~pathlib.Path` if it can name a results file (not checked on disk).
-
-    Raises:
-        TypeError: if it is not a string or path.
-        ValueError: if it is empty.
-    """
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"out must be a file name (a str or a path), got {path!r} (a {type(path).__name__})")
-    if os.fspath(path) in ("", b""):
-        raise ValueError("out must be a file name, got an empty one")
-    return Path(path)
 
 
 class ResultsFileWarning(UserWarning):
@@ -146,6 +113,7 @@ class ResultsFile:
         self.header = {"format": FORMAT, "version": VERSION, **header}
         self.game = game
         self.schedule = schedule
+        self._fd: int | None = None  # the descriptor holding the lock (its file is the one the run writes)
 
     def read(self) -> Contents:
         """Read and check the file without changing it.
@@ -222,7 +190,7 @@ class ResultsFile:
                 with open(self.path, "r+b") as f:
                     f.truncate(contents.end)
         except OSError as err:
-            raise _os_error(self.path, "write", err) from None
+            raise os_error(self.path, "write", err) from None
         if contents.damage is not None:
             warnings.warn(
                 f"{self.path}, line {contents.damaged_line}: {contents.damage}; removed it (the run was probably "
@@ -235,18 +203,85 @@ class ResultsFile:
     def append(self, results: list[GameResult]) -> None:
         """Append finished games, one line each, and push them to disk.
 
+        The file is never created here: a results file deleted during a run is written
+        again from the copy the run's lock still holds (with a :class:`ResultsFileWarning`),
+        never recreated without its header; one replaced by another file is refused.
+
         Raises:
             ResultsFileError: if they cannot be written (a full disk...): the games
                 written before stay in the file (a line cut short is the damaged last
-                line that resuming removes).
+                line that resuming removes); or if the file was deleted (with no lock
+                held) or replaced during the run.
         """
+        data = "".join(result_to_json(r) + "\n" for r in results).encode()
+        self._check_still_there()
         try:
-            with open(self.path, "a", encoding="utf-8") as f:
-                f.write("".join(result_to_json(r) + "\n" for r in results))
-                f.flush()
-                os.fsync(f.fileno())
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)  # no O_CREAT: never a file without its header
+        except FileNotFoundError:
+            raise ResultsFileError(self._gone("was deleted")) from None
         except OSError as err:
-            raise _os_error(self.path, "write to", err) from None
+            raise os_error(self.path, "write to", err) from None
+        try:
+            write_all(fd, data)
+            os.fsync(fd)
+        except OSError as err:
+            raise os_error(self.path, "write to", err) from None
+        finally:
+            os.close(fd)
+
+    def _gone(self, what: str) -> str:
+        return (
+            f"results file {quoted(self.path)} {what} during the run; stopped so as not to write games "
+            "without their header (run the same command again to start it anew)"
+        )
+
+    def _check_still_there(self) -> None:
+        """Make sure the file at :attr:`path` is the one this run locked; restore it if it was deleted.
+
+        Raises:
+            ResultsFileError: if another file took its place, or it cannot be restored.
+        """
+        if self._fd is None:
+            return
+        mine = os.fstat(self._fd)
+        try:
+            now = os.stat(self.path)
+        except FileNotFoundError:
+            self._restore(mine.st_size)
+            return
+        except OSError as err:
+            raise os_error(self.path, "open", err) from None
+        if (now.st_dev, now.st_ino) != (mine.st_dev, mine.st_ino):
+            raise ResultsFileError(self._gone("was replaced by another file"))
+
+    def _restore(self, size: int) -> None:
+        """Write the deleted file again from the locked descriptor, lock the new file, and warn."""
+        old = self._fd
+        assert old is not None
+        try:
+            data = os.pread(old, size, 0)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            new = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666)
+        except OSError:
+            raise ResultsFileError(self._gone("was deleted")) from None
+        try:
+            write_all(new, data)
+            os.fsync(new)
+            lock_exclusively(new, self.path)
+        except BaseException:
+            os.close(new)
+            raise
+        LOCKS.discard(old)
+        os.close(old)
+        self._fd = new
+        LOCKS.add(new)
+        games = max(0, data.count(b"\n") - 1)
+        warnings.warn(
+            f"results file {quoted(self.path)} was deleted during the run; wrote it again with its header and "
+            f"the {games} games it held, and went on",
+            ResultsFileWarning,
+            stacklevel=2,
+        )
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
@@ -260,35 +295,42 @@ class ResultsFile:
             ResultsFileBusyError: if another run holds the lock.
             ResultsFileError: if the file cannot be opened or is not a regular file.
         """
-        try:
-            import fcntl
-        except ImportError:  # not POSIX: no lock
-            fcntl = None
         self._check_regular()
+        self._check_not_a_link()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
         except OSError as err:
-            raise _os_error(self.path, "open", err) from None
+            raise os_error(self.path, "open", err) from None
+        self._fd = fd
         try:
             self._check_regular(os.fstat(fd))
-            if fcntl is not None:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    raise ResultsFileBusyError(
-                        f"results file {_name(self.path)} is being written by another run; wait for it to end "
-                        "(then run this command again to resume from it) or use another file"
-                    ) from None
-                except OSError:  # a file system without locks: go on unlocked
-                    pass
+            lock_exclusively(fd, self.path)
             LOCKS.add(fd)
             yield
         finally:
+            fd, self._fd = self._fd, None  # the file restored after a deletion holds it now
             LOCKS.discard(fd)
             os.close(fd)
 
     # -- the file itself --------------------------------------------------------------
+    def _check_not_a_link(self) -> None:
+        """Refuse a symbolic link, or an empty hard-linked file: never write through a link onto another file."""
+        try:
+            info = os.lstat(self.path)
+        except OSError:  # missing (created here), or refused when opened
+            return
+        if stat.S_ISLNK(info.st_mode):
+            what = "a symbolic link"
+        elif info.st_nlink > 1 and info.st_size == 0:
+            what = "an empty file with other names (a hard link)"
+        else:
+            return
+        raise ResultsFileError(
+            f"results file {quoted(self.path)} is {what}: a run writes its file in place, never through a link; "
+            "give the name of a file of its own"
+        )
+
     def _check_regular(self, info: os.stat_result | None = None) -> None:
         """Refuse a directory or a device (``/dev/null`` would swallow every game without a word)."""
         if info is None:
@@ -297,10 +339,10 @@ class ResultsFile:
             except FileNotFoundError:
                 return
             except OSError as err:
-                raise _os_error(self.path, "open", err) from None
+                raise os_error(self.path, "open", err) from None
         if not stat.S_ISREG(info.st_mode):
             kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device?)"
-            raise ResultsFileError(f"results file {_name(self.path)} is {kind}: give the name of a file to write")
+            raise ResultsFileError(f"results file {quoted(self.path)} is {kind}: give the name of a file to write")
 
     def _read_bytes(self) -> bytes:
         """The file's bytes; ``b""`` if it does not exist."""
@@ -310,7 +352,7 @@ class ResultsFile:
         except FileNotFoundError:
             return b""
         except OSError as err:
-            raise _os_error(self.path, "read", err) from None
+            raise os_error(self.path, "read", err) from None
 
     # -- checks ---------------------------------------------------------------------
     def _check_header(self, raw: bytes, complete: bool) -> None:

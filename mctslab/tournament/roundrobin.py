@@ -21,7 +21,7 @@ from ..games import Game, make_game
 from ..validation import one_of, positive_int
 from .elo import EloRatings, bradley_terry
 from .factory import AgentLike, label_of, name_of, resolve
-from .match import SEATS, MatchResult, a_moves_first, seed_header
+from .match import SEATS, MatchResult, a_moves_first, run_header
 from .records import GameResult, GameTask, game_seed
 from .runner import check_games
 from .schedule import play_schedule
@@ -64,7 +64,7 @@ class RoundRobinResult:
         """The score table (row's score against column, 95% interval) and the ratings."""
         k = len(self.agents)
         width = max(len(a) for a in self.labels)
-        lines = [f"{self.game}: round robin, score of the row against the column (Wilson 95%)"]
+        lines = [f"{self.game}: round robin, score of the row against the column (95% interval)"]
         lines.append(" " * (width + 4) + "".join(f"{'#' + str(j + 1):>20}" for j in range(k)))
         for i in range(k):
             cells = []
@@ -108,7 +108,7 @@ class RoundRobinResult:
         return Table(
             ["", *(f"#{j + 1}" for j in range(k))],
             rows,
-            caption=f"{self.game}: round robin, score of the row against the column (Wilson 95%)",
+            caption=f"{self.game}: round robin, score of the row against the column (95% interval)",
         )
 
     def pairings_table(self) -> Table:
@@ -121,7 +121,7 @@ class RoundRobinResult:
         return Table(
             ["A", "B", "games", "A's score"],
             rows,
-            caption=f"{self.game}: round robin, A's score against B (Wilson 95%)",
+            caption=f"{self.game}: round robin, A's score against B (95% interval)",
         )
 
     def elo_table(self) -> Table:
@@ -192,8 +192,7 @@ def round_robin(
         raise ValueError(f"each agent may appear once in a round robin; repeated: {', '.join(repeated)}")
     pairings = list(itertools.combinations(range(len(specs)), 2))
     check_games(games, len(pairings))
-    header = {"kind": "round-robin", "game": game_obj.spec, "agents": list(specs), "seed": seed_header(seed)}
-    header["seats"] = seats
+    header = run_header("round-robin", game_obj.spec, list(specs), seed, seats)
     played = play_schedule(
         game_obj,
         [(resolved[i], resolved[j]) for i, j in pairings],

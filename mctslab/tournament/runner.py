@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures import TimeoutError as FuturesTimeout
+from concurrent.futures.process import BrokenProcessPool
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -41,7 +42,7 @@ from tqdm.auto import tqdm
 from ..validation import integer, positive_int
 from .playing import play_batch, play_games
 from .records import GameResult, GameTask
-from .workers import RunInterrupted, init_worker, play_until_stopped
+from .workers import RunIncomplete, RunInterrupted, WorkerLost, init_worker, play_until_stopped
 
 MAX_WORKERS = 256
 """The most worker processes a run may start (``workers=100_000`` would fork until the machine stops)."""
@@ -141,6 +142,10 @@ def run_games(
 
     Raises:
         TypeError, ValueError: if ``workers`` or ``batch_size`` is not an int >= 1 or ``None``.
+        RunInterrupted: on Ctrl-C, here or in a worker (SIGINT sent to one worker stops the
+            whole run), once the finished games have reached ``on_batch``.
+        RunIncomplete: if a worker died (e.g. killed by the system when memory ran out) or
+            the results do not match the tasks one to one: the run did not finish.
     """
     check_workers(workers, batch_size)
     n_workers = workers or available_cores()
@@ -168,10 +173,31 @@ def run_games(
             _run_on_executor(executor, game_spec, pairs, root, batches, collect)
     except KeyboardInterrupt:
         raise RunInterrupted(done + len(results), done + len(tasks)) from None
+    except WorkerLost as lost:
+        raise RunIncomplete(done + len(results), done + len(tasks), str(lost)) from None
     finally:
         bar.close()
+    _check_complete(tasks, results, done)
     results.sort(key=lambda r: r.key)
     return results
+
+
+def _check_complete(tasks: Sequence[GameTask], results: list[GameResult], done: int) -> None:
+    """Every task has exactly one result, and nothing else came back: a run never ends with a fraction of its games.
+
+    Raises:
+        RunIncomplete: saying how many games are missing (or came back twice, or were never asked for).
+    """
+    wanted = {t.key for t in tasks}
+    got = [r.key for r in results]
+    kept = len(wanted.intersection(got))
+    if kept == len(wanted) == len(got):
+        return
+    if len(set(got)) != len(got) or not wanted.issuperset(got):
+        reason = "the workers returned games that were not asked for, or the same game twice"
+    else:
+        reason = f"{len(wanted) - kept} of the {len(wanted)} games to play came back unplayed"
+    raise RunIncomplete(done + kept, done + len(tasks), reason)
 
 
 @contextlib.contextmanager
@@ -236,15 +262,25 @@ def _run_on_pool(game_spec: str, pairs, root, batches, collect: Collect, n_worke
     """
     pool = ProcessPoolExecutor(max_workers=n_workers, initializer=init_worker, initargs=(os.getpid(),))
     futures: list[Future] = []
+    collected: set[Future] = set()
     try:
         futures = [pool.submit(play_until_stopped, game_spec, pairs, root, batch) for batch in batches]
         for future in as_completed(futures):
-            collect(future.result()[0])
+            finished, stopped = future.result()
+            collected.add(future)
+            collect(finished)
+            if stopped:  # SIGINT reached a worker (sent to it alone, or to a group whose main process ignores it)
+                raise KeyboardInterrupt
     except KeyboardInterrupt:
-        _salvage(pool, futures, collect)
+        _salvage(pool, [f for f in futures if f not in collected], collect)
         raise
+    except BrokenProcessPool:
+        processes = _processes(pool)
+        _collect_finished([f for f in futures if f not in collected], collect)
+        _kill_workers(processes)
+        raise WorkerLost(_how_died(processes)) from None
     except BaseException:
-        _kill_workers(pool)
+        _kill_workers(_processes(pool))
         raise
     finally:
         pool.shutdown(wait=not _stopping(futures), cancel_futures=True)
@@ -254,33 +290,64 @@ def _stopping(futures: list[Future]) -> bool:
     return any(not f.done() for f in futures)
 
 
-def _salvage(pool: ProcessPoolExecutor, futures: list[Future], collect: Collect) -> None:
-    """After Ctrl-C: stop the workers, collect the games they finished, then kill them."""
+def _processes(pool: ProcessPoolExecutor) -> list:
+    """The pool's worker processes (``multiprocessing.Process``), read before a shutdown forgets them."""
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def _collect_finished(futures: list[Future], collect: Collect) -> None:
+    """Collect the batches among ``futures`` that finished normally (the others are lost)."""
     for future in futures:
-        future.cancel()  # those not yet sent to a worker
-    for process in list(getattr(pool, "_processes", None) or {}):
+        if future.done() and not future.cancelled() and future.exception() is None:
+            collect(future.result()[0])
+
+
+def _how_died(processes: list) -> str:
+    """Why the pool broke, one clause: the first worker that a signal other than ours killed."""
+    for process in processes:
+        code = process.exitcode
+        if code is not None and code < 0 and -code != signal.SIGTERM:  # SIGTERM: the pool ending the others
+            name = signal.Signals(-code).name if -code in signal.valid_signals() else f"signal {-code}"
+            hint = " (the system may have run out of memory)" if -code == signal.SIGKILL else ""
+            return f"a worker process (pid {process.pid}) was killed by {name}{hint}"
+        if code is not None and code > 0:
+            return f"a worker process (pid {process.pid}) exited with status {code}"
+    if any(process.exitcode == -signal.SIGTERM for process in processes):
+        return "a worker process was killed (by SIGTERM, or by the system: it may have run out of memory)"
+    return "a worker process ended abruptly"
+
+
+def _salvage(pool: ProcessPoolExecutor, futures: list[Future], collect: Collect) -> None:
+    """After Ctrl-C: stop the workers, collect the games they finished, then kill them.
+
+    The batches not yet sent to a worker are cancelled by the pool's own thread
+    (``shutdown(cancel_futures=True)``): a future cancelled from here would stay among the
+    pool's pending items, and killing the workers would then make that thread set an
+    exception on it (an ``InvalidStateError`` traceback printed from the thread).
+    """
+    processes = _processes(pool)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
         try:
-            os.kill(process, signal.SIGINT)  # a SIGINT sent to this process alone must reach them too
+            os.kill(process.pid, signal.SIGINT)  # a SIGINT sent to this process alone must reach them too
         except (ProcessLookupError, PermissionError):
             pass
     deadline = time.monotonic() + GRACE_SECONDS
-    running = [f for f in futures if not f.cancelled()]
     try:
-        for future in as_completed(running, timeout=max(0.0, deadline - time.monotonic())):
+        for future in as_completed(futures, timeout=max(0.0, deadline - time.monotonic())):
             try:
                 finished, _ = future.result()
-            except Exception:  # a worker that died or failed: its games are lost, the others are kept
+            except Exception:  # cancelled, or a worker that died or failed: its games are lost, the others kept
                 continue
             collect(finished)
     except (FuturesTimeout, KeyboardInterrupt):  # a second Ctrl-C: stop waiting
         pass
     finally:
-        _kill_workers(pool)
+        _kill_workers(processes)
 
 
-def _kill_workers(pool: ProcessPoolExecutor) -> None:
+def _kill_workers(processes: list) -> None:
     """SIGKILL every worker still running (the pool's own shutdown would wait for their games)."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:
         if process.is_alive():
             process.kill()

@@ -31,7 +31,7 @@ from ..games import Game
 from .records import GameResult, GameTask
 from .results_file import ResultsFile
 from .runner import check_workers, run_games
-from .workers import RunInterrupted
+from .workers import RunIncomplete, RunInterrupted
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,8 @@ def play_schedule(
             saying why), or the disk fills up (the games written so far are kept).
         RunInterrupted: (a ``KeyboardInterrupt``) on Ctrl-C, once every finished game
             is written to ``out``; it says how many and how to resume.
+        RunIncomplete: if a worker died or games came back missing: every finished game
+            is in ``out``; it says why, how many, and how to resume.
     """
     check_workers(workers, batch_size)
     if out is None:
@@ -100,6 +102,8 @@ def play_schedule(
             played = _run(game, pairs, seed, todo, done, results_file, executor, workers, batch_size, progress, desc)
         except RunInterrupted as stop:
             raise RunInterrupted(stop.finished, stop.total, os.fspath(out)) from None
+        except RunIncomplete as stop:
+            raise RunIncomplete(stop.finished, stop.total, stop.reason, os.fspath(out)) from None
     results = sorted([*done.values(), *played], key=lambda r: r.key)
     return Played(results, frozenset(done))
 

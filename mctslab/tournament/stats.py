@@ -6,7 +6,9 @@ closed-form and uses only the standard library.
 
 Sources: Wilson (1927), "Probable inference, the law of succession, and statistical
 inference", JASA 22; Brown, Cai and DasGupta (2001), "Interval estimation for a binomial
-proportion", Statistical Science 16 (why Wilson and not the textbook normal interval);
+proportion", Statistical Science 16 (why Wilson and not the textbook normal interval, and
+where its coverage dips); :func:`score_interval` extends Wilson's construction to scores
+with draws;
 Fleiss, Levin and Paik (2003), *Statistical Methods for Rates and Proportions*, ch. 2
 (games needed to tell one rate from a fixed value) and ch. 4 (to separate two rates).
 """
@@ -33,8 +35,8 @@ def wilson(successes: float, n: int, confidence: float = 0.95) -> tuple[float, f
     not [0, 0]).
 
     Args:
-        successes: number of successes, from 0 to ``n``; may be fractional (a score
-            counting draws as half a win, see :attr:`Outcomes.score_ci`).
+        successes: number of successes, from 0 to ``n``; may be fractional (but a score
+            counting draws as half a win has its own interval: :func:`score_interval`).
         n: number of trials, >= 0; with 0 trials the interval is (0, 1).
         confidence: coverage, strictly between 0 and 1 (0.95 for 95%).
 
@@ -58,6 +60,73 @@ def wilson(successes: float, n: int, confidence: float = 0.95) -> tuple[float, f
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == n else min(1.0, centre + half)
     return (low, high)
+
+
+def _solve(a: float, b: float, c: float, low: float, high: float) -> tuple[float, float] | None:
+    """Where ``a x^2 + b x + c <= 0`` (``a > 0``) within [low, high], or None if nowhere."""
+    disc = b * b - 4 * a * c
+    if disc < 0:
+        return None
+    root = math.sqrt(disc)
+    x1, x2 = max(low, (-b - root) / (2 * a)), min(high, (-b + root) / (2 * a))
+    return (x1, x2) if x1 <= x2 else None
+
+
+def score_interval(wins: int, draws: int, losses: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Interval on a match score (a win 1, a draw 1/2, a loss 0) from three counts: wins, draws, losses.
+
+    Wilson's interval keeps every score ``mu`` that a normal test at ``confidence`` would not
+    reject: ``(s - mu)^2 <= z^2 var(mu) / n``, with ``s`` the measured score and ``var(mu)`` the
+    variance of one game's points when their mean is ``mu``. For a win or a loss that is
+    ``mu (1 - mu)``. A drawn game moves the points less: with a draw rate ``delta``, one game's
+    points have variance ``mu (1 - mu) - delta / 4``. This interval uses that variance, with
+    the draw rate measured and shrunk towards fewer draws (``draws / (n + z^2)``: fewer draws
+    means a wider interval) and never above what ``mu`` allows (``delta <= 2 min(mu, 1 - mu)``).
+    So a drawish match (12 wins, 88 draws, 0 losses: [0.522, 0.599]) gets the narrower interval
+    its small spread earns, where Wilson on the score alone ([0.462, 0.653]) cannot tell the
+    match from an even one.
+
+    What it guarantees: without draws it *is* Wilson's interval on the win rate. Its coverage
+    at 95%, computed exactly in ``tests/test_tournament_stats.py`` (the multinomial probability
+    of every outcome summed) over win and draw rates in steps of 0.05, at 10, 30 and 100
+    games: averages at least 0.94 without draws (Wilson's) and at least 0.95 with draws; is
+    at least 0.92 wherever the draw rate is 0.1 or more. Like Wilson's (Brown, Cai and
+    DasGupta 2001), it dips at extreme rates with few games (0.86 at 30 games and a win
+    rate of 0.005 without draws). It is approximate, not conservative.
+
+    Args:
+        wins: games won, >= 0.
+        draws: games drawn, >= 0.
+        losses: games lost, >= 0.
+        confidence: coverage aimed at, strictly between 0 and 1 (0.95 for 95%).
+
+    Returns:
+        ``(low, high)`` with ``0 <= low <= score <= high <= 1``; (0, 1) without games.
+
+    Raises:
+        TypeError: if a count is not an integer or ``confidence`` not a number.
+        ValueError: if a count is negative or ``confidence`` is not in (0, 1).
+    """
+    z = _z(confidence)
+    wins = non_negative_int("wins", wins, hint=" (games won)")
+    draws = non_negative_int("draws", draws, hint=" (games drawn)")
+    losses = non_negative_int("losses", losses, hint=" (games lost)")
+    n = wins + draws + losses
+    if draws == 0:
+        return wilson(wins, n, confidence)
+    s, a = (wins + draws / 2) / n, z * z / n
+    delta = draws / (n + z * z)
+    pieces = [
+        # mu below delta / 2: at most 2 mu of draws, var = mu / 2 - mu^2
+        _solve(1 + a, -(2 * s + a / 2), s * s, 0.0, delta / 2),
+        # var = mu (1 - mu) - delta / 4
+        _solve(1 + a, -(2 * s + a), s * s + a * delta / 4, delta / 2, 1 - delta / 2),
+        # mu above 1 - delta / 2: var = (1 - mu) (mu - 1/2)
+        _solve(1 + a, -(2 * s + 1.5 * a), s * s + a / 2, 1 - delta / 2, 1.0),
+    ]
+    found = [p for p in pieces if p is not None]  # s itself always passes the test
+    low, high = min(p[0] for p in found), max(p[1] for p in found)
+    return (max(0.0, min(low, s)), min(1.0, max(high, s)))
 
 
 @dataclass(frozen=True)
@@ -129,12 +198,12 @@ class Outcomes:
         raise ValueError(f"rate must be 'score', 'win' or 'loss', got {rate!r}")
 
     def score_ci(self, confidence: float = 0.95) -> tuple[float, float]:
-        """Wilson interval on the score, counting a draw as half a success.
+        """Interval on the score from all three counts: :func:`score_interval` (Wilson's without draws).
 
-        A game's points (0, 1/2 or 1) vary no more than a coin flip with the same mean,
-        so this interval is conservative: it covers at least ``confidence``.
+        Draws narrow it: a drawn game's half point varies less than a win or a loss. Its
+        coverage is approximately ``confidence``, not at least (see :func:`score_interval`).
         """
-        return wilson(self.wins + self.draws / 2, self.games, confidence)
+        return score_interval(self.wins, self.draws, self.losses, confidence)
 
     def flipped(self) -> Outcomes:
         """The same games from the opponent's side (wins and losses swapped)."""

@@ -71,6 +71,35 @@ class RunInterrupted(KeyboardInterrupt):
         )
 
 
+class RunIncomplete(RuntimeError):
+    """A run that ended without every game of its schedule: a worker died, or games came back missing.
+
+    Attributes:
+        finished: games finished (read from the results file or played) when the run ended.
+        total: games in the run.
+        reason: what went wrong, one clause (e.g. "a worker process was killed by SIGKILL").
+        out: the results file holding the finished games, or ``None`` if there is none.
+    """
+
+    def __init__(self, finished: int, total: int, reason: str, out: str | None = None) -> None:
+        self.finished, self.total, self.reason, self.out = finished, total, reason, out
+        super().__init__(self.message())
+
+    def message(self) -> str:
+        """One line: why the run did not finish, what was kept and how to resume."""
+        if self.out is not None:
+            kept = f"{self.finished} of {self.total} games finished and are in {self.out}; "
+            return f"run did not finish: {self.reason}; {kept}run the same command again to play the other games"
+        return (
+            f"run did not finish: {self.reason}; {self.finished} of {self.total} games finished, none kept "
+            "(give --out FILE, or out=, to keep finished games and resume)"
+        )
+
+
+class WorkerLost(RuntimeError):
+    """A pool worker died mid-run (killed by the system, e.g. out of memory); the message says how."""
+
+
 def _on_sigint(signum: int, frame) -> None:
     global _stop
     if _stop:  # already stopping: a second Ctrl-C must not interrupt the clean-up

@@ -25,7 +25,6 @@ numbers, so the tree is not the one the compiled search builds.
 from __future__ import annotations
 
 import copy
-import re
 from html import escape
 from typing import Any
 
@@ -33,6 +32,7 @@ from ..agents.uct import UCT, Node
 from ..games.base import Game, State
 from ..seeding import Seed
 from ..ucb import SQRT2
+from .fit import fitted
 from .outline import node_title
 from .phases import PHASES, draw_iteration
 from .steps import IterationRecord, SearchRecorder
@@ -245,9 +245,9 @@ class TreeExplorer:
         what = "the tree after it" if self.phase is None else f"phase {PHASES.index(self.phase) + 1}, {self.phase}"
         where = " > ".join(node_title(self.game, n) for n in self._focus_nodes())
         if self.focus:
-            where += f" ({self.size(self.top)} nodes below and with it)"
+            where += f" ({_nodes(self.size(self.top))} below and with it)"
         return (
-            f"iteration {self.iteration} ({what}); c = {self.c:g}; {self.size()} nodes, "
+            f"iteration {self.iteration} ({what}); c = {self.c:g}; {_nodes(self.size())}, "
             f"maximum depth {rec.max_depth}; top: {where}"
         )
 
@@ -367,19 +367,16 @@ class ExplorerWidget:
         # What a saved notebook shows where there is no kernel to draw the widget (an untrusted
         # notebook, GitHub): the summary line. The notebooks follow each explorer with a picture
         # of what it shows (a PNG would double the notebook's size for the same picture).
-        bundle["text/plain"] = f"tree explorer (needs a running kernel): {self.model.summary()}"
+        # One short line per part, so that no viewer wraps it in the middle of a word; as HTML it wraps at spaces.
+        summary = self.model.summary()
+        bundle["text/plain"] = "tree explorer (needs a running kernel):\n" + summary.replace("; ", ";\n")
+        bundle["text/html"] = f"<p><i>tree explorer (needs a running kernel):</i> {escape(summary)}</p>"
         return bundle
 
 
-def fitted(html: str, fit: bool = True) -> str:
-    """A drawing's HTML (from :func:`~mctslab.viz.tree.graph_html`) in a box that never overflows the page.
-
-    With ``fit``, an SVG is scaled down to the width of the box (never up): the whole tree
-    is in view. Without, it keeps its size and the box scrolls.
-    """
-    if fit:
-        html = re.sub(r"<svg\b", '<svg style="max-width:100%;height:auto"', html, count=1)
-    return f'<div style="overflow:auto;max-width:100%">{html}</div>'
+def _nodes(count: int) -> str:
+    """``"1 node"``, ``"301 nodes"``."""
+    return f"{count} node" if count == 1 else f"{count} nodes"
 
 
 def tree_explorer(

@@ -169,7 +169,7 @@ def _add_playout(graph: Any, record: IterationRecord, game: Game | None, start: 
         rows.append(board)
     rows.append(f"<B>{escape(result_text(game, playout))}</B>")
     if not playout.exact:
-        rows.append('<FONT POINT-SIZE="8">(replayed: may differ from the real playout)</FONT>')
+        rows.append('<FONT COLOR="#666666">(replayed: may differ from the real playout)</FONT>')
     cells = "".join(f"<TR><TD>{row}</TD></TR>" for row in rows)
     label = f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{cells}</TABLE>>'
     graph.node("playout", label, style="rounded,dashed", fillcolor="white", color="#444444")

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..agents.base import Agent
 from ..games.base import Game
-from .session import PlaySession, heat_colour
+from .session import BLOCK_FILL, BLOCK_LINE, MARK_COLOUR, WIN_FILL, Cell, PlaySession, heat_colour
 
 __all__ = ["BLANK", "PlayBoardWidget", "play_board"]
 
@@ -44,26 +44,32 @@ class PlayBoardWidget:
 
         self.session = session
         grid = session.grid()
-        size = "28px" if len(grid) > 6 else "40px"
+        self.size = size = 28 if len(grid) > 6 else 40
         self.buttons = []
         for r, row in enumerate(grid):
             line = []
             for c in range(len(row)):
-                # Thicker gaps between the local boards of Ultimate Tic-Tac-Toe.
-                gap_left = "6px" if len(row) == 9 and c in (3, 6) else "0"
-                gap_top = "6px" if len(grid) == 9 and r in (3, 6) else "0"
                 button = w.Button(
-                    description=BLANK,
-                    layout=w.Layout(width=size, height=size, padding="0", margin=f"{gap_top} 0 0 {gap_left}"),
+                    description=BLANK, layout=w.Layout(width=f"{size}px", height=f"{size}px", padding="0")
                 )
                 button.on_click(lambda _, r=r, c=c: self.click(r, c))
                 line.append(button)
             self.buttons.append(line)
         labels = session.game.column_labels()
-        heads = [w.HTML(f"<center>{escape(t)}</center>", layout=w.Layout(width=size, margin="0")) for t in labels or []]
+        heads = [
+            w.HTML(f"<center>{escape(t)}</center>", layout=w.Layout(width=f"{size}px", margin="0"))
+            for t in labels or []
+        ]
+        # Rows and columns of fixed size: the board keeps its shape whatever stands beside it.
         board = w.GridBox(
             heads + [b for line in self.buttons for b in line],
-            layout=w.Layout(grid_template_columns=f"repeat({len(grid[0])}, auto)", grid_gap="2px"),
+            layout=w.Layout(
+                grid_template_columns=f"repeat({len(grid[0])}, {size}px)",
+                grid_template_rows=("auto " if heads else "") + f"repeat({len(grid)}, {size}px)",
+                grid_gap="2px",
+                width="max-content",
+                height="max-content",
+            ),
         )
         self.seat = w.ToggleButtons(options=[("you play X", 0), ("you play O", 1)], value=session.human)
         self.seat.observe(lambda _: self.restart(), names="value")
@@ -71,7 +77,11 @@ class PlayBoardWidget:
         self.new.on_click(lambda _: self.restart())
         self.status = w.HTML()
         self.stats = w.HTML()
-        self.box = w.VBox([w.HBox([self.seat, self.new]), w.HBox([board, self.stats]), self.status])
+        # The statistics sit beside the board, or under it when the notebook is narrow (never wrapped mid-number).
+        beside = w.HBox(
+            [board, self.stats], layout=w.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="8px 24px")
+        )
+        self.box = w.VBox([w.HBox([self.seat, self.new]), beside, self.status])
         self.refresh()
 
     def click(self, row: int, col: int) -> None:
@@ -96,18 +106,38 @@ class PlayBoardWidget:
     def refresh(self, note: str = "") -> None:
         """Show the session: stones, heat, the agent's last move, your legal cells, whose turn, the statistics."""
         session = self.session
-        for line, cells in zip(self.buttons, session.grid(), strict=True):
-            for button, cell in zip(line, cells, strict=True):
-                heat = f"{cell.heat:.0%}" if cell.heat and len(line) < 9 else ""
-                button.description = cell.text or heat or BLANK
-                button.style.button_color = heat_colour(cell.heat) if cell.heat else None
-                button.style.font_weight = "bold" if cell.last else ""
-                button.layout.border = TARGET_BORDER if cell.target else None
-                button.tooltip = f"move {session.game.move_text(cell.move)}" if cell.move is not None else ""
+        for r, (line, cells) in enumerate(zip(self.buttons, session.grid(), strict=True)):
+            for c, (button, cell) in enumerate(zip(line, cells, strict=True)):
+                self._paint(button, cell, session.block_edges(r, c))
         hint = note or session.hint()
         extra = f" ({escape(hint)})" if hint else ""
         self.status.value = f"<b>{escape(session.status())}</b>{extra}"
-        self.stats.value = f"<pre>{escape(session.agent.spec)}\n{escape(session.stats_table())}</pre>"
+        self.stats.value = (
+            f'<pre style="white-space:pre;margin:0">{escape(session.agent.spec)}\n{escape(session.stats_table())}</pre>'
+        )
+
+    def _paint(self, button: Any, cell: Cell, edges: tuple[bool, bool]) -> None:
+        """Show ``cell`` on ``button``: the stone in its colour or the heat, the winning line, won blocks, edges."""
+        heat = f"{cell.heat:.0%}" if cell.heat and len(self.buttons[0]) < 9 else ""
+        button.description = cell.text or heat or BLANK
+        fill = WIN_FILL if cell.won else BLOCK_FILL.get(cell.owner) or (heat_colour(cell.heat) if cell.heat else None)
+        button.style.button_color = fill
+        button.style.text_color = MARK_COLOUR.get(cell.text, "#444444")
+        big = "20px" if self.size >= 40 else "15px"
+        button.style.font_size = big if cell.text else "11px"
+        button.style.font_weight = "bold" if cell.text else ""
+        # The agent's last move: underlined (every stone is bold).
+        button.style.text_decoration = "underline" if cell.last else ""
+        above, left = edges
+        target = TARGET_BORDER if cell.target else ""
+        button.layout.border_top = BLOCK_LINE if above else target or None
+        button.layout.border_left = BLOCK_LINE if left else target or None
+        button.layout.border_right = target or None
+        button.layout.border_bottom = target or None
+        for name, on in (("mctslab-win", cell.won), ("mctslab-target", cell.target)):
+            (button.add_class if on else button.remove_class)(name)
+        move = cell.move
+        button.tooltip = f"move {self.session.game.move_text(move)}" if move is not None else ""
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = self.box._repr_mimebundle_(**kwargs)

@@ -36,6 +36,10 @@ class Cell:
         target: True where one of your legal moves lands, marked only when you have fewer
             moves than there are empty cells (the small board you are sent to in Ultimate
             Tic-Tac-Toe, the cell where each column's stone lands in Connect Four).
+        won: True on the line that won the game
+            (:meth:`~mctslab.games.hooks.DrawingHooks.winning_cells`).
+        owner: ``"X"`` or ``"O"`` when the block holding the cell (a local board of Ultimate
+            Tic-Tac-Toe) has been won by that player, else ``""``.
     """
 
     text: str
@@ -43,6 +47,19 @@ class Cell:
     heat: float | None
     last: bool
     target: bool = False
+    won: bool = False
+    owner: str = ""
+
+
+MARK_COLOUR = {"X": "#1f4e9c", "O": "#b8460b"}
+"""The colour of each player's stones on the boards: blue X, orange O (as in the tree pictures), never a
+monospace letter that reads as a zero beside the percentages."""
+BLOCK_FILL = {"X": "#d4e4f7", "O": "#fbdcbc"}
+"""The background of a block (an Ultimate local board) won by X or O."""
+WIN_FILL = "#9ed89a"
+"""The background of the cells of the winning line (green)."""
+BLOCK_LINE = "3px solid #333333"
+"""The line between blocks (Ultimate's local boards)."""
 
 
 class PlaySession:
@@ -190,6 +207,8 @@ class PlaySession:
         targets = self.targets()
         texts = game.board_cells(state)
         searched = self.searched
+        won = game.winning_cells(state)
+        side, owners = game.board_blocks(), game.block_winners(state)
         heat_at, last_at = {}, None
         if searched is not None:
             for move, share in self.heat().items():
@@ -206,6 +225,8 @@ class PlaySession:
                     heat_at.get((r, c)),
                     last_at == (r, c),
                     (r, c) in targets,
+                    (r, c) in won,
+                    owners[r // side][c // side] if side and owners else "",
                 )
                 for c, text in enumerate(row)
             ]
@@ -216,32 +237,57 @@ class PlaySession:
         # A saved notebook shown as text (untrusted, or on GitHub) reads the game, not an address.
         return f"{self.agent.spec} against you: {self.status()}\n{self.game.render(self.state)}"
 
+    def block_edges(self, row: int, col: int) -> tuple[bool, bool]:
+        """Whether cell ``(row, col)`` starts a new block (a thick line) above it, and left of it."""
+        side = self.game.board_blocks()
+        if not side:
+            return False, False
+        return row > 0 and row % side == 0, col > 0 and col % side == 0
+
     def _repr_html_(self) -> str:
         rows = []
+        plain = "background:transparent"  # no zebra stripes from the notebook's table style
         labels = self.game.column_labels()
         if labels is not None:
-            heads = "".join(f'<th style="font-weight:normal;color:#555">{escape(t)}</th>' for t in labels)
-            rows.append(f"<tr>{heads}</tr>")
-        for row in self.grid():
-            tds = []
-            for cell in row:
-                style = "width:26px;height:26px;text-align:center;border:1px solid #999;font-family:monospace"
-                if cell.heat:
-                    style += f";background:{heat_colour(cell.heat)}"
-                text = escape(cell.text) if cell.text else (f"{cell.heat:.0%}" if cell.heat else "")
-                if cell.target:
-                    style += ";border:2px solid #2e7d32"
-                if cell.last:
-                    text = f"<b>{text}</b>"
-                    style += ";outline:2px solid #c62828"
-                tds.append(f'<td style="{style}">{text}</td>')
-            rows.append("<tr>" + "".join(tds) + "</tr>")
-        table = f'<table style="border-collapse:collapse">{"".join(rows)}</table>'
+            heads = "".join(
+                f'<th style="font-weight:normal;color:#555;text-align:center">{escape(t)}</th>' for t in labels
+            )
+            rows.append(f'<tr style="{plain}">{heads}</tr>')
+        for r, row in enumerate(self.grid()):
+            tds = "".join(self._cell_html(r, c, cell) for c, cell in enumerate(row))
+            rows.append(f'<tr style="{plain}">{tds}</tr>')
+        table = f'<table class="mctslab-board" style="border-collapse:collapse;margin:0">{"".join(rows)}</table>'
         status = escape(self.status())
+        stats = f"{escape(self.agent.spec)}\n{escape(self.stats_table())}"
         return (
-            f'<div style="display:flex;gap:24px;align-items:flex-start"><div>{table}'
-            f"<p>{status}</p></div><pre>{escape(self.agent.spec)}\n{escape(self.stats_table())}</pre></div>"
+            '<div style="display:flex;flex-wrap:wrap;gap:8px 24px;align-items:flex-start">'
+            f'<div>{table}<p style="margin:4px 0">{status}</p></div>'
+            f'<pre style="white-space:pre;overflow-x:auto;max-width:100%;margin:0">{stats}</pre></div>'
         )
+
+    def _cell_html(self, r: int, c: int, cell: Cell) -> str:
+        """One ``<td>`` of the HTML board: the stone in its colour, or the heat; the winning line, won blocks."""
+        style = ["width:28px", "height:28px", "padding:0", "text-align:center", "border:1px solid #999"]
+        style.append("font-family:Helvetica,Arial,sans-serif")
+        above, left = self.block_edges(r, c)
+        style += ["border-top:" + BLOCK_LINE] if above else []
+        style += ["border-left:" + BLOCK_LINE] if left else []
+        background = (
+            WIN_FILL if cell.won else BLOCK_FILL.get(cell.owner) or (heat_colour(cell.heat) if cell.heat else "")
+        )
+        style += [f"background:{background}"] if background else []
+        if cell.text:
+            text = escape(cell.text)
+            style += ["font-size:17px", "font-weight:bold", f"color:{MARK_COLOUR.get(cell.text, '#000')}"]
+        else:
+            text = f"{cell.heat:.0%}" if cell.heat else ""
+            style += ["font-size:11px", "color:#444"]
+        if cell.target:
+            style.append("box-shadow:inset 0 0 0 2px #2e7d32")
+        if cell.last:
+            style.append("outline:2px solid #c62828;outline-offset:-2px")
+        kind = ' class="mctslab-win"' if cell.won else ""
+        return f'<td{kind} style="{";".join(style)}">{text}</td>'
 
 
 def heat_colour(share: float) -> str:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 import shutil
 from collections.abc import Sequence
 from html import escape
@@ -28,6 +27,7 @@ from ..agents.rules import SelectionRule
 from ..agents.uct import Node
 from ..games.base import Game
 from ..ucb import SQRT2
+from .fit import image_html, inline_html
 from .labels import SMALL_BOARD_CELLS, board_cells, mark, more_text, node_stats, small_board_html
 from .outline import most_visited_path, node_title, view_outline
 from .prune import TreeView, prune
@@ -84,9 +84,11 @@ def _graph_class() -> type:
     class TreeGraph(graphviz.Digraph):
         """A :class:`graphviz.Digraph` that shows itself as SVG, PNG and text, or as text alone.
 
-        A notebook stores all three: JupyterLab shows the SVG in a trusted notebook and
-        the PNG in an untrusted one (or on GitHub), and ``text/plain`` is the same tree
-        as an outline. Without ``dot`` (or if it fails) only the text is shown, with a
+        A notebook stores all three: JupyterLab shows the HTML (the SVG as an image that
+        shrinks to the notebook's width, down to readable labels, then scrolls: see
+        :mod:`mctslab.viz.fit`) trusted or not, other viewers the PNG, and ``text/plain``
+        is the same tree as an outline. ``include=["image/svg+xml"]`` gives the bare SVG.
+        Without ``dot`` (or if it fails) only the text is shown, with a
         message saying how to install graphviz.
 
         Attributes:
@@ -100,14 +102,18 @@ def _graph_class() -> type:
             return self.text.replace(NO_DOT_MESSAGE + "\n\n", "", 1)
 
         def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
-            wanted = {"image/svg+xml", "image/png", "text/plain"} if include is None else set(include)
+            wanted = {"text/html", "image/png", "text/plain"} if include is None else set(include)
             wanted -= set(exclude or ())
             bundle: dict[str, Any] = {}
             failure = None
             if dot_available():
                 try:
-                    if "image/svg+xml" in wanted:
-                        bundle["image/svg+xml"] = self.pipe(format="svg", encoding="utf-8")
+                    if wanted & {"image/svg+xml", "text/html"}:
+                        svg = self.pipe(format="svg", encoding="utf-8")
+                        if "image/svg+xml" in wanted:
+                            bundle["image/svg+xml"] = svg
+                        if "text/html" in wanted:  # fits the notebook's width, trusted or not (see viz.fit)
+                            bundle["text/html"] = image_html(svg)
                 except graphviz.ExecutableNotFound:
                     bundle = {}
                 except Exception as err:  # dot is there but failed: still show the tree, and why
@@ -171,7 +177,7 @@ def render_view(
         rows += stats.get(key) or [escape(s) for s in node_stats(node, c, mean=mean, ucb=ucb, rule=rule)]
         count, _ = view.hidden[key]
         if count and not view.children[key]:
-            rows.append(f'<FONT POINT-SIZE="8" COLOR="#777777">+{count} below</FONT>')
+            rows.append(f'<FONT COLOR="#666666">+{count} below</FONT>')
         attrs = {"fillcolor": ROOT_FILL if is_root else FILL[node.player]}
         if key in best:
             attrs.update(color=BEST, penwidth="2")
@@ -325,11 +331,6 @@ def graph_html(graph: Any) -> str:
     return f"<pre>{escape(_fallback(getattr(graph, 'text', '') or graph.source, failure))}</pre>"
 
 
-def _scalable(html: str) -> str:
-    """An SVG that shrinks to its box (graphviz writes a fixed size in points; the viewBox stays)."""
-    return re.sub(r'<svg width="[\d.]+pt" height="[\d.]+pt"', '<svg width="100%"', html, count=1)
-
-
 class side_by_side:  # noqa: N801 - used like a function
     """Several drawings in one row, each with a caption (``_repr_html_``, for notebooks).
 
@@ -349,8 +350,7 @@ class side_by_side:  # noqa: N801 - used like a function
 
     def _repr_html_(self) -> str:
         cells = "".join(
-            f'<div style="flex:1;min-width:0;text-align:center"><b>{escape(t)}</b>'
-            f"<div>{_scalable(graph_html(g))}</div></div>"
+            f'<div style="flex:1;min-width:0;text-align:center"><b>{escape(t)}</b>{inline_html(graph_html(g))}</div>'
             for g, t in zip(self.graphs, self.titles, strict=True)
         )
         return f'<div style="display:flex;gap:12px;align-items:flex-start">{cells}</div>'

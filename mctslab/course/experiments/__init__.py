@@ -9,7 +9,10 @@ The notebooks import them and assert on their results; :mod:`mctslab.course.figu
 * :mod:`.curves`: :class:`Curve`, results against the budget, and :func:`budget_curve`
   with seats fixed (notebook 08);
 * :mod:`.improvements`: MCTS-Solver, RAVE, transpositions and decisive playouts against
-  plain UCT (notebook 09).
+  plain UCT (notebook 09);
+* :mod:`.alphazero`, :mod:`.alphazero_exact` and :mod:`.alphazero_selfplay`: PUCT with the
+  shipped network against UCT and against perfect play (exactly, where it can be), and the
+  self-play its value learned from (notebook 10).
 
 Racioppo 2020's reproduction (its procedure, rows and table) is :mod:`mctslab.course.reproduction`.
 """

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from ...agents import UCT, Agent, FixedBudget
 from ...exact import best_moves, exact_flat_values, flat_values, move_odds, reachable_states
@@ -79,7 +80,7 @@ class ChoiceRates:
 
 
 def choice_rates(
-    game: Game, state: State, make: MakeAgent, budgets: Sequence[int], decisions: int, seed: int
+    game: Game, state: State, make: MakeAgent, budgets: Sequence[int], decisions: int, seed: int, progress: bool = False
 ) -> ChoiceRates:
     """Let a freshly seeded agent choose a move in ``state``, ``decisions`` times at each budget.
 
@@ -90,13 +91,16 @@ def choice_rates(
         budgets: the budgets to try.
         decisions: decisions per budget, >= 1.
         seed: the experiment's seed.
+        progress: show a ``tqdm`` progress bar counting the decisions.
     """
     moves = game.legal_moves(state)
     index = {m: j for j, m in enumerate(moves)}
     counts = np.zeros((len(budgets), len(moves)), dtype=int)
-    for i, budget in enumerate(budgets):
-        for j in range(decisions):
-            counts[i, index[make(budget, game_seed(seed, (i, j))).select_move(game, state)]] += 1
+    with tqdm(total=len(budgets) * decisions, desc="decisions", disable=not progress) as bar:
+        for i, budget in enumerate(budgets):
+            for j in range(decisions):
+                counts[i, index[make(budget, game_seed(seed, (i, j))).select_move(game, state)]] += 1
+                bar.update()
     return ChoiceRates(tuple(budgets), moves, counts)
 
 

@@ -194,7 +194,7 @@ def check_settled(games: int | None, executor: Executor | None = None, workers: 
 
     Plays ``games`` games (seed :data:`SETTLE_SEED`, seats alternating) between
     ``uct:iterations=100`` and halving with 100 playouts per decision; passes if the
-    Wilson 95% interval of UCT's score excludes 0.5, with no more than 1,000 games.
+    95% interval of UCT's score (``score_ci``) excludes 0.5, with no more than 1,000 games.
 
     Args:
         games: the student's number of games (``None``: not chosen yet).

@@ -13,6 +13,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from ...agents import UCT, FixedBudget, canonical_spec
 from ...games.base import Game
@@ -61,6 +62,7 @@ def strength_curves(
     seed: int = 0,
     executor: Executor | None = None,
     workers: int | None = 1,
+    progress: bool = False,
 ) -> dict[str, Curve]:
     """Each agent kind against ``opponent`` at each budget, seats alternating.
 
@@ -72,19 +74,23 @@ def strength_curves(
         games: games per point, >= 1.
         seed: the seed; point ``(kind, budget)`` plays a match seeded by its place in the grid.
         executor, workers: where the games are played (see :func:`mctslab.play_match`).
+        progress: show a ``tqdm`` progress bar counting the curves' points (matches).
 
     Returns:
         Label -> :class:`Curve`.
     """
     curves = {}
+    bar = tqdm(total=len(kinds) * len(budgets), desc="strength curves", unit="point", disable=not progress)
     for k, (label, kind) in enumerate(kinds.items()):
         outcomes = []
         for i, budget in enumerate(budgets):
             outcomes.append(
                 _outcomes(game, budget_agent(kind, budget), opponent, games, game_seed(seed, (k, i)), executor, workers)
             )
+            bar.update()
         specs = tuple(budget_agent(kind, budget) for budget in budgets)
         curves[label] = Curve(label, tuple(budgets), tuple(outcomes), canonical_spec(opponent), specs)
+    bar.close()
     return curves
 
 
@@ -124,17 +130,22 @@ def uct_grid(
     executor: Executor | None = None,
     workers: int | None = 1,
     engine: str = "python",
+    progress: bool = False,
 ) -> Grid:
     """UCT with each ``c`` and each budget against ``opponent`` (perfect play by default), seats alternating.
 
     ``engine="compiled"`` plays UCT on the compiled engine (:mod:`mctslab.engine`): the same
-    player, faster, so more games fit in the same time.
+    player, faster, so more games fit in the same time. ``progress=True`` shows a ``tqdm``
+    progress bar counting the grid's cells (matches).
     """
     rows = []
+    bar = tqdm(total=len(cs) * len(budgets), desc="UCT grid", unit="cell", disable=not progress)
     for i, c in enumerate(cs):
         row = []
         for j, budget in enumerate(budgets):
             spec = UCT(iterations=budget, c=c, engine=engine).spec
             row.append(_outcomes(game, spec, opponent, games, game_seed(seed, (i, j)), executor, workers))
+            bar.update()
         rows.append(tuple(row))
+    bar.close()
     return Grid(tuple(float(c) for c in cs), tuple(budgets), tuple(rows), canonical_spec(opponent))

@@ -81,12 +81,13 @@ def plot_priors(game: Game, state: State, policy: np.ndarray, value: float, ax: 
     return ax
 
 
-def plot_trap_rates(rows: Sequence[Any], ax: Any = None) -> Any:
+def plot_trap_rates(rows: Sequence[Any], ax: Any = None, confidence: float = 0.95) -> Any:
     """The share of trap positions where each agent avoids the losing move, against its budget.
 
     Args:
         rows: :class:`mctslab.course.experiments.alphazero.TrapRate` rows (one line per agent kind).
         ax: where to draw (a new figure when ``None``).
+        confidence: of the Wilson error bars (a deterministic agent's exact rate has none).
     """
     ax = _axes(ax, (5.5, 3.6))
     kinds: dict[str, list[Any]] = {}
@@ -95,12 +96,12 @@ def plot_trap_rates(rows: Sequence[Any], ax: Any = None) -> Any:
     for (kind, points), colour in zip(kinds.items(), ("#3b75af", "#d1603d"), strict=False):
         xs = [p.budget for p in points]
         ys = [p.safe / p.searches for p in points]
-        err = [[y - p.interval[0] for y, p in zip(ys, points, strict=True)],
-               [p.interval[1] - y for y, p in zip(ys, points, strict=True)]]  # fmt: skip
+        err = [[y - p.interval(confidence)[0] for y, p in zip(ys, points, strict=True)],
+               [p.interval(confidence)[1] - y for y, p in zip(ys, points, strict=True)]]  # fmt: skip
         label = "PUCT + network" if kind == "puct" else kind.upper()
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=4, color=colour, label=label)
     ax.set_xscale("log", base=2)
     ax.set(xlabel="simulations per move", ylabel="searches avoiding the trap", ylim=(0, 1.02))
-    ax.set_title("the traps of notebook 02 (95% Wilson)", fontsize=10)
+    ax.set_title(f"the traps of notebook 02 (UCT: {100 * confidence:.1f}% Wilson; PUCT: exact)", fontsize=10)
     ax.legend(loc="lower right")
     return ax

@@ -17,6 +17,8 @@ from ...agents import UCT, FixedBudget
 from ...exact import flat_traps, move_odds, random_play_odds
 from ...games import make_game
 from ...tournament import game_seed, round_robin
+from ..experiments.classic import PAPER_SHAPES, Setup, run_failure
+from ..experiments.classic.traps import TrapSetup, run_traps
 from ..experiments.decisions import (
     choice_rates,
     decision_quality,
@@ -26,6 +28,7 @@ from ..experiments.decisions import (
     sample_positions,
 )
 from ..experiments.strength import budget_agent, strength_curves, uct_grid
+from .classic import plot_failure, plot_traps
 from .plots import (
     plot_board,
     plot_choice_rates,
@@ -205,6 +208,52 @@ def uct_tree(fast: bool = False, executor: Executor | None = None) -> Any:
     return draw_tree(root, game, depth=2, top_k=3, mean=True, title=title)
 
 
+def _pgame_failure(shape: int, fast: bool) -> Any:
+    """One shape of :data:`PAPER_SHAPES`: failure rate against N of the four algorithms (notebook 11).
+
+    Resumable: the results live in ``notebooks/data/11_classic_experiments`` (``fast``: a
+    temporary folder, 6 trees, 3 budgets).
+    """
+    import tempfile
+
+    setup = PAPER_SHAPES[shape]
+    fig = _figure(6.5, 4.2)
+    with tempfile.TemporaryDirectory() as tmp:
+        out_dir = Path(tmp) if fast else FIGURES_DIR.parent / "notebooks" / "data" / "11_classic_experiments"
+        if fast:
+            setup = Setup(setup.branching, setup.depth, (16, 64, 256), 6)
+        plot_failure(run_failure(setup, out_dir, progress=False), ax=fig.subplots())
+    return fig
+
+
+def pgame_failure_b2_d20(fast: bool = False, executor: Executor | None = None) -> Any:
+    """Failure rate against N on P-games with B=2, D=20 (Kocsis & Szepesvari 2006; notebook 11)."""
+    return _pgame_failure(0, fast)
+
+
+def pgame_failure_b8_d8(fast: bool = False, executor: Executor | None = None) -> Any:
+    """Failure rate against N on P-games with B=8, D=8 (Kocsis & Szepesvari 2006; notebook 11)."""
+    return _pgame_failure(1, fast)
+
+
+def planted_traps(fast: bool = False, executor: Executor | None = None) -> Any:
+    """UCT's estimate of a planted level-k trap, and who plays or proves it, against k (notebook 11b).
+
+    Resumable, in ``notebooks/data/11_classic_experiments`` (``fast``: a temporary folder,
+    3 trees of levels 1 and 5 at 300 iterations).
+    """
+    import tempfile
+
+    fig = _figure(10, 3.8)
+    with tempfile.TemporaryDirectory() as tmp:
+        if fast:
+            results = run_traps(TrapSetup(levels=(1, 5), trees=3, iterations=300), Path(tmp), progress=False)
+        else:
+            results = run_traps(TrapSetup(), FIGURES_DIR.parent / "notebooks" / "data" / "11_classic_experiments")
+        plot_traps(results, axes=fig.subplots(1, 2))
+    return fig
+
+
 def _flat(budget: int, seed: Any) -> FixedBudget:
     """Flat Monte Carlo with ``budget`` playouts per move on the empty 3 x 3 board (9 moves)."""
     return FixedBudget("flat", 9 * budget, seed=seed)
@@ -221,6 +270,9 @@ FIGURES: dict[str, Callable[..., Any]] = {
     "games_needed.png": games_needed,
     "ucb1_regret.png": ucb1_regret,
     "uct_tree.svg": uct_tree,
+    "pgame_failure_b2_d20.png": pgame_failure_b2_d20,
+    "pgame_failure_b8_d8.png": pgame_failure_b8_d8,
+    "planted_traps.png": planted_traps,
 }
 """File name in ``figures/`` -> the function that makes it."""
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ....games import Game, make_game
-from ....tournament import MatchResult, Outcomes, play_match
+from ....tournament import MatchResult, Outcomes, play_match, read_match
 from ..curves import Curve
 
 
@@ -270,23 +270,34 @@ def timed_match(
     *,
     games: int | None = None,
     progress: bool = False,
+    play: bool = True,
 ) -> TimedMatch:
     """Play (or read back) an equal-time match in this process, with each side's seconds and iterations.
 
     Games already in ``out_dir``'s file are read, not played again; new games are
     appended as each batch ends (Ctrl-C keeps every finished game). The moves depend on
-    this machine's speed, so a game played again need not be the same one.
+    this machine's speed, so a game played again need not be the same one. The file is
+    the tournament's results file, with its checks and its lock.
 
     Args:
         pairing: the match (its variant and baseline with ``seconds=``).
         out_dir: the folder of the results files (``None``: play everything, keep nothing).
         games: the first ``games`` games (default: ``pairing.games``).
         progress: show a progress bar.
+        play: play the missing games; ``False`` reads the finished match only
+            (:func:`~mctslab.tournament.read_match`: nothing played, the file never
+            changed, a missing or damaged game an error), as the notebook reads its stored games.
 
     Raises:
-        ValueError: if the file holds another match, or games without iterations.
+        ValueError: if the file holds another match, or games without iterations; with
+            ``play=False``, if it lacks games or is damaged (a ``ResultsFileError``).
     """
-    result = head_to_head(pairing, out_dir, games=games, workers=1, progress=progress)
+    if play or out_dir is None:
+        result = head_to_head(pairing, out_dir, games=games, workers=1, progress=progress)
+    else:
+        n = pairing.games if games is None else games
+        out = Path(out_dir) / pairing.filename
+        result = read_match(pairing.game, pairing.variant, pairing.baseline, n, SEED, out=out)
     if any(g.iterations is None for g in result.results):
         raise ValueError(f"{pairing.filename} holds games without iterations; play the match again into a new file")
     game = make_game(result.game)

@@ -56,8 +56,9 @@ class Reach(_ShownAsTable):
 
 
 def reach(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> Reach:
-    """The iterations and seconds per move of :data:`TIMED_MATCHES`, read back from ``out_dir``."""
-    return Reach(tuple(timed_match(p, out_dir) for p in (TIMED_MATCHES if pairings is None else pairings)))
+    """The iterations and seconds per move of :data:`TIMED_MATCHES`, read back from ``out_dir`` (nothing played)."""
+    pairings = TIMED_MATCHES if pairings is None else pairings
+    return Reach(tuple(timed_match(p, out_dir, play=False) for p in pairings))
 
 
 COMPARISONS = len({p.filename for p in [*MATCHES, *TIMED_MATCHES, *CURVE_MATCHES]})
@@ -161,14 +162,14 @@ def measured_table(
 ) -> MeasuredTable:
     """The table of :data:`MATCHES` and :data:`TIMED_MATCHES` read back from ``out_dir``, intervals at ``confidence``.
 
-    Missing games are played: run the command first. The rows of the equal-time matches
-    on Ultimate show the variant's spec as the pairing writes it; the others, as the
-    results file does.
+    Missing games are played: run the command first (the equal-time matches on Ultimate
+    are only read: a missing game is an error, never played on this machine). Their rows
+    show the variant's spec as the pairing writes it; the others, as the results file does.
     """
     rows = []
     for p in [*MATCHES, *TIMED_MATCHES] if pairings is None else pairings:
         if is_timed(p):
-            rows.append(Row(p.game, p.variant, p.budget, timed_match(p, out_dir).outcomes, confidence))
+            rows.append(Row(p.game, p.variant, p.budget, timed_match(p, out_dir, play=False).outcomes, confidence))
         else:
             result = head_to_head(p, out_dir)
             rows.append(Row(result.game, result.a, p.budget, result.outcomes, confidence))
