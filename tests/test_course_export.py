@@ -31,7 +31,8 @@ NOTEBOOKS = ROOT / "notebooks"
 
 
 def tags(cell):
-    return cell.get("metadata", {}).get("tags", [])
+    tags = cell.get("metadata", {}).get("tags", [])
+    return [t.lower() for t in ([tags] if isinstance(tags, str) else tags)]  # one string is one tag; any case
 
 
 @pytest.fixture(scope="module")

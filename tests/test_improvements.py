@@ -4,22 +4,30 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from mctslab import make_game
 from mctslab.course.experiments.improvements import (
+    COMPARISONS,
+    COSTLY_GAMES,
     CURVE_BUDGETS,
     CURVE_GAMES,
     CURVE_MATCHES,
+    GAMES,
     ITERATIONS,
     MATCHES,
     SECONDS,
     SEED,
     TIMED_MATCHES,
     Pairing,
+    Race,
     Row,
+    Timings,
+    bonferroni,
+    detectable_score,
     head_to_head,
     iteration_costs,
     measured_curve,
@@ -28,6 +36,7 @@ from mctslab.course.experiments.improvements import (
     timed_match,
 )
 from mctslab.tournament import Outcomes
+from mctslab.tournament.stats import games_needed_one_sample
 
 DATA = Path(__file__).resolve().parent.parent / "notebooks" / "data" / "09_improving_uct"
 
@@ -63,14 +72,69 @@ def test_rows_and_verdicts_follow_the_interval():
     assert Pairing("connect4", "rave:iterations=5,k=3", "uct:iterations=5", 2).filename.endswith(".jsonl")
 
 
+def test_a_row_decides_at_its_own_confidence():
+    # 33 of 50 is outside a 95% interval around 1/2 but inside a 99.76% one (Bonferroni for 21 comparisons)
+    outcomes = Outcomes(33, 0, 17)
+    assert Row("g", "v", "iterations", outcomes).verdict == "better"
+    strict = Row("g", "v", "iterations", outcomes, bonferroni(21))
+    assert strict.verdict == "not shown" and strict.interval == outcomes.score_ci(1 - 0.05 / 21)
+    assert strict.interval[0] < Row("g", "v", "iterations", outcomes).interval[0]
+
+
+def test_bonferroni_splits_the_error_over_the_notebooks_comparisons():
+    assert COMPARISONS == len(MATCHES) + len(TIMED_MATCHES) + len(CURVE_MATCHES) - 1 == 21  # 200 is in both
+    assert bonferroni(21) == pytest.approx(1 - 0.05 / 21) and bonferroni(1) == pytest.approx(0.95)
+    with pytest.raises(ValueError, match="comparisons must be at least 1, got 0"):
+        bonferroni(0)
+
+
+def test_matches_at_equal_iterations_have_the_games_their_stated_power_needs():
+    level = bonferroni()
+    assert games_needed_one_sample(0.6, 0.5, confidence=level) <= GAMES  # the table's matches: 0.6
+    assert games_needed_one_sample(0.66, 0.5, confidence=level) <= COSTLY_GAMES  # decisive playouts on Ultimate
+    small = CURVE_GAMES[25] == CURVE_GAMES[50] == CURVE_GAMES[100]
+    assert small and games_needed_one_sample(0.64, 0.5, confidence=level) <= CURVE_GAMES[25]
+    assert games_needed_one_sample(0.70, 0.5, confidence=level) <= CURVE_GAMES[400] == CURVE_GAMES[800]
+    assert sorted(CURVE_GAMES) == list(CURVE_BUDGETS) and CURVE_GAMES[ITERATIONS] == GAMES
+    at_equal_iterations = [p for p in MATCHES if p.budget == "iterations"]
+    assert sorted(p.games for p in at_equal_iterations) == [COSTLY_GAMES] + [GAMES] * 7
+
+
+def test_the_detectable_score_inverts_games_needed():
+    level = bonferroni()
+    assert detectable_score(400, level) == 0.6 and detectable_score(150, level) == 0.66
+    assert detectable_score(10**6, level) == 0.51 and detectable_score(1, level) == 1.0
+    assert games_needed_one_sample(0.59, 0.5, confidence=level) > 400
+
+
+def test_timings_give_medians_ratios_and_an_order_statistic_interval():
+    seconds = {"uct": (1.0,) * 9, "rave": (3.0, 4.0, 5.0, 2.0, 6.0, 7.0, 1.0, 9.0, 8.0)}
+    t = Timings("uct", seconds)
+    assert t.rounds == 9 and t.median("rave") == 5.0 and t.ratio("rave") == 5.0
+    assert t.ratio_interval("rave") == (2.0, 8.0)  # the 2nd smallest and 2nd largest of 9
+    assert t.confidence() == 1 - Fraction(2 * (1 + 9), 2**9)  # 1 - 2 P(Binomial(9, 1/2) < 2) = 0.961
+    few = Timings("uct", {k: v[:5] for k, v in seconds.items()})
+    assert few.ratio_interval("rave") == (2.0, 6.0) and few.confidence() == Fraction(15, 16)  # min and max of 5
+
+
 def test_node_counts_and_costs_are_measured():
     game = make_game("tictactoe")
     ((n, tree, positions),) = node_counts(game, [2000])
     assert n == 2000 and tree <= 2001 and positions < tree
-    costs = playout_costs(game, playouts=3, rounds=1)
-    assert set(costs) == {"random", "decisive", "antidecisive"} and all(c > 0 for c in costs.values())
-    per_iteration = iteration_costs(game, ["uct", "rave"], iterations=50, rounds=1)
-    assert all(c > 0 for c in per_iteration.values())
+    costs = playout_costs(game, playouts=3, rounds=2, min_seconds=0.001)
+    assert set(costs.seconds) == {"random", "decisive", "antidecisive"} and costs.baseline == "random"
+    assert costs.rounds == 2 and all(s > 0 for t in costs.seconds.values() for s in t)
+    per_iteration = iteration_costs(game, ["uct", "rave"], iterations=50, rounds=1, min_seconds=0.001)
+    assert per_iteration.ratios("uct") == (1.0,) and per_iteration.median("rave") > 0
+
+
+def test_a_race_compares_positions_not_runs():
+    # two positions, three seeds each: the runs of a position are summed before the positions are compared
+    race = Race(("a", "b"), 100, ((5, 5, 5, 1, None, 1), (6, 6, 6, 2, 2, 2)), seeds=3)
+    assert race.sooner(0, 1) == (5, 0, 1) and race.sooner_on_positions(0, 1) == (1, 0, 1)
+    assert race.sign_test(0, 1) == 1 and race.shown(None) == "> 100" and race.shown(7) == "7"
+    lopsided = Race(("a", "b"), 10, (tuple(range(1, 7)), (10,) * 6), seeds=1)
+    assert lopsided.sooner_on_positions(0, 1) == (6, 0, 0) and lopsided.sign_test(0, 1) == Fraction(2, 64)
 
 
 # -- equal time on Ultimate Tic-Tac-Toe (timed_match) and the budget curve ----------------
@@ -157,7 +221,7 @@ def test_the_budget_curve_replays_from_its_seeds_and_reads_back():
         assert result.winner == stored[result.index]["winner"]
     curve = measured_curve(DATA)
     assert curve.xs == tuple(float(n) for n in CURVE_BUDGETS) and len(curve.outcomes) == len(CURVE_BUDGETS)
-    assert all(o.games == CURVE_GAMES for o in curve.outcomes)
+    assert [o.games for o in curve.outcomes] == [CURVE_GAMES[n] for n in CURVE_BUDGETS]
     assert CURVE_MATCHES[CURVE_BUDGETS.index(ITERATIONS)] in MATCHES  # the table's match is a point of the curve
 
 

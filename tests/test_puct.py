@@ -257,3 +257,15 @@ def test_shipped_connect_four_network_fits_and_wins_in_one_from_both_seats():
     for state, answer in ((as_x, 0), (as_o, 0)):
         for seed in range(2):
             assert PUCT(iterations=64, evaluator="net", seed=seed).select_move(c4, state) == answer
+
+
+def test_weights_are_checked_when_the_agent_is_made(tmp_path):
+    """A bad network file is refused by the constructor, not by the first move (issue 30)."""
+    with pytest.raises(ValueError, match="does not exist"):
+        PUCT(evaluator="net", weights=str(tmp_path / "missing.npz"))
+    (tmp_path / "empty.npz").write_bytes(b"")
+    with pytest.raises(ValueError, match="is empty"):
+        PUCT(evaluator="net", weights=str(tmp_path / "empty.npz"))
+    with pytest.raises(ValueError, match="only read with evaluator=net"):
+        PUCT(evaluator="rollout", weights=str(weights_path(TTT)))
+    assert PUCT(evaluator="net", weights=str(weights_path(TTT))).weights == str(weights_path(TTT))

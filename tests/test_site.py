@@ -169,8 +169,9 @@ def test_with_cdn_the_pages_load_the_scripts_from_public_cdns_and_nothing_is_cop
     assert time.perf_counter() - start < 60
     assert not (report.out / "assets").exists()
     page = (report.out / "06_tree_explorer.html").read_text(encoding="utf-8")
-    for url in site_assets.CDN_URLS.values():
-        assert url in page
+    for key, url in site_assets.CDN_URLS.items():
+        # the widgets' renderer only where a notebook was saved with widget state (none in the course)
+        assert (url in page) == (key != "widget_renderer_url"), key
 
 
 def test_a_missing_npm_is_one_line_saying_what_to_do(tmp_path, monkeypatch):

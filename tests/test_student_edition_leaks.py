@@ -52,7 +52,8 @@ def edition(tmp_path_factory) -> Path:
 
 
 def _tags(cell) -> list[str]:
-    return cell.get("metadata", {}).get("tags", [])
+    tags = cell.get("metadata", {}).get("tags", [])
+    return [t.lower() for t in ([tags] if isinstance(tags, str) else tags)]  # one string is one tag; any case
 
 
 _PROGRESS_BAR = re.compile(r"\d+%\|")

@@ -74,10 +74,14 @@ def _check_alpha(name: str, value: Any) -> float:
 
 
 def _check_weights(name: str, value: Any) -> str | None:
+    """The path, once the file is checked (format, shapes from its headers, finite values)."""
     if value is None:
         return None
     if not isinstance(value, (str, Path)) or not str(value) or any(ch in str(value) for ch in ",="):
         raise ValueError(f"{name} must be the path of an .npz file (without ',' or '='), got {value!r}")
+    from ..nets.files import check_weights_file
+
+    check_weights_file(value)  # here, when the spec is made, not when the first game starts
     return str(value)
 
 
@@ -93,7 +97,9 @@ class PUCT(UCT):
         evaluator: ``"rollout"`` (uniform priors, value of a random playout) or ``"net"``
             (the policy/value network: ``weights`` if given, else the network shipped for
             the game being played; a clear error where none is shipped).
-        weights: path of an ``.npz`` network file for ``evaluator=net``.
+        weights: path of an ``.npz`` network file for ``evaluator=net`` (checked here, when
+            the agent is made: :func:`mctslab.nets.files.load_weights`; refused with
+            ``evaluator=rollout``, which would ignore it).
         noise: weight of Dirichlet noise mixed into the root's priors (self-play only;
             0, the default, turns it off).
         alpha: the Dirichlet concentration of that noise.
@@ -148,6 +154,8 @@ class PUCT(UCT):
         )  # fmt: skip
         if network is not None and evaluator != "net":
             raise ValueError("a network is only used with evaluator='net'")
+        if weights is not None and evaluator != "net":
+            raise ValueError(f"weights={weights} is only read with evaluator=net, got evaluator={evaluator}")
         # What UCT's inherited methods read (PUCT declares none of them: no playout policy,
         # no tree reuse, no compiled engine).
         self.max_moves, self.reuse, self.playout, self.engine, self._previous = None, False, "random", "python", None

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from dataclasses import fields
 
+from ..tournament import RunIncomplete
 from .training import TrainConfig, config_from, read_log, train
 
 SUMMARY = "train a policy/value network for PUCT by self-play (resumable: run it again to continue)"
@@ -28,10 +31,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Train (or resume), then print the last evaluation; returns 0."""
+    """Train (or resume), then print the last evaluation; returns 0 (130 on Ctrl-C, 1 if an evaluation broke off)."""
     values = {f.name: getattr(args, f.name) for f in fields(TrainConfig) if f.name != "game"}
     config = config_from({"game": args.game, **values})
-    train(args.out, config, progress=not args.no_progress)
+    try:
+        train(args.out, config, progress=not args.no_progress)
+    except (KeyboardInterrupt, RunIncomplete) as stop:  # from an evaluation too: its advice is for matches
+        done = sum(r.get("kind") == "round" for r in read_log(args.out)) if os.path.isdir(args.out) else 0
+        what = (
+            "interrupted"
+            if isinstance(stop, KeyboardInterrupt)
+            else f"error: an evaluation did not finish ({stop.reason})"
+        )
+        print(
+            f"python -m mctslab train: {what}: {done} of {config.rounds} rounds are saved in {args.out}; "
+            "run the same command again to resume from there (the unfinished round is played again)",
+            file=sys.stderr,
+        )
+        return 130 if isinstance(stop, KeyboardInterrupt) else 1
     evals = [r for r in read_log(args.out) if "eval" in r]
     if evals:
         last = evals[-1]

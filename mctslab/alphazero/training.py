@@ -25,6 +25,7 @@ the seed alone.
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from dataclasses import asdict, dataclass, fields
@@ -34,13 +35,16 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
+from .. import validation
 from ..agents.puct import PUCT
+from ..exact.enumeration import reachable_states
 from ..games import make_game
 from ..games.base import Game
 from ..nets.evaluators import legal_mask
 from ..nets.network import Adam, Batch, PolicyValueNet
 from ..seeding import Seed, child_seed, make_rng
 from ..tournament import play_match
+from . import folder
 
 
 @dataclass
@@ -88,6 +92,54 @@ class TrainConfig:
     eval_games: int = 40
     perfect: bool = True
     seed: int = 0
+
+
+LIMITS = {"iterations": 100_000, "rounds": 1_000_000, "games_per_round": 100_000, "steps_per_round": 1_000_000,
+          "batch": 100_000, "buffer": 10_000_000, "hidden": 4096, "eval_games": 1_000_000}  # fmt: skip
+"""The largest value each integer setting takes (larger ones would only exhaust memory or time)."""
+
+PERFECT_MAX_POSITIONS = 50_000
+"""``perfect`` evaluation is for games with at most this many positions (tic-tac-toe has 5,478; each
+evaluation solves the game in every worker process, so larger games are refused up front)."""
+
+
+def check_config(config: TrainConfig) -> TrainConfig:
+    """Check every setting (before anything is written); returns ``config``.
+
+    Raises:
+        TypeError, ValueError: one line naming the setting, its value and what is allowed.
+    """
+    v = validation
+    for name in LIMITS:
+        v.integer(name, getattr(config, name), low=1, high=LIMITS[name])
+    for name in ("sample_moves", "eval_every", "seed"):
+        v.non_negative_int(name, getattr(config, name))
+    v.non_negative_number("c", config.c, finite=True)
+    v.probability("noise", config.noise)
+    v.positive_number("alpha", config.alpha, finite=True)
+    v.positive_number("lr", config.lr, finite=True, hint=" (Adam's step size, such as 0.003)")
+    v.non_negative_number("l2", config.l2, finite=True)
+    if not isinstance(config.perfect, bool):
+        raise TypeError(f"perfect must be True or False, got {config.perfect!r}")
+    if not isinstance(config.game, str):
+        raise TypeError(f"game must be a game's spec, got {config.game!r}")
+    return config
+
+
+def check_game(config: TrainConfig) -> Game:
+    """The game of ``config``, refused if it has no network encoding or (with ``perfect``) is too large to solve."""
+    game = make_game(config.game)
+    if game.policy_size is None:
+        raise ValueError(f"{game.spec} has no network encoding (policy_size); train tictactoe or connect4")
+    if config.perfect and config.eval_every:
+        for count, _ in enumerate(reachable_states(game), 1):
+            if count > PERFECT_MAX_POSITIONS:
+                raise ValueError(
+                    f"{game.spec} has more than {PERFECT_MAX_POSITIONS:,} positions: its evaluation cannot play "
+                    "perfect play (exact play is for small games such as tictactoe); give --no-perfect "
+                    "(evaluate against UCT only) or --eval-every 0"
+                )
+    return game
 
 
 def self_play_game(game: Game, net: PolicyValueNet, config: TrainConfig, seed: Seed) -> list[tuple]:
@@ -152,11 +204,28 @@ def read_log(out: str | Path) -> list[dict]:
     """
     path = Path(out)
     path = path if path.suffix == ".jsonl" else path / "log.jsonl"
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+    if not path.exists():
+        return []
+    records = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if line.strip():
+            try:
+                record = json.loads(line)
+            except (ValueError, RecursionError):
+                record = None
+            if not isinstance(record, dict):
+                raise ValueError(f"{path} is damaged at line {number} (not a JSON record)")
+            records.append(record)
+    return records
 
 
 def train(out: str | Path, config: TrainConfig | None = None, progress: bool = True) -> PolicyValueNet:
     """Train a network by self-play (module docstring); resumes a run already in ``out``.
+
+    Every setting, the game and the folder are checked before anything is written
+    (:func:`check_config`, :func:`check_game`, :func:`mctslab.alphazero.folder.check_name`);
+    one run at a time trains in a folder (a lock). A round is evaluated before it is
+    checkpointed, so an interrupted round is played again on resume, with the same result.
 
     Args:
         out: the output folder (created if needed).
@@ -169,22 +238,25 @@ def train(out: str | Path, config: TrainConfig | None = None, progress: bool = T
         The trained network (also in ``OUT/net.npz``).
 
     Raises:
-        ValueError: if ``out`` holds a run with another configuration.
+        TypeError, ValueError: one line: a bad setting, a game that cannot be trained
+            or evaluated, a folder that cannot be used (a file, busy, damaged, holding a
+            run with another configuration, full), or training that diverged (non-finite
+            weights, never saved).
     """
-    config = config or TrainConfig()
-    game = make_game(config.game)
-    if game.policy_size is None:
-        raise ValueError(f"{game.spec} has no network encoding (policy_size); train tictactoe or connect4")
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    settings = out / "config.json"
-    if settings.exists():
-        saved, now = json.loads(settings.read_text()), asdict(config)
-        changed = sorted(k for k in saved.keys() | now.keys() if k != "rounds" and saved.get(k) != now.get(k))
-        if changed:
-            raise ValueError(f"{out} holds a run with other settings ({', '.join(changed)}); use another folder")
-    settings.write_text(json.dumps(asdict(config), indent=1) + "\n")
+    config = check_config(config or TrainConfig())
+    game = check_game(config)
+    out = folder.check_name(out)
+    folder.make_folder(out)
+    with folder.lock(out):
+        folder.check_config_file(out, asdict(config))
+        try:
+            return _train(out, game, config, progress)
+        except OSError as err:
+            doing = f"write {Path(err.filename).name}" if err.filename else "write"
+            raise folder.folder_error(out, doing, err) from None
 
+
+def _train(out: Path, game: Game, config: TrainConfig, progress: bool) -> PolicyValueNet:
     inputs = len(game.features(game.initial_state()))
     net = PolicyValueNet(inputs, game.policy_size, config.hidden, seed=child_seed(config.seed, (0,)))
     opt = Adam(net, lr=config.lr)
@@ -194,7 +266,14 @@ def train(out: str | Path, config: TrainConfig | None = None, progress: bool = T
     checkpoint = out / "checkpoint.npz"
     if checkpoint.exists():
         start, buffer = _restore(checkpoint, net, opt)
+    if start > config.rounds:
+        raise ValueError(
+            f"{out} has trained {start} rounds already; rounds={config.rounds} asks for fewer "
+            f"(give {start} to report it, more to train further)"
+        )
+    folder.write_config(out, asdict(config))
     log = out / "log.jsonl"
+    _keep_log(log, start)
     rounds = tqdm(range(start, config.rounds), initial=start, total=config.rounds, desc="self-play rounds",
                   disable=not progress)  # fmt: skip
     for r in rounds:
@@ -202,16 +281,8 @@ def train(out: str | Path, config: TrainConfig | None = None, progress: bool = T
         for g in range(config.games_per_round):
             buffer.extend(self_play_game(game, net, config, child_seed(config.seed, (1, r, g))))
         buffer = buffer[-config.buffer :]
-        batch_rng = np.random.default_rng(child_seed(config.seed, (2, r)))
-        losses = []
-        for _ in range(config.steps_per_round):
-            idx = batch_rng.integers(0, len(buffer), size=min(config.batch, len(buffer)))
-            sym = batch_rng.integers(0, len(symmetries), size=len(idx))
-            loss, grads = net.gradients(_batch([buffer[i] for i in idx], [symmetries[k] for k in sym]), config.l2)
-            opt.step(grads)
-            losses.append(loss)
+        losses = _steps(net, opt, buffer, symmetries, config, r)
         net.save(out / "net.npz")
-        _save(checkpoint, net, opt, r + 1, buffer)
         record = {"kind": "round", "round": r + 1, "games": (r + 1) * config.games_per_round,
                   "positions": len(buffer), "loss": float(np.mean(losses)),
                   "seconds": round(time.perf_counter() - began, 3)}  # fmt: skip
@@ -219,9 +290,39 @@ def train(out: str | Path, config: TrainConfig | None = None, progress: bool = T
         if config.eval_every and ((r + 1) % config.eval_every == 0 or last):
             ev = evaluate(game, out / "net.npz", config, seed=child_seed(config.seed, (3, r)))
             record |= {"eval": ev}
+        # The round's record, then its checkpoint: stopped in between, the resumed run drops
+        # the record (_keep_log) and plays the round again, to the same result.
         _append(log, record)
+        _save(checkpoint, net, opt, r + 1, buffer)
         rounds.set_postfix(loss=f"{record['loss']:.3f}")
     return net
+
+
+def _steps(net: PolicyValueNet, opt: Adam, buffer: list[tuple], symmetries: list, config: TrainConfig, r: int) -> list:
+    """Round ``r``'s Adam steps; the losses. Refuses to go on from non-finite weights (nothing is saved)."""
+    batch_rng = np.random.default_rng(child_seed(config.seed, (2, r)))
+    losses = []
+    for step in range(config.steps_per_round):
+        idx = batch_rng.integers(0, len(buffer), size=min(config.batch, len(buffer)))
+        sym = batch_rng.integers(0, len(symmetries), size=len(idx))
+        with np.errstate(over="ignore", invalid="ignore"):  # divergence is refused below, in one line
+            loss, grads = net.gradients(_batch([buffer[i] for i in idx], [symmetries[k] for k in sym]), config.l2)
+            opt.step(grads)
+        losses.append(loss)
+        if not (np.isfinite(loss) and all(np.all(np.isfinite(p)) for p in net.params.values())):
+            raise ValueError(
+                f"training diverged in round {r + 1}, step {step + 1}: the network's weights are no longer "
+                f"finite numbers (nothing of this round was saved); lower --lr (got {config.lr})"
+            )
+    return losses
+
+
+def _keep_log(log: Path, rounds_done: int) -> None:
+    """Drop the log's records of rounds after the checkpoint's (a run stopped between the two writes)."""
+    records = read_log(log)
+    kept = [r for r in records if not isinstance(r.get("round"), int) or r["round"] <= rounds_done]
+    if len(kept) != len(records):
+        folder.write_atomic(log, "".join(json.dumps(r) + "\n" for r in kept).encode())
 
 
 def _batch(rows: list[tuple], symmetries: list[tuple[np.ndarray, np.ndarray]]) -> Batch:
@@ -235,17 +336,33 @@ def _batch(rows: list[tuple], symmetries: list[tuple[np.ndarray, np.ndarray]]) -
 def _save(path: Path, net: PolicyValueNet, opt: Adam, rounds_done: int, buffer: list[tuple]) -> None:
     x, legal, pi, z = (np.array(col) for col in zip(*buffer, strict=True))
     arrays = {f"net_{k}": v for k, v in net.params.items()} | {f"opt_{k}": v for k, v in opt.state().items()}
-    tmp = path.with_name(path.stem + ".tmp.npz")
-    np.savez(tmp, rounds_done=np.array(rounds_done), x=x, legal=legal, pi=pi, z=z, **arrays)
-    tmp.replace(path)  # atomic: an interrupted save leaves the previous checkpoint
+    buf = io.BytesIO()
+    np.savez(buf, rounds_done=np.array(rounds_done), x=x, legal=legal, pi=pi, z=z, **arrays)
+    folder.write_atomic(path, buf.getvalue())  # an interrupted save leaves the previous checkpoint
 
 
 def _restore(path: Path, net: PolicyValueNet, opt: Adam) -> tuple[int, list[tuple]]:
-    with np.load(path) as data:
-        net.params = {k: np.array(data[f"net_{k}"]) for k in net.params}
-        opt.restore({k[4:]: data[k] for k in data.files if k.startswith("opt_")})
-        buffer = list(zip(data["x"], data["legal"], data["pi"], data["z"].tolist(), strict=True))
-        return int(data["rounds_done"]), buffer
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            params = {k: np.array(data[f"net_{k}"], dtype=float) for k in net.params}
+            state = {k[4:]: np.array(data[k]) for k in data.files if k.startswith("opt_")}
+            buffer = list(zip(data["x"], data["legal"], data["pi"], data["z"].tolist(), strict=True))
+            done = int(data["rounds_done"])
+        for k, v in params.items():
+            if v.shape != net.params[k].shape or not np.all(np.isfinite(v)):
+                raise ValueError(f"its {k} has shape {v.shape} or non-finite values")
+        probe = Adam(net)
+        probe.restore(state)
+        if done < 1 or not buffer:
+            raise ValueError("it records no finished round")
+    except Exception as err:  # a damaged file can raise almost anything from numpy or zipfile
+        raise ValueError(
+            f"the checkpoint {path} is damaged ({type(err).__name__}: {' '.join(str(err).split())[:120]}); "
+            "delete it to train from the start, or use another folder"
+        ) from None
+    net.params = params
+    opt.restore(state)
+    return done, buffer
 
 
 def config_from(values: dict[str, Any]) -> TrainConfig:

@@ -35,10 +35,21 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
+
+from .notebook_files import (
+    NotebookError,
+    cell_tags,
+    check_notebook,
+    check_target,
+    identity,
+    read_notebook,
+    source_folders,
+    write_atomic,
+)
 
 __all__ = [
     "CHECK_OUTPUT_TAG",
@@ -47,6 +58,7 @@ __all__ = [
     "REFERENCE_OUTPUT_TAG",
     "SOLUTION_TAG",
     "ExportReport",
+    "NotebookError",
     "copy_data",
     "exercise_checks",
     "export_student",
@@ -79,7 +91,7 @@ NOTEBOOKS = _notebooks()
 
 
 def _tags(cell: dict) -> list[str]:
-    return list(cell.get("metadata", {}).get("tags", []))
+    return cell_tags(cell)  # lower-cased; a single string is one tag (notebook_files)
 
 
 def exercise_checks(notebook: dict) -> set[str]:
@@ -127,9 +139,16 @@ class ExportReport:
 def student_notebook(notebook: dict) -> tuple[dict, ExportReport]:
     """The student edition of one notebook (an nbformat 4 notebook or its JSON dict).
 
+    Cell tags are read as :func:`~mctslab.course.notebook_files.cell_tags` does: a single
+    string is one tag, and case does not matter (``"Solution"`` is a solution).
+
     Returns:
         The new notebook (the input is left unchanged) and an :class:`ExportReport`.
+
+    Raises:
+        NotebookError: (a ValueError) if the notebook or a cell's metadata is malformed.
     """
+    check_notebook(notebook, "the notebook")
     out = copy.deepcopy(notebook)
     checks = exercise_checks(out)
     cells, dropped, cleared = [], [], []
@@ -143,7 +162,9 @@ def student_notebook(notebook: dict) -> tuple[dict, ExportReport]:
             cell.get("metadata", {}).pop("execution", None)
             cell["source"] = _CHECK_OUTPUT_MARKER.sub("", _source(cell))
             if CHECK_OUTPUT_TAG in _tags(cell):
-                cell["metadata"]["tags"] = [t for t in _tags(cell) if t != CHECK_OUTPUT_TAG]
+                tags = cell["metadata"]["tags"]
+                tags = [tags] if isinstance(tags, str) else tags
+                cell["metadata"]["tags"] = [t for t in tags if t.strip().lower() != CHECK_OUTPUT_TAG]
             cleared.append(cell.get("id", ""))
         cells.append(cell)
     out["cells"] = cells
@@ -154,16 +175,28 @@ def student_notebook(notebook: dict) -> tuple[dict, ExportReport]:
 def copy_data(source: str | Path, target: str | Path) -> list[Path]:
     """Copy the data files the notebooks in ``source`` read (its ``data/`` folder) into ``target``.
 
+    Each file is written whole or not at all, and never into a folder of ``source`` (an
+    ``OUT/data`` that links back to it is refused).
+
     Returns:
         The files copied, relative to ``target`` (none if ``source`` has no ``data/``).
+
+    Raises:
+        NotebookError: (a ValueError) one line, if a file cannot be read or written.
     """
-    folder = Path(source) / DATA_FOLDER
+    source, target = Path(source), Path(target)
+    folder = source / DATA_FOLDER
+    forbidden = source_folders(source, DATA_FOLDER)
     copied = []
     for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
         if path.is_file():
             relative = path.relative_to(source)
-            (Path(target) / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, Path(target) / relative)
+            try:
+                (target / relative).parent.mkdir(parents=True, exist_ok=True)
+                data = path.read_bytes()
+            except OSError as err:
+                raise NotebookError(f"cannot copy {path} to {target / relative} ({err.strerror})") from None
+            write_atomic(target / relative, data, forbidden)
             copied.append(relative)
     return copied
 
@@ -172,11 +205,13 @@ def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> 
     """Write the student edition of every notebook in ``notebooks`` into ``out_dir``.
 
     The data files the notebooks read (``notebooks/data/``) are copied along
-    (:func:`copy_data`).
+    (:func:`copy_data`). Every source notebook is read and checked before anything is
+    written; each file is then written whole (temporary file, then rename), replacing any
+    link in ``out_dir`` instead of writing through it.
 
     Args:
         out_dir: the folder to write to (created if needed; same-named notebooks in it
-            are replaced). It must not be the source folder.
+            are replaced). It must not be, contain or link to the source folder.
         notebooks: the folder of the instructor edition (default: :data:`NOTEBOOKS`, the
             notebooks installed with the package or the repository's ``notebooks/``).
 
@@ -185,8 +220,9 @@ def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> 
 
     Raises:
         FileNotFoundError: if the source folder does not exist or holds no notebook.
-        ValueError: if ``out_dir`` is the source folder (that would overwrite the
-            instructor edition).
+        NotebookError: (a ValueError) one line: ``out_dir`` is empty, a file, is or holds
+            the instructor edition, cannot be written (the disk is full...), or a source
+            notebook is malformed (nothing is written then).
     """
     import nbformat
 
@@ -199,16 +235,30 @@ def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> 
     files = sorted(source.glob("*.ipynb"))
     if not files:
         raise FileNotFoundError(f"no .ipynb files in {source}")
+    if not os.fspath(out_dir).strip():
+        raise NotebookError(f"OUT must name a folder for the student edition, got {os.fspath(out_dir)!r}")
     target = Path(out_dir)
-    if target.resolve() == source.resolve():
-        raise ValueError(f"{target} is the instructor edition itself; choose another folder for the student edition")
-    target.mkdir(parents=True, exist_ok=True)
-    reports = {}
-    for path in files:
-        notebook = nbformat.read(path, as_version=4)
-        student, report = student_notebook(notebook)
-        nbformat.write(nbformat.from_dict(student), target / path.name)
-        reports[path.name] = report
+    check_target(target, source)
+    written, reports = {}, {}
+    for path in files:  # everything read and converted before anything is written
+        try:
+            student, reports[path.name] = student_notebook(read_notebook(path))
+            written[path.name] = nbformat.writes(nbformat.from_dict(student)).encode("utf-8")
+        except RecursionError:
+            raise NotebookError(f"{path} is nested too deeply to be a notebook") from None
+        except NotebookError as err:
+            raise NotebookError(str(err).replace("the notebook", str(path), 1)) from None
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise NotebookError(f"cannot create {target} ({err.strerror or type(err).__name__})") from None
+    check_target(target, source)  # again, now that it exists (a link created meanwhile)
+    forbidden = source_folders(source, DATA_FOLDER)
+    for folder in [target / DATA_FOLDER, *(target / DATA_FOLDER).rglob("*")]:  # before the first write
+        if folder.is_dir() and identity(folder) in forbidden:
+            raise NotebookError(f"{folder} is a folder of the instructor edition (through a link); not writing there")
+    for name, data in written.items():
+        write_atomic(target / name, data, forbidden)
     copy_data(source, target)
     return reports
 

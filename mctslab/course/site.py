@@ -1,9 +1,10 @@
 """The course as a static website: ``python -m mctslab course site OUT/ [--edition ...] [--cdn]``.
 
 Every notebook becomes one page, from its stored outputs (nothing is executed), with
-nbconvert's ``HTMLExporter`` (lab template): its pictures, formulas and the saved state of
-its widgets (01's playground, 06's tree explorer, 07's play board) show as they do in
-JupyterLab. An index page lists the chapters in course order, one line each, with a link to
+nbconvert's ``HTMLExporter`` (lab template): its pictures, formulas and what each widget
+saved of itself (06's tree explorer and 07's play board a picture, 01's playground a line of
+text: the course's notebooks are saved without widget state, :mod:`mctslab.viz.stored`) show
+as they do in JupyterLab. An index page lists the chapters in course order, one line each, with a link to
 download each notebook and to open it in Colab or Binder; every page has the same header and
 footer (previous, index, next).
 
@@ -13,7 +14,8 @@ footer (previous, index, next).
 * The **instructor** site shows each reference solution collapsed in a ``<details>`` element
   (nbconvert ignores ``source_hidden``), and each check cell's code likewise.
 
-The site needs no network at view time: require.js, MathJax and the widgets' renderer are
+The site needs no network at view time: require.js, MathJax and the widgets' renderer (used by
+a notebook saved with widget state) are
 copied into ``OUT/assets/`` (:mod:`mctslab.course.site_assets`, fetched once with ``npm pack``
 and checked by hash). With ``cdn=True`` the pages load them from public CDNs instead.
 """

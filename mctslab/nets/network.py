@@ -19,13 +19,16 @@ with finite differences.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-WEIGHTS = ("W1", "b1", "W2", "b2", "Wp", "bp", "wv", "bv")
-"""The names of the parameters, in order."""
+from .files import WEIGHTS, load_weights
+
+__all__ = ["WEIGHTS", "Adam", "Batch", "PolicyValueNet"]
 
 
 @dataclass
@@ -154,26 +157,35 @@ class PolicyValueNet:
 
     # -- saving ------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
-        """Write the parameters to an ``.npz`` file (float32: a few KB for tic-tac-toe)."""
-        np.savez_compressed(path, **{k: v.astype(np.float32) for k, v in self.params.items()})
+        """Write the parameters to an ``.npz`` file (float32: a few KB for tic-tac-toe).
+
+        The file is written whole or not at all (a temporary file beside it, then renamed
+        over it), so an interrupted save or a full disk leaves the previous file, and a link
+        at ``path`` is replaced, never written through.
+        """
+        path = Path(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            os.fchmod(fd, 0o644)  # what a plain open() would give (mkstemp's file is private)
+            with os.fdopen(fd, "wb") as f:
+                np.savez_compressed(f, **{k: v.astype(np.float32) for k, v in self.params.items()})
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
 
     @classmethod
     def load(cls, path: str | Path) -> PolicyValueNet:
         """Read a network written by :meth:`save`.
 
         Raises:
-            ValueError: if the file does not hold the parameters :data:`WEIGHTS` with consistent shapes.
+            ValueError: if the file is missing or not a network file: missing parameters,
+                inconsistent or oversized shapes (read before decompressing), values that are
+                not finite real numbers (:func:`mctslab.nets.files.load_weights`).
         """
-        with np.load(path) as data:
-            missing = [k for k in WEIGHTS if k not in data]
-            if missing:
-                raise ValueError(f"{path}: not a policy/value network file (missing {missing})")
-            params = {k: data[k].astype(np.float64) for k in WEIGHTS}
+        params = load_weights(path)
         inputs, hidden = params["W1"].shape
         net = cls(inputs, params["Wp"].shape[1], hidden)
-        for k, v in params.items():
-            if v.shape != net.params[k].shape:
-                raise ValueError(f"{path}: parameter {k} has shape {v.shape}, expected {net.params[k].shape}")
         net.params = params
         return net
 

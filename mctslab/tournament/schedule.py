@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..games import Game
+from ..nets.files import weights_digest
 from .records import GameResult, GameTask
 from .results_file import ResultsFile
 from .runner import check_workers, run_games
@@ -94,6 +95,8 @@ def play_schedule(
     if out is None:
         played = _run(game, pairs, seed, tasks, {}, None, executor, workers, batch_size, progress, desc)
         return Played(played, frozenset())
+    digest = weights_digest(header.get("agents", ()))  # a replaced network file is another player
+    header = {**header, "weights": digest} if digest else header
     results_file = ResultsFile(out, header, game, {t.key: t.a_first for t in tasks})
     with results_file.lock():  # one writer per file, from reading it to the last game
         done = results_file.open_for_append()

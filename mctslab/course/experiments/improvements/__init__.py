@@ -22,12 +22,14 @@ missing (resumable), at the size of :data:`MATCHES`, :data:`CURVE_MATCHES` and
 share the cores their clocks measure).
 """
 
-from .costs import iteration_costs, node_counts, playout_costs
+from .costs import Timings, iteration_costs, node_counts, playout_costs
 from .matches import (
+    COSTLY_GAMES,
     CURVE_BUDGETS,
     CURVE_GAMES,
     CURVE_MATCHES,
     CURVE_VARIANT,
+    GAMES,
     ITERATIONS,
     MATCHES,
     SECONDS,
@@ -46,14 +48,28 @@ from .matches import (
     timed_matches,
 )
 from .races import CONNECT4_ENDGAMES, Race, iterations_to_win, win_race
-from .results import STORED_GAMES, MeasuredTable, Reach, Row, measured_table, reach, stored_games
+from .results import (
+    COMPARISONS,
+    STORED_GAMES,
+    MeasuredTable,
+    Reach,
+    Row,
+    bonferroni,
+    detectable_score,
+    measured_table,
+    reach,
+    stored_games,
+)
 
 __all__ = [
+    "COMPARISONS",
     "CONNECT4_ENDGAMES",
+    "COSTLY_GAMES",
     "CURVE_BUDGETS",
     "CURVE_GAMES",
     "CURVE_MATCHES",
     "CURVE_VARIANT",
+    "GAMES",
     "ITERATIONS",
     "MATCHES",
     "SECONDS",
@@ -68,6 +84,9 @@ __all__ = [
     "Reach",
     "Row",
     "TimedMatch",
+    "Timings",
+    "bonferroni",
+    "detectable_score",
     "curve_matches",
     "head_to_head",
     "is_timed",

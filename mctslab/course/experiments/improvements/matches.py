@@ -60,23 +60,44 @@ def _with(spec: str, budget: str) -> str:
     return spec + sep + budget
 
 
+GAMES = 400
+"""Games per match at equal iterations (the table's, and the budget curve's at 200), seats alternating.
+
+Enough to tell a true score of 0.6 from 1/2 with power 0.8 at the Bonferroni level of the
+notebook's 21 comparisons: ``games_needed_one_sample(0.6, 0.5, confidence=1 - 0.05 / 21)``
+is 374 (:mod:`mctslab.tournament.stats`). A game takes 0.05-1 s on a quiet core."""
+
+COSTLY_GAMES = 150
+"""Games of decisive playouts against UCT on Ultimate Tic-Tac-Toe at equal iterations: a game
+there takes about 1 s on a quiet core (each decisive playout costs some 30 random ones), so fewer
+games, powered for a larger effect (a true score of about 0.66 against 1/2)."""
+
+TIME_GAMES = 40
+"""Games per equal-time match on Connect Four (kept as stored: their verdicts are large effects)."""
+
+
 def matches(scale: float = 1.0) -> list[Pairing]:
     """The notebook's matches: every variant against UCT on Connect Four and Ultimate Tic-Tac-Toe.
 
-    At equal iterations (:data:`ITERATIONS`) on both games; at equal time
-    (:data:`SECONDS`) on Connect Four. ``scale`` multiplies the number of games.
+    At equal iterations (:data:`ITERATIONS`, :data:`GAMES` games, :data:`COSTLY_GAMES` for
+    decisive playouts on Ultimate Tic-Tac-Toe) on both games; at equal
+    time (:data:`SECONDS`, :data:`TIME_GAMES` games) on Connect Four. ``scale`` multiplies
+    the number of games.
     """
     out = []
-    for game, n in (("connect4", 60), ("uttt", 30)):
+    for game in ("connect4", "uttt"):
         for v in VARIANTS:
-            # decisive playouts on Ultimate Tic-Tac-Toe cost about 100 times a random one: fewer games
-            games = n // 2 if (game, v) == ("uttt", "uct:playout=decisive") else n
             variant = _with(v, f"iterations={ITERATIONS}")
+            games = COSTLY_GAMES if (game, v) == ("uttt", "uct:playout=decisive") else GAMES
             out.append(Pairing(game, variant, f"uct:iterations={ITERATIONS}", max(2, round(games * scale))))
     for v in VARIANTS:
         out.append(
             Pairing(
-                "connect4", _with(v, f"seconds={SECONDS}"), f"uct:seconds={SECONDS}", max(2, round(40 * scale)), "time"
+                "connect4",
+                _with(v, f"seconds={SECONDS}"),
+                f"uct:seconds={SECONDS}",
+                max(2, round(TIME_GAMES * scale)),
+                "time",
             )
         )
     return out
@@ -92,10 +113,12 @@ statistics stand in for the real ones while a node has few visits)."""
 
 CURVE_BUDGETS = (25, 50, 100, 200, 400, 800)
 """Iterations per move of both sides on the budget curve (200 is the table's match, the same
-file and games), doubling from 25 to 800 (at 800 a game takes about 7 s on a quiet core)."""
+file and games), doubling from 25 to 800 (at 800 a game takes about 1.6 s on a quiet core)."""
 
-CURVE_GAMES = 30
-"""Games per budget on the curve (seats alternating)."""
+CURVE_GAMES = {25: 200, 50: 200, 100: 200, ITERATIONS: GAMES, 400: 100, 800: 100}
+"""Games per budget on the curve (seats alternating): the table's :data:`GAMES` at 200, 200 at the
+smaller budgets (powered for a true score of about 0.64 against 1/2 at the notebook's Bonferroni
+level), 100 at the larger ones, where a game takes 1-2 s on a quiet core (about 0.70)."""
 
 
 def curve_matches(scale: float = 1.0) -> list[Pairing]:
@@ -105,7 +128,10 @@ def curve_matches(scale: float = 1.0) -> list[Pairing]:
     """
     return [
         Pairing(
-            "uttt", _with(CURVE_VARIANT, f"iterations={n}"), f"uct:iterations={n}", max(2, round(CURVE_GAMES * scale))
+            "uttt",
+            _with(CURVE_VARIANT, f"iterations={n}"),
+            f"uct:iterations={n}",
+            max(2, round(CURVE_GAMES[n] * scale)),
         )
         for n in CURVE_BUDGETS
     ]

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+from tqdm.auto import tqdm
 
 from .... import exact
 from ....agents import UCT
@@ -62,11 +66,24 @@ class Race:
         specs: the agents' specs (without seed), in column order.
         limit: iterations run per search.
         counts: ``counts[agent][k]`` for run ``k`` (positions x seeds, in that order).
+        seeds: runs per position (the seeds of each position, consecutive in ``counts``).
+
+    The runs of one position share it, so they are not independent samples of positions:
+    :meth:`sooner_on_positions` compares the agents position by position.
     """
 
     specs: tuple[str, ...]
     limit: int
     counts: tuple[tuple[int | None, ...], ...]
+    seeds: int = 1
+
+    def _key(self, c: int | None) -> int:
+        """A run's iterations, ``limit + 1`` for one not winning within the limit."""
+        return self.limit + 1 if c is None else c
+
+    def shown(self, c: int | None) -> str:
+        """A run's count as text: the iterations, or ``"> limit"`` (not winning within the limit)."""
+        return f"> {self.limit}" if c is None else str(c)
 
     def solved(self, agent: int) -> int:
         """How many runs of agent ``agent`` (its column) play a winning move within the limit."""
@@ -74,12 +91,30 @@ class Race:
 
     def sooner(self, a: int, b: int) -> tuple[int, int, int]:
         """Runs where ``a`` needs fewer iterations than ``b``, as many, more (``None``: more than the limit)."""
-
-        def key(c: int | None) -> int:
-            return self.limit + 1 if c is None else c
-
-        pairs = [(key(x), key(y)) for x, y in zip(self.counts[a], self.counts[b], strict=True)]
+        pairs = [(self._key(x), self._key(y)) for x, y in zip(self.counts[a], self.counts[b], strict=True)]
         return (sum(x < y for x, y in pairs), sum(x == y for x, y in pairs), sum(x > y for x, y in pairs))
+
+    def sooner_on_positions(self, a: int, b: int) -> tuple[int, int, int]:
+        """Positions where ``a`` needs fewer iterations than ``b`` summed over the position's seeds, as many, more."""
+        k = self.seeds
+        totals = [
+            (sum(map(self._key, self.counts[a][i : i + k])), sum(map(self._key, self.counts[b][i : i + k])))
+            for i in range(0, len(self.counts[a]), k)
+        ]
+        return (sum(x < y for x, y in totals), sum(x == y for x, y in totals), sum(x > y for x, y in totals))
+
+    def sign_test(self, a: int, b: int) -> Fraction:
+        """The exact two-sided sign test on positions: how likely a split at least this uneven if neither is sooner.
+
+        Among the positions where ``a`` and ``b`` differ (:meth:`sooner_on_positions`), each
+        would favour either with probability 1/2 if neither agent were sooner; the p-value is
+        ``2 P(X >= max(sooner, later))`` for ``X ~ Binomial(differ, 1/2)``, at most 1 (1 when
+        they never differ).
+        """
+        sooner, _, later = self.sooner_on_positions(a, b)
+        n = sooner + later
+        tail = sum(Fraction(comb(n, k), 2**n) for k in range(max(sooner, later), n + 1))
+        return min(Fraction(1), 2 * tail)
 
 
 def win_race(
@@ -89,6 +124,7 @@ def win_race(
     specs: Sequence[str],
     seeds: Sequence[int],
     limit: int,
+    progress: bool = False,
 ) -> Race:
     """:func:`iterations_to_win` for each agent on each position with each seed (the winning moves exact).
 
@@ -99,13 +135,14 @@ def win_race(
         specs: the agents' names for the table.
         seeds: one run per seed and position.
         limit: iterations per run.
+        progress: show a progress bar (one step per position).
     """
     counts: list[list[int | None]] = [[] for _ in agents]
-    for moves in positions:
+    for moves in tqdm(positions, desc="positions", disable=not progress):
         state = game.state_from_moves(moves)
         values = exact.move_values(game, state)
         winning = [m for m, v in values.items() if v == 1]
         for seed in seeds:
             for column, make in zip(counts, agents, strict=True):
                 column.append(iterations_to_win(make(seed), game, state, winning, limit))
-    return Race(tuple(specs), limit, tuple(tuple(c) for c in counts))
+    return Race(tuple(specs), limit, tuple(tuple(c) for c in counts), len(seeds))

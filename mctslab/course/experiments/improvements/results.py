@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ....display import Table
 from ....tournament import Outcomes
+from ....tournament.stats import games_needed_one_sample
 from .matches import CURVE_MATCHES, MATCHES, TIMED_MATCHES, Pairing, TimedMatch, head_to_head, is_timed, timed_match
 
 
@@ -60,32 +61,67 @@ def reach(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None)
     return Reach(tuple(timed_match(p, out_dir, play=False) for p in pairings))
 
 
+COMPARISONS = len({p.filename for p in [*MATCHES, *TIMED_MATCHES, *CURVE_MATCHES]})
+"""How many matches notebook 09 compares with 1/2 (the table's 16 and the budget curve's 5 others): 21."""
+
+
+def bonferroni(comparisons: int = COMPARISONS, alpha: float = 0.05) -> float:
+    """The confidence of each of ``comparisons`` intervals so that all hold together with probability >= ``1 - alpha``.
+
+    Bonferroni: if each interval misses with probability at most ``alpha / comparisons``,
+    the chance that any of them misses is at most ``alpha``.
+    """
+    if comparisons < 1:
+        raise ValueError(f"comparisons must be at least 1, got {comparisons}")
+    return 1 - alpha / comparisons
+
+
+def detectable_score(games: int, confidence: float, power: float = 0.8) -> float:
+    """The smallest true score (in hundredths, above 1/2) that ``games`` games tell from 1/2 with ``power``.
+
+    The inverse of :func:`~mctslab.tournament.stats.games_needed_one_sample` on a grid of
+    hundredths: a match of 400 games at the notebook's Bonferroni level detects 0.60. Returns
+    1.0 when even a score of 0.99 needs more games.
+    """
+    for hundredths in range(51, 100):
+        if games_needed_one_sample(hundredths / 100, 0.5, confidence, power) <= games:
+            return hundredths / 100
+    return 1.0
+
+
 @dataclass(frozen=True)
 class Row:
-    """One line of the measured table: a variant's score against plain UCT, with its Wilson interval.
+    """One line of the measured table: a variant's score against plain UCT, with its interval.
 
     Attributes:
         game: the game's spec.
         variant: the variant's spec.
         budget: ``"iterations"`` or ``"time"``.
         outcomes: the variant's wins, draws and losses.
+        confidence: the confidence of the score's interval (:func:`bonferroni` for the notebook's).
     """
 
     game: str
     variant: str
     budget: str
     outcomes: Outcomes
+    confidence: float = 0.95
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The score's interval (:meth:`~mctslab.tournament.Outcomes.score_ci` at :attr:`confidence`)."""
+        return self.outcomes.score_ci(self.confidence)
 
     @property
     def verdict(self) -> str:
-        """``"better"``/``"worse"`` than UCT when the 95% interval on the score excludes 1/2, else ``"not shown"``."""
-        low, high = self.outcomes.score_ci()
+        """``"better"``/``"worse"`` than UCT when the score's interval excludes 1/2, else ``"not shown"``."""
+        low, high = self.interval
         return "better" if low > 0.5 else "worse" if high < 0.5 else "not shown"
 
 
 @dataclass(frozen=True, repr=False)
 class MeasuredTable(_ShownAsTable):
-    """The measured table (enhancement x game x budget -> score vs UCT [95% interval]); shows itself."""
+    """The measured table (enhancement x game x budget -> score vs UCT [interval]); shows itself."""
 
     rows: tuple[Row, ...]
 
@@ -94,11 +130,13 @@ class MeasuredTable(_ShownAsTable):
         cells = []
         for r in self.rows:
             o = r.outcomes
-            low, high = o.score_ci()
+            low, high = r.interval
             # two spaces lead the score column: the text shows them between games and score
             score = f"  {o.score:.3f} [{low:.3f}, {high:.3f}]"
             cells.append([r.game.split(":")[0], r.variant, r.budget, str(o.games), score, r.verdict])
-        headers = ["game", "variant (A) vs uct", "budget", "games", "  score [95% Wilson]", "verdict"]
+        level = {r.confidence for r in self.rows}
+        label = f"{100 * level.pop():.2f}%".replace(".00%", "%") if len(level) == 1 else "interval"
+        headers = ["game", "variant (A) vs uct", "budget", "games", f"  score [{label}]", "verdict"]
         return Table(headers, cells, align="lllrll", widths=(10, 38, 11, 6, 24, 0))
 
     def row(self, game: str, variant: str, budget: str = "iterations") -> Row:
@@ -119,8 +157,10 @@ def _short(spec: str) -> str:
     return ":".join([name, ",".join(extra)]) if extra else name
 
 
-def measured_table(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> MeasuredTable:
-    """The table of :data:`MATCHES` and :data:`TIMED_MATCHES` read back from ``out_dir``.
+def measured_table(
+    out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None, confidence: float = 0.95
+) -> MeasuredTable:
+    """The table of :data:`MATCHES` and :data:`TIMED_MATCHES` read back from ``out_dir``, intervals at ``confidence``.
 
     Missing games are played: run the command first (the equal-time matches on Ultimate
     are only read: a missing game is an error, never played on this machine). Their rows
@@ -129,10 +169,10 @@ def measured_table(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | Non
     rows = []
     for p in [*MATCHES, *TIMED_MATCHES] if pairings is None else pairings:
         if is_timed(p):
-            rows.append(Row(p.game, p.variant, p.budget, timed_match(p, out_dir, play=False).outcomes))
+            rows.append(Row(p.game, p.variant, p.budget, timed_match(p, out_dir, play=False).outcomes, confidence))
         else:
             result = head_to_head(p, out_dir)
-            rows.append(Row(result.game, result.a, p.budget, result.outcomes))
+            rows.append(Row(result.game, result.a, p.budget, result.outcomes, confidence))
     return MeasuredTable(tuple(rows))
 
 
