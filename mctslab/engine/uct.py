@@ -10,7 +10,7 @@ import numpy as np
 
 from ..games.base import Game, State
 from .backend import check_supported, kernels
-from .tree import KINDS, NO_LIMIT, CompiledTree
+from .tree import INITIAL_SLOTS, KINDS, NO_LIMIT, CompiledTree
 
 __all__ = ["SearchResult", "compile_seconds", "random_results", "search", "tables"]
 
@@ -119,7 +119,7 @@ def search(
     if tree is None:
         kind, prm, tab, root_state = _encode(game, state)
         budget = iterations if iterations is not None else 4096
-        tree = CompiledTree(kind, prm, tab, root_state, capacity=1 + 4 * budget)
+        tree = CompiledTree(kind, prm, tab, root_state, capacity=min(1 + 4 * budget, INITIAL_SLOTS))
     compiled.seed(seed)
     done = tree.run(c, max_moves, iterations, seconds)
     kids = tree.children()
