@@ -7,7 +7,7 @@ experiment of the course (``experiment = True``) are registered too, and listed 
 
 from __future__ import annotations
 
-from .base import Agent, Analysis, MoveStat, Param
+from .base import Agent, Analysis, ConcurrentSearchError, MoveStat, Param
 from .budget import SCHEDULES, FixedBudget
 from .minimax import Minimax
 from .montecarlo import FlatMonteCarlo, WindowedMonteCarlo
@@ -30,6 +30,7 @@ __all__ = [
     "UCT",
     "Agent",
     "Analysis",
+    "ConcurrentSearchError",
     "FixedBudget",
     "FlatMonteCarlo",
     "Minimax",

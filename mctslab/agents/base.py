@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -169,13 +170,48 @@ ASKED: tuple[str, ...] = ("analyse", "search")
 """
 
 
+class ConcurrentSearchError(RuntimeError):
+    """An agent asked to search while it is already searching in another thread (see :class:`Agent`)."""
+
+
+_SEARCHING = threading.Lock()
+"""Guards every agent's record of the thread searching with it (held for a few instructions, never during a search)."""
+
+
+def _enter_search(agent: Agent) -> None:
+    """Record that this thread searches with ``agent``, refusing if another thread does (nested calls count)."""
+    me = threading.get_ident()
+    with _SEARCHING:
+        owner, depth = agent._search_thread
+        if depth and owner != me:
+            raise ConcurrentSearchError(
+                f"agent {agent.spec!r} is already searching in another thread: an agent keeps one search's state"
+                " (tree, scratch values, random stream), so give each thread its own agent (make_agent(spec, seed=...))"
+            )
+        agent._search_thread = (me, depth + 1)
+
+
+def _leave_search(agent: Agent) -> None:
+    with _SEARCHING:
+        owner, depth = agent._search_thread
+        agent._search_thread = (owner if depth > 1 else None, depth - 1)
+
+
 def _checks_the_kind(method: Callable[..., Any]) -> Callable[..., Any]:
-    """``method`` (``analyse`` or ``search``), refusing first a game whose kind the agent does not handle."""
+    """``method`` (``analyse`` or ``search``), refusing first a game whose kind the agent does not handle.
+
+    It also refuses to start while another thread searches with the same agent
+    (:class:`ConcurrentSearchError`): an agent is one search at a time.
+    """
 
     @functools.wraps(method)
     def asked(self: Agent, *args: Any, **kwargs: Any) -> Any:
         self.check_can_play(args[0] if args else kwargs.get("game"))
-        return method(self, *args, **kwargs)
+        _enter_search(self)
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            _leave_search(self)
 
     asked.checks_the_kind = True  # type: ignore[attr-defined]
     return asked
@@ -210,12 +246,22 @@ class Agent(ABC):
             chance or hidden information. An agent asked to play another kind refuses
             with a :class:`CannotPlayError` before any search (:meth:`check_can_play`).
         rng: the agent's random number generator.
+
+    Threads: an agent is one search at a time. Its search keeps state on the agent (the
+    tree kept for reuse, scratch values of the current iteration, the random stream), so
+    two threads searching with one agent would corrupt each other's results. It refuses
+    instead: ``analyse`` or ``search`` called while another thread is inside either
+    raises :class:`ConcurrentSearchError` at once, and changes nothing. Give each thread
+    its own agent (``make_agent(spec, seed=...)``; separate seeds keep the results
+    reproducible). Using one agent from several threads in turn is fine.
     """
 
     name: ClassVar[str] = "agent"
     params: ClassVar[tuple[Param, ...]] = ()
     experiment: ClassVar[bool] = False
     handles: ClassVar[frozenset[str]] = CLASSIC
+    _search_thread: tuple[int | None, int] = (None, 0)
+    """The thread searching with this agent and how deeply its calls nest (``(None, 0)``: none)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make a subclass's own ``analyse`` and ``search`` check the game's kind first (:data:`ASKED`)."""

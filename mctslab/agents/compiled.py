@@ -154,6 +154,10 @@ def analyse(agent: Any, game: Game, state: State) -> Analysis:
     if agent.reuse:
         agent._compiled_previous = (game, result.tree, state)
     children = list(zip(result.moves, result.visits, result.means, strict=True))
+    if not children:  # the kernel's rules saw no move where Python's did: never silently a default move
+        raise RuntimeError(
+            f"the compiled engine found no legal move in {game.spec} position {state!r}; use engine=python"
+        )
     if agent.final == "visits":
         best = max(children, key=lambda ch: (ch[1], ch[2]))
     else:

@@ -58,6 +58,8 @@ def check_keep(name: str, keep: Sequence[int] | str) -> tuple[int, ...] | str:
 PLAYOUTS = Param("playouts", int, 100, check_positive_int, "random games per move (per round)", show="always")
 MAX_MOVES = Param("max_moves", int, None, check_optional_positive_int, "cap on playout length (cut short: a draw)")
 BATCHED = Param("batched", to_bool, False, check_bool, "play each round's playouts at once (NumPy)")
+MAX_BATCH = 1 << 18
+"""The most playouts :func:`sample_moves_batched` plays in one NumPy call (about 30 MB of arrays)."""
 ENGINE = Param("engine", str, "python", check_engine, "python, or compiled playouts (Numba: pip install mctslab[fast])")
 
 
@@ -120,10 +122,19 @@ def sample_moves_compiled(
 def sample_moves_batched(
     game: Game, state: State, tallies: Sequence[_Tally], playouts: int, rng: np.random.Generator, max_moves: int | None
 ) -> None:
-    """:func:`sample_moves` with every playout of the round played at once (:meth:`Game.playout_counts`)."""
+    """:func:`sample_moves` with the round's playouts played at once (:meth:`Game.playout_counts`).
+
+    At once means up to :data:`MAX_BATCH` playouts per call (a few tens of MB of arrays);
+    a bigger round is played in several calls drawing on the same generator.
+    """
     me = game.to_move(state)
     children = [game.apply(state, tally.move) for tally in tallies]
-    counts = game.playout_counts(children, playouts, rng, max_moves)
+    # At most MAX_BATCH playouts at once: a budget never sizes the arrays (below it, one call as always).
+    per_call = max(1, MAX_BATCH // len(children))
+    counts = sum(
+        game.playout_counts(children, min(per_call, playouts - done), rng, max_moves)
+        for done in range(0, playouts, per_call)
+    )
     for tally, (won0, won1, drawn) in zip(tallies, counts.tolist(), strict=True):
         tally.wins += won0 if me == 0 else won1
         tally.losses += won1 if me == 0 else won0

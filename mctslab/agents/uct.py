@@ -195,6 +195,8 @@ class UCT(Agent):
             raise ValueError(
                 f"playout={self.playout}: the compiled engine plays random playouts only; use engine=python"
             )
+        if engine == "compiled":
+            self._check_compiled_budget()
         self._previous: tuple[Game, Node] | None = None
 
     @property
@@ -405,6 +407,16 @@ class UCT(Agent):
         if self.playout != "random":
             raise ValueError(
                 f"playout={self.playout}: the compiled engine plays random playouts only; use engine=python"
+            )
+        self._check_compiled_budget()
+
+    def _check_compiled_budget(self) -> None:
+        from ..engine.tree import MAX_VISITS
+
+        if self.iterations is not None and self.iterations > MAX_VISITS:
+            raise ValueError(
+                f"iterations={self.iterations}: the compiled engine counts in 32 bits, up to {MAX_VISITS}"
+                " iterations per search; use fewer, or engine=python"
             )
 
     def reset(self) -> None:

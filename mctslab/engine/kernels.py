@@ -1,8 +1,10 @@
 """The compiled parts of the engine: game rules on int64 vectors and the UCT loop (Numba).
 
 Imported only when Numba is installed (see :mod:`mctslab.engine`). Every function is
-``@njit(cache=True)``: compiled on first use, then loaded from Numba's cache (``__pycache__``
-next to this file) by later processes.
+``@njit(cache=CACHE)``: compiled on first use, then loaded from Numba's cache (``__pycache__``
+next to this file, or ``NUMBA_CACHE_DIR``) by later processes. Where Numba has nowhere to
+write its cache (a read-only install and no writable ``NUMBA_CACHE_DIR``), :data:`CACHE` is
+False: one warning says so, and each process compiles the kernels again (a few seconds).
 
 A position is an int64 vector ``st`` (the game's :meth:`~mctslab.games.base.Game.compiled_state`):
 
@@ -27,8 +29,33 @@ so, as in :meth:`mctslab.agents.uct.UCT.expand`, each untried move is equally li
 # ruff: noqa: NPY002
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from numba import njit
+
+
+def _probe():  # pragma: no cover - never called: asking Numba to cache it finds a cache directory or not
+    return 0
+
+
+def _cache_usable() -> bool:
+    """Whether Numba can cache this module's kernels (asking costs no compilation); warns once if not."""
+    try:
+        njit(cache=True)(_probe)
+    except RuntimeError as err:  # Numba: "cannot cache function ...: no locator available for file ..."
+        warnings.warn(
+            f"the compiled engine runs without Numba's cache ({err}): each process compiles its kernels again;"
+            " set NUMBA_CACHE_DIR to a writable directory to keep them",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return False
+    return True
+
+
+CACHE = _cache_usable()
+"""Whether the kernels are cached on disk (False, with one warning, where Numba cannot write a cache)."""
 
 TICTACTOE, CONNECT4, ULTIMATE = 0, 1, 2
 ONGOING, DRAWN = -1, 2
@@ -37,7 +64,7 @@ ONGOING, DRAWN = -1, 2
 #    tab[cell, 0] = number of winning lines through cell, tab[cell, 1 + j] = their masks.
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _ttt_completes(tab, stones, cell):
     for j in range(tab[cell, 0]):
         m = tab[cell, 1 + j]
@@ -46,7 +73,7 @@ def _ttt_completes(tab, stones, cell):
     return False
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _ttt_apply(prm, tab, st, move):
     p = st[1]
     st[2 + p] |= 1 << move
@@ -57,7 +84,7 @@ def _ttt_apply(prm, tab, st, move):
     st[1] = 1 - p
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _ttt_legal(prm, st, out):
     occupied = st[2] | st[3]
     n = 0
@@ -68,7 +95,7 @@ def _ttt_legal(prm, st, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _ttt_rollout(prm, tab, st, buf, limit):
     n = _ttt_legal(prm, st, buf)  # the pool of empty cells
     p = st[1]
@@ -92,7 +119,7 @@ def _ttt_rollout(prm, tab, st, buf, limit):
 #    tab[d, j]: the j-th shift of direction d's run test (vertical, horizontal, diagonals).
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _c4_won(prm, tab, bits):
     for d in range(4):
         m = bits
@@ -103,7 +130,7 @@ def _c4_won(prm, tab, bits):
     return False
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _c4_apply(prm, tab, st, move):
     p = st[1]
     occupied = st[2] | st[3]
@@ -118,7 +145,7 @@ def _c4_apply(prm, tab, st, move):
     st[1] = 1 - p
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _c4_legal(prm, st, out):
     occupied = st[2] | st[3]
     n = 0
@@ -129,7 +156,7 @@ def _c4_legal(prm, st, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _c4_rollout(prm, tab, st, buf, limit):
     n = _c4_legal(prm, st, buf)  # the pool of open columns
     p = st[1]
@@ -162,7 +189,7 @@ def _c4_rollout(prm, tab, st, buf, limit):
 #    tab[2 + i, m] its i-th cell (ascending).
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _ut_apply(prm, tab, st, move):
     p = st[1]
     board = move // 9
@@ -188,7 +215,7 @@ def _ut_apply(prm, tab, st, move):
         st[23] = cell
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _ut_legal(st, out):
     n = 0
     forced = st[23]
@@ -203,7 +230,7 @@ def _ut_legal(st, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _ut_rollout(prm, tab, st, buf, limit):
     # The move is drawn without listing the legal moves: tab[1, m] counts the cells of the
     # 9-bit set m, tab[2 + i, m] is its i-th cell; "anywhere" walks the open boards in order,
@@ -238,7 +265,7 @@ def _ut_rollout(prm, tab, st, buf, limit):
 # -- dispatch ---------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def apply_move(kind, prm, tab, st, move):
     """Play ``move`` in ``st`` (in place)."""
     if kind == TICTACTOE:
@@ -249,7 +276,7 @@ def apply_move(kind, prm, tab, st, move):
         _ut_apply(prm, tab, st, move)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def legal_moves(kind, prm, st, out):
     """Write the legal moves of ``st`` into ``out``, ascending; return their number (0 when over)."""
     if st[0] != ONGOING:
@@ -261,7 +288,7 @@ def legal_moves(kind, prm, st, out):
     return _ut_legal(st, out)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def rollout(kind, prm, tab, st, buf, limit):
     """A uniformly random playout from ``st`` (changed); the result, a cut after ``limit`` moves a draw."""
     if st[0] != ONGOING:
@@ -273,13 +300,13 @@ def rollout(kind, prm, tab, st, buf, limit):
     return _ut_rollout(prm, tab, st, buf, limit)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def seed(value):
     """Seed Numba's random generator (one per thread, apart from NumPy's global one)."""
     np.random.seed(value)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def random_results(kind, prm, tab, root_st, playouts, limit):
     """Counts of ``playouts`` random playouts from ``root_st``: [X wins, O wins, draws]."""
     counts = np.zeros(3, dtype=np.int64)
@@ -291,7 +318,7 @@ def random_results(kind, prm, tab, root_st, playouts, limit):
     return counts
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def uct(kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info):
     """Run up to ``budget`` UCT iterations from slot ``root`` (position ``root_st``).
 

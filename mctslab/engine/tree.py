@@ -9,13 +9,23 @@ import numpy as np
 
 from .backend import kernels
 
-__all__ = ["KINDS", "NO_LIMIT", "SLOT_BYTES", "CompiledTree"]
+__all__ = ["CHUNK_SECONDS", "INITIAL_SLOTS", "KINDS", "MAX_VISITS", "NO_LIMIT", "SLOT_BYTES", "CompiledTree"]
 
 KINDS = {"tictactoe": 0, "connect4": 1, "uttt": 2}
 """The kernels' numbers for the kinds a game's :meth:`~mctslab.games.base.Game.compiled_encoding` names."""
 NO_LIMIT = 1 << 40
 SLOT_BYTES = 4 + 4 + 2 + 2 + 4 + 4 + 8 + 8
 """Bytes per tree slot: move, first child, legal and expanded counts, visits, half points, mean, 1/sqrt(visits)."""
+INITIAL_SLOTS = 1 << 16
+"""At most this many slots (2.25 MiB) are made at first, whatever the budget; the arrays double as the tree grows."""
+MAX_SLOTS = 1 << 31
+"""Slot numbers are int32: the arrays never grow past this."""
+MAX_VISITS = (1 << 30) - 1
+"""The root's visits stop here: visits and half points (two per win) stay within int32."""
+CHUNK_SECONDS = 0.1
+"""About how long one compiled call runs (Ctrl-C is seen between calls)."""
+FIRST_CHUNK, MAX_CHUNK = 1024, 1 << 24
+"""Iterations of the first compiled call of a search, and the most in one call."""
 
 
 class CompiledTree:
@@ -47,34 +57,65 @@ class CompiledTree:
 
     _ARRAYS = ("move", "first", "nlegal", "nexp", "visits", "wins2", "mean", "isq")
 
-    def _grow(self) -> None:
-        for name in self._ARRAYS:
-            old = getattr(self, name)
-            new = np.zeros(2 * old.shape[0], dtype=old.dtype)
-            new[: old.shape[0]] = old
+    def _grow(self, done: int) -> None:
+        """Double every array (``done``: iterations so far, for the error)."""
+        size = 2 * self.move.shape[0]
+        if size > MAX_SLOTS:
+            raise MemoryError(
+                f"the compiled tree is full ({self.move.shape[0]:,} slots) after {done:,} iterations;"
+                " lower iterations or seconds"
+            )
+        try:
+            grown = []
+            for name in self._ARRAYS:
+                old = getattr(self, name)
+                new = np.zeros(size, dtype=old.dtype)
+                new[: old.shape[0]] = old
+                grown.append(new)
+        except MemoryError:
+            raise MemoryError(
+                f"the compiled tree cannot grow to {size:,} slots ({size * SLOT_BYTES / 2**30:.1f} GiB) after"
+                f" {done:,} iterations: not enough memory; lower iterations or seconds"
+            ) from None
+        for name, new in zip(self._ARRAYS, grown, strict=True):
             setattr(self, name, new)
 
     def run(self, c: float, max_moves: int | None, iterations: int | None, seconds: float | None) -> int:
-        """Iterate from the root within the budget (at least one iteration); returns iterations done."""
+        """Iterate from the root within the budget (at least one iteration); returns iterations done.
+
+        The budget runs in chunks of compiled calls of about :data:`CHUNK_SECONDS` each
+        (512 iterations with a clock), so Ctrl-C stops a search within a fraction of a
+        second; the calls continue one random stream and one tree, so the chunks do not
+        change what is found. The arrays grow (doubling) when a call runs out of slots.
+        The root's visits stop at :data:`MAX_VISITS` (the 32-bit counters' limit).
+
+        Raises:
+            MemoryError: (one line) when the arrays cannot grow any more.
+        """
         compiled = kernels()
         limit = NO_LIMIT if max_moves is None else max_moves
         deadline = None if seconds is None else time.perf_counter() + seconds
-        done = 0
+        done, chunk = 0, FIRST_CHUNK
         while True:
             todo = NO_LIMIT if iterations is None else iterations - done
-            if deadline is not None:
-                todo = min(todo, 512)  # check the clock every 512 iterations
+            todo = min(todo, MAX_VISITS - int(self.visits[self.root]), 512 if deadline is not None else chunk)
             if todo <= 0:
                 break
+            start = time.perf_counter()
             done += compiled.uct(
                 self.kind, self.prm, self.tab, self.root_state, self.root, float(c), limit, todo,
                 self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
                 self.info,
             )  # fmt: skip
+            took = time.perf_counter() - start
             if self.info[0] + self.block > self.move.shape[0]:
-                self._grow()
+                self._grow(done)
             elif deadline is not None and done >= 1 and time.perf_counter() >= deadline:
                 break
+            if took < CHUNK_SECONDS / 4 and chunk < MAX_CHUNK:
+                chunk *= 2
+            elif took > CHUNK_SECONDS and chunk > FIRST_CHUNK:
+                chunk //= 2
         self.iterations = int(self.visits[self.root])
         self.max_depth = int(self.info[1])
         return done

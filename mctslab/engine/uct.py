@@ -8,9 +8,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..games.base import Game, State
+from .. import validation
+from ..games.base import Game, IllegalMoveError, State
 from .backend import check_supported, kernels
-from .tree import KINDS, NO_LIMIT, CompiledTree
+from .tree import INITIAL_SLOTS, KINDS, MAX_VISITS, NO_LIMIT, CompiledTree
 
 __all__ = ["SearchResult", "compile_seconds", "random_results", "search", "tables"]
 
@@ -82,6 +83,17 @@ def compile_seconds() -> float:
     return _COMPILE_SECONDS[0]
 
 
+def _check_budget(c: float, iterations: int | None, seconds: float | None, max_moves: int | None, seed: int) -> None:
+    """Refuse, in one line, a budget the engine cannot run (as the agents' own checks do)."""
+    validation.non_negative_number("c", c, finite=True)
+    validation.optional(validation.integer, "iterations", iterations, low=1, high=MAX_VISITS)
+    validation.optional(validation.positive_number, "seconds", seconds, finite=True)
+    validation.optional(validation.positive_int, "max_moves", max_moves)
+    validation.integer("seed", seed, low=0, high=2**32 - 1)
+    if iterations is None and seconds is None:
+        raise ValueError("the compiled engine needs iterations or seconds (or both), got neither")
+
+
 @dataclass
 class SearchResult:
     """What one compiled search found at the root: per child (creation order) move, visits, mean."""
@@ -104,22 +116,31 @@ def search(
     seed: int,
     tree: CompiledTree | None = None,
 ) -> SearchResult:
-    """One UCT search of ``state`` with the compiled engine.
+    """One UCT search of ``state`` with the compiled engine (the budget in chunks: Ctrl-C stops it within a second).
 
     Args:
-        game, state: the position (not over).
+        game, state: the position (checked with :meth:`~mctslab.games.base.Game.check_state`; not over).
         c, iterations, seconds, max_moves: as :class:`mctslab.agents.uct.UCT`.
         seed: seeds Numba's generator for this search (the agent draws it from its own).
         tree: a tree whose :attr:`CompiledTree.root` is already ``state`` (tree reuse), or
             ``None`` for a fresh one.
+
+    Raises:
+        TypeError, ValueError: (one line) for a budget it cannot run: iterations outside
+            1 to :data:`~mctslab.engine.tree.MAX_VISITS`, seconds not finite and > 0, neither given.
+        InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
     check_supported(game)  # before compiling: a game without a kernel fails at once
+    _check_budget(c, iterations, seconds, max_moves, seed)
     compiled = kernels()
     compile_seconds()
     if tree is None:
+        game.check_state(state)
+        if game.is_terminal(state):
+            raise IllegalMoveError("no move to search: the game is over")
         kind, prm, tab, root_state = _encode(game, state)
         budget = iterations if iterations is not None else 4096
-        tree = CompiledTree(kind, prm, tab, root_state, capacity=1 + 4 * budget)
+        tree = CompiledTree(kind, prm, tab, root_state, capacity=min(1 + 4 * budget, INITIAL_SLOTS))
     compiled.seed(seed)
     done = tree.run(c, max_moves, iterations, seconds)
     kids = tree.children()
@@ -133,8 +154,26 @@ def search(
 
 
 def random_results(game: Game, state: State, playouts: int, seed: int, max_moves: int | None = None) -> np.ndarray:
-    """Compiled random playouts from ``state``: counts of X wins, O wins and draws (for tests and flat MC)."""
+    """Compiled random playouts from ``state``: counts of X wins, O wins and draws (for tests and flat MC).
+
+    Played in compiled calls of at most :data:`PLAYOUT_CHUNK` playouts drawing on one
+    random stream (the counts do not depend on the chunks), so Ctrl-C stops it quickly.
+
+    Raises:
+        TypeError, ValueError: (one line) for playouts < 1, a seed outside 32 bits or max_moves < 1.
+    """
+    validation.positive_int("playouts", playouts)
+    validation.integer("seed", seed, low=0, high=2**32 - 1)
+    validation.optional(validation.positive_int, "max_moves", max_moves)
     kind, prm, tab, st = _encode(game, state)
     compiled = kernels()
     compiled.seed(seed)
-    return compiled.random_results(kind, prm, tab, st, playouts, NO_LIMIT if max_moves is None else max_moves)
+    limit = NO_LIMIT if max_moves is None else max_moves
+    counts = np.zeros(3, dtype=np.int64)
+    for done in range(0, playouts, PLAYOUT_CHUNK):
+        counts += compiled.random_results(kind, prm, tab, st, min(PLAYOUT_CHUNK, playouts - done), limit)
+    return counts
+
+
+PLAYOUT_CHUNK = 1 << 16
+""":func:`random_results` plays at most this many playouts per compiled call (well under a second)."""

@@ -22,6 +22,7 @@ from math import floor
 from typing import NamedTuple
 
 from .base import DRAW, RESULTS
+from .check_positions import result_fault
 from .registry import register_game
 from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
 
@@ -159,6 +160,34 @@ class ConnectFour(StoneGame):
             if m:
                 return True
         return False
+
+    def check_state(self, state: ConnectFourState) -> None:
+        """Refuse a state that no game of Connect Four reaches (see :meth:`StoneGame.check_state`).
+
+        Beyond the stone game's checks: every stone rests on the bottom or on another
+        stone, ``result`` is the one the stones say, and a winner's lines were all made
+        by one last stone on top of a column.
+
+        Raises:
+            InvalidStateError: saying what is wrong.
+        """
+        super().check_state(state)
+        x, o, result = state
+        occupied = x | o
+        for c, column in enumerate(self.column):
+            stones = (occupied & column) >> (c * self.height)
+            if stones & (stones + 1):
+                self.refuse_state(state, f"a stone floats in column {c} (stones fall to the lowest empty cell)")
+        x_wins, o_wins = self.has_k_in_a_row(x), self.has_k_in_a_row(o)
+        fault = result_fault(x_wins, o_wins, x, o, result, occupied == self.full)
+        if fault is None and (x_wins or o_wins):
+            mine = x if x_wins else o
+            tops = [1 << (c * self.height + ((occupied & col) >> (c * self.height)).bit_length() - 1)
+                    for c, col in enumerate(self.column) if occupied & col]  # fmt: skip
+            if not any(mine & top and not self.has_k_in_a_row(mine & ~top) for top in tops):
+                fault = f"{'X' if x_wins else 'O'} has lines no single last stone made (play stops at the first)"
+        if fault is not None:
+            self.refuse_state(state, fault)
 
     def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
         """The identity and the left-right mirror, as index maps over the two feature planes and the columns."""

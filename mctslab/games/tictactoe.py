@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .base import DRAW, RESULTS
+from .check_positions import result_fault
 from .registry import register_game
 from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
 
@@ -134,6 +135,28 @@ class TicTacToe(StoneGame):
         )
         self.board_bits = tuple(tuple(1 << (r * n + c) for c in range(n)) for r in range(n))
         self._initial = TicTacToeState(0, 0, ONGOING)
+
+    def check_state(self, state: TicTacToeState) -> None:
+        """Refuse a state that no game of tic-tac-toe reaches (see :meth:`StoneGame.check_state`).
+
+        Beyond the stone game's checks: ``result`` is the one the stones say, and a
+        winner's lines all pass through one stone (the last, which ended the game).
+
+        Raises:
+            InvalidStateError: saying what is wrong.
+        """
+        super().check_state(state)
+        x, o, result = state
+        x_lines = [m for m in self.lines if x & m == m]
+        o_lines = [m for m in self.lines if o & m == m]
+        fault = result_fault(bool(x_lines), bool(o_lines), x, o, result, x | o == self.full)
+        common = -1
+        for line in x_lines or o_lines:
+            common &= line
+        if fault is None and not common:
+            fault = f"{'X' if x_lines else 'O'} has lines no single last stone made (play stops at the first)"
+        if fault is not None:
+            self.refuse_state(state, fault)
 
     def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
         """The 8 symmetries of the square board (rotations and reflections), as index maps."""

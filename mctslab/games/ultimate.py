@@ -26,6 +26,7 @@ from math import floor
 from typing import NamedTuple
 
 from .base import DRAW, RESULTS
+from .check_positions import result_fault
 from .registry import register_game
 from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
 
@@ -160,16 +161,35 @@ class UltimateTicTacToe(StoneGame):
         return UltimateState(x, o, x_won, o_won, decided, forced, ONGOING)
 
     def check_state(self, state: UltimateState) -> None:
-        """Refuse a state of another game (see :meth:`StoneGame.check_state`), or with bad local-board fields.
+        """Refuse a state of another game (see :meth:`StoneGame.check_state`), or one no game reaches.
+
+        ``x_won``, ``o_won`` and ``decided`` must be those of the stones, ``result`` the
+        one they say, and ``forced`` -1 or a local board still open.
 
         Raises:
             InvalidStateError: saying what is wrong.
         """
         super().check_state(state)
-        if (state.x_won | state.o_won | state.decided) & ~FULL or not ANYWHERE <= state.forced <= 8:
+        x, o, x_won, o_won, decided, forced, result = state
+        if (x_won | o_won | decided) & ~FULL or not ANYWHERE <= forced <= 8:
             self.refuse_state(state, "x_won, o_won and decided are 9-bit masks and forced is -1 to 8")
-        if self.local_win_ends_game and state.result == ONGOING and (state.x_won or state.o_won):
+        if self.local_win_ends_game and result == ONGOING and (x_won or o_won):
             self.refuse_state(state, "in Fractio the first local board won ends the game")
+        boards = [(x >> shift & FULL, o >> shift & FULL) for shift in SHIFTS]
+        if x_won != sum(WINS[xb] << b for b, (xb, _) in enumerate(boards)) or o_won != sum(
+            WINS[ob] << b for b, (_, ob) in enumerate(boards)
+        ):
+            self.refuse_state(state, "x_won and o_won must be the local boards where X and O have a line")
+        if x_won & o_won:
+            self.refuse_state(state, "a local board cannot be won by both X and O")
+        if decided != x_won | o_won | sum((xb | ob == FULL) << b for b, (xb, ob) in enumerate(boards)):
+            self.refuse_state(state, "decided must be the local boards won or full")
+        macro = (bool(x_won), bool(o_won)) if self.local_win_ends_game else (WINS[x_won], WINS[o_won])
+        fault = result_fault(*macro, x, o, result, decided == FULL)
+        if fault is not None:
+            self.refuse_state(state, fault)
+        if forced != ANYWHERE and (result != ONGOING or decided >> forced & 1):
+            self.refuse_state(state, f"forced is board {forced}, which is decided (or the game is over): it must be -1")
 
     def move_text(self, move: int, short: bool = False) -> str:
         """``"40 (b4 c4)"``: the move, its local board and its cell; short: ``"40"``."""
