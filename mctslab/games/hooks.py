@@ -67,6 +67,18 @@ class DrawingHooks:
         """
         return None
 
+    def board_cells_for(self, state: Hashable, player: int) -> list[list[str]] | None:
+        """The board as ``player`` may see it (rows as in :meth:`board_cells`), for the play board during a game.
+
+        The default: :meth:`board_cells` in a game of perfect information; ``None`` (no board,
+        the position shown in the words of :meth:`render_for`) in a game with hidden
+        information, so that nothing hidden is drawn. Phantom tic-tac-toe would give the
+        player's own marks and those their failed moves revealed.
+        """
+        if getattr(self, "perfect_information", True):
+            return self.board_cells(state)
+        return None
+
     def move_cell(self, state: Hashable, move: int) -> tuple[int, int] | None:
         """Where ``move``, played in ``state``, puts its stone: ``(row, column)`` of :meth:`board_cells`.
 
