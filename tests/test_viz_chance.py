@@ -192,3 +192,22 @@ def test_a_puzzle_is_played_alone():
 
 def test_the_toy_game_with_names_passes_check_game():
     check_game(NamedHighCard(), games=20, seed=1)
+
+
+# -- the explorer ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", [DiceDuel(), HighCard()])
+def test_the_explorer_refuses_a_game_its_agent_cannot_search_in_one_line(game):
+    from mctslab.agents.base import CannotPlayError
+    from mctslab.viz import TreeExplorer, tree_explorer
+
+    uct = make_agent("uct")
+    if game.kind().traits <= uct.handles:  # UCT through chance nodes: then the explorer must draw its tree
+        explorer = TreeExplorer(game, iteration=30)
+        assert "30 visits" in explorer.figure().source
+        return
+    for build in (lambda: TreeExplorer(game), lambda: tree_explorer(game)):
+        with pytest.raises(CannotPlayError, match=f"cannot play {game.spec}, a two-player game with") as err:
+            build()
+        assert "\n" not in str(err.value)
