@@ -92,7 +92,8 @@ class PlayBoardWidget:
         beside = w.HBox(
             [shown, self.stats], layout=w.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="8px 24px")
         )
-        self.box = w.VBox([w.HBox([self.seat, self.new]), beside, self.status] + ([self.view] if self.buttons else []))
+        # The events (dice rolled, hidden moves) of a board game sit above the status, which stays last.
+        self.box = w.VBox([w.HBox([self.seat, self.new]), beside, *([self.view] if self.buttons else []), self.status])
         self._w = w
         self.refresh()
 
@@ -141,7 +142,7 @@ class PlayBoardWidget:
     def _show_words(self) -> None:
         """The position in words (as you may see it), what just happened, and a button per move of yours."""
         session = self.session
-        events = session.events_text()
+        events = session.events_text() if session.tells_events() else ""
         said = f'<div style="color:#555">{escape(events)}</div>' if events else ""
         if self.buttons:  # the board shows the position
             self.view.value = said

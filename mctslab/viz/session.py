@@ -197,6 +197,15 @@ class PlaySession:
             else (f"the agent ({mark(game, 1 - self.human)}): {game.move_text(event.move)}")
         )
 
+    def tells_events(self) -> bool:
+        """Whether the board says what happened: when there is no board to see it on, chance moved, or moves are hidden.
+
+        On the board of a game of perfect information without chance the position says it all.
+        """
+        if self.cells() is None or not self.game.perfect_information:
+            return True
+        return any(event.who == "chance" for event in self.events)
+
     def events_text(self) -> str:
         """What happened since your last move (the whole game, once it is over), one event after another."""
         shown = self.events if self.over else self.events[self._yours :]
