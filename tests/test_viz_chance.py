@@ -211,3 +211,19 @@ def test_the_explorer_refuses_a_game_its_agent_cannot_search_in_one_line(game):
         with pytest.raises(CannotPlayError, match=f"cannot play {game.spec}, a two-player game with") as err:
             build()
         assert "\n" not in str(err.value)
+
+
+def test_the_recorder_scores_no_outcome_of_a_chance_node_and_says_chance_drew_it():
+    from mctslab.viz import IterationRecord, Playout, SearchRecorder, Update
+
+    game, root = hand_built_tree()
+    recorder = SearchRecorder(game, game.initial_state())
+    wild = root.children[1]
+    drawn = wild.children[1]
+    at_root, at_die = recorder._scores(root, wild), recorder._scores(wild, drawn)
+    assert len(at_root.scores) == 2 and at_die.scores == ()
+    updates = tuple(Update(n, n.visits, n.wins, 1.0) for n in (drawn, wild, root))
+    playout = Playout((), (1.0, 0.0), drawn.state, False)
+    record = IterationRecord(1, root, (at_root, at_die), drawn, None, playout, updates, 1.4, "UCB1")
+    text = record.describe(game)
+    assert "at P0 1, a chance node, N = 7: drawn, chance: 5" in text and "chance: 5 1/3 -> 2/4" in text
