@@ -187,7 +187,7 @@ def render_view(
     graph.attr("edge", arrowsize="0.5", color="#666666")
     names = {id(n): f"n{i}" for i, n in enumerate(view.nodes)}
     top = max(view.root.visits, 1)
-    chances = False
+    chances = any(is_chance(node, game) for node in view.nodes)
     for node in view.nodes:
         key = id(node)
         is_root = node is view.root
@@ -199,11 +199,7 @@ def render_view(
         count, _ = view.hidden[key]
         if count and not view.children[key]:
             rows.append(f'<FONT COLOR="#666666">+{count} below</FONT>')
-        outcome = not is_root and is_outcome(node, game)
-        attrs = {"fillcolor": ROOT_FILL if is_root else CHANCE_FILL if outcome else FILL[node.player]}
-        if is_chance(node, game):
-            attrs["shape"] = "ellipse"
-            chances = True
+        attrs = _chance_attrs(node, game, is_root)
         if key in best:
             attrs.update(color=BEST, penwidth="2")
         if key in last:
@@ -212,9 +208,7 @@ def render_view(
         graph.node(names[key], _html_label(rows), **attrs)
         if not is_root:
             width = 0.6 + 5.0 * math.sqrt(node.visits / top)
-            edge = {"penwidth": f"{width:.2f}"}
-            if outcome:
-                edge.update(label=probability_text(outcome_probability(node, game)), fontsize="9", fontname="Helvetica")
+            edge = {"penwidth": f"{width:.2f}", **_outcome_label(node, game)}
             if key in best:
                 edge["color"] = BEST
             if key in last:
@@ -228,6 +222,19 @@ def render_view(
         NO_DOT_MESSAGE + "\n\n" + view_outline(view, game, c=c, mean=True, ucb=ucb, last_path=last_path, rule=rule)
     )
     return graph
+
+
+def _chance_attrs(node: Node, game: Game | None, is_root: bool) -> dict[str, str]:
+    """A node's fill (by the player who moved, grey for a chance outcome) and an ellipse where chance moves."""
+    fill = ROOT_FILL if is_root else CHANCE_FILL if is_outcome(node, game) else FILL[node.player]
+    return {"fillcolor": fill, **({"shape": "ellipse"} if is_chance(node, game) else {})}
+
+
+def _outcome_label(node: Node, game: Game | None) -> dict[str, str]:
+    """The edge label of a chance outcome: its probability (``"1/6"``); nothing for a player's move."""
+    if not is_outcome(node, game):
+        return {}
+    return {"label": probability_text(outcome_probability(node, game)), "fontsize": "9", "fontname": "Helvetica"}
 
 
 def _add_summaries(graph: Any, view: TreeView, names: dict[int, str]) -> None:
