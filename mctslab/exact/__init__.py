@@ -27,6 +27,7 @@ Review") for the random-play rates and the flat Monte Carlo criterion; Browne et
 from .alphabeta import BudgetExhausted, alphabeta, optimal_moves
 from .enumeration import MAX_STATES, WIN, Enumeration, Odds, reachable_states
 from .perfect_play import best_moves, move_scores, move_values, solve
+from .samegame import Optimum, samegame_optimum
 from .random_play import (
     TieRule,
     Trap,
@@ -45,6 +46,7 @@ __all__ = [
     "Enumeration",
     "MAX_STATES",
     "Odds",
+    "Optimum",
     "TieRule",
     "Trap",
     "WIN",
@@ -62,5 +64,6 @@ __all__ = [
     "optimal_moves",
     "random_play_odds",
     "reachable_states",
+    "samegame_optimum",
     "solve",
 ]
