@@ -27,7 +27,6 @@ Review") for the random-play rates and the flat Monte Carlo criterion; Browne et
 from .alphabeta import BudgetExhausted, alphabeta, optimal_moves
 from .enumeration import MAX_STATES, WIN, Enumeration, Odds, reachable_states
 from .perfect_play import best_moves, move_scores, move_values, solve
-from .samegame import Optimum, samegame_optimum
 from .random_play import (
     TieRule,
     Trap,
@@ -40,6 +39,7 @@ from .random_play import (
     move_odds,
     random_play_odds,
 )
+from .samegame import Optimum, samegame_optimum
 
 __all__ = [
     "BudgetExhausted",

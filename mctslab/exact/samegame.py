@@ -53,7 +53,7 @@ def samegame_optimum(game: SameGame, state: SameState | None = None, max_boards:
             return memo[columns][0]
         if len(memo) >= max_boards:
             raise ValueError(
-                f"{game.spec} is too big to solve exactly: more than {max_boards} boards; use at most about 7 x 7 with four colours"
+                f"{game.spec} is too big to solve exactly: more than {max_boards} boards; use at most 7 x 7"
             )
         value, move = (0 if columns else CLEAR_BONUS), -1
         for cells in groups(columns):

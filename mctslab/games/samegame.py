@@ -43,7 +43,7 @@ class SameState(NamedTuple):
 
 @lru_cache(maxsize=200_000)
 def groups(columns: tuple[tuple[int, ...], ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Every group of two or more blocks, each a sorted tuple of its cells ``(column, height)``, ordered by first cell."""
+    """Every group of two or more blocks: a sorted tuple of its cells ``(column, height)``, by first cell."""
     seen: set[tuple[int, int]] = set()
     found = []
     for c, column in enumerate(columns):
