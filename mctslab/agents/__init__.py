@@ -11,6 +11,7 @@ from .base import Agent, Analysis, ConcurrentSearchError, MoveStat, Param
 from .budget import SCHEDULES, FixedBudget
 from .minimax import Minimax
 from .montecarlo import FlatMonteCarlo, WindowedMonteCarlo
+from .nmcs import NestedMonteCarlo
 from .perfect import PerfectPlayer
 from .puct import PUCT, PUCTNode  # noqa: I001  (after UCT, its parent)
 
@@ -35,6 +36,7 @@ __all__ = [
     "FlatMonteCarlo",
     "Minimax",
     "MoveStat",
+    "NestedMonteCarlo",
     "Node",
     "Param",
     "PerfectPlayer",
