@@ -41,6 +41,7 @@ NON_DEFAULT = {
     "fixedbudget": {"kind": "halving", "budget": 123},
     "perfect": {},
     "nmcs": {"level": 2, "memorise": False},
+    "nrpa": {"level": 2, "iterations": 5, "alpha": 0.5},
     "racioppo": {"playouts": 12, "window": 3, "procedure": "paper", "defects": frozenset({"turn", "ties"})},
     "puct": {
         "iterations": 21,

@@ -12,6 +12,7 @@ from .budget import SCHEDULES, FixedBudget
 from .minimax import Minimax
 from .montecarlo import FlatMonteCarlo, WindowedMonteCarlo
 from .nmcs import NestedMonteCarlo
+from .nrpa import NestedRolloutPolicyAdaptation
 from .perfect import PerfectPlayer
 from .puct import PUCT, PUCTNode  # noqa: I001  (after UCT, its parent)
 
@@ -37,6 +38,7 @@ __all__ = [
     "Minimax",
     "MoveStat",
     "NestedMonteCarlo",
+    "NestedRolloutPolicyAdaptation",
     "Node",
     "Param",
     "PerfectPlayer",
