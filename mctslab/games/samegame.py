@@ -41,7 +41,7 @@ class SameState(NamedTuple):
     points: int
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=65_536)
 def groups(columns: tuple[tuple[int, ...], ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Every group of two or more blocks: a sorted tuple of its cells ``(column, height)``, by first cell."""
     seen: set[tuple[int, int]] = set()
