@@ -11,6 +11,8 @@ from .base import Agent, Analysis, ConcurrentSearchError, MoveStat, Param
 from .budget import SCHEDULES, FixedBudget
 from .minimax import Minimax
 from .montecarlo import FlatMonteCarlo, WindowedMonteCarlo
+from .nmcs import NestedMonteCarlo
+from .nrpa import NestedRolloutPolicyAdaptation
 from .perfect import PerfectPlayer
 from .puct import PUCT, PUCTNode  # noqa: I001  (after UCT, its parent)
 
@@ -35,6 +37,8 @@ __all__ = [
     "FlatMonteCarlo",
     "Minimax",
     "MoveStat",
+    "NestedMonteCarlo",
+    "NestedRolloutPolicyAdaptation",
     "Node",
     "Param",
     "PerfectPlayer",

@@ -39,12 +39,14 @@ from .random_play import (
     move_odds,
     random_play_odds,
 )
+from .samegame import Optimum, samegame_optimum
 
 __all__ = [
     "BudgetExhausted",
     "Enumeration",
     "MAX_STATES",
     "Odds",
+    "Optimum",
     "TieRule",
     "Trap",
     "WIN",
@@ -62,5 +64,6 @@ __all__ = [
     "optimal_moves",
     "random_play_odds",
     "reachable_states",
+    "samegame_optimum",
     "solve",
 ]
