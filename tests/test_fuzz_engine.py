@@ -244,8 +244,29 @@ def test_an_ultimate_board_forced_to_a_decided_board_is_refused_by_both_engines(
         agent.select_move(UTTT, UTTT_OK._replace(forced=0))
 
 
+PUZZLE = make_game("samegame:rows=4,cols=4,colors=3,seed=0")
+"""The game an agent that plays only one-player puzzles is tried on (tic-tac-toe for the others)."""
+
+
+def _plays_tictactoe(name: str) -> bool:
+    return TTT.kind().traits <= make_agent(name, seed=0).handles
+
+
+def _finished(game, seed: int = 0):
+    state, rng = game.initial_state(), np.random.default_rng(seed)
+    while not game.is_terminal(state):
+        moves = game.legal_moves(state)
+        state = game.play(state, moves[int(rng.integers(len(moves)))])
+    return state
+
+
 @pytest.mark.parametrize("name", sorted(AGENTS))
 def test_every_agent_refuses_a_finished_game_in_one_line(name):
+    if not _plays_tictactoe(name):  # a puzzle solver: a finished puzzle
+        with pytest.raises(IllegalMoveError, match="the game is over") as caught:
+            make_agent(name, seed=0).analyse(PUZZLE, _finished(PUZZLE))
+        assert "\n" not in str(caught.value)
+        return
     state = TTT.state_from_moves([0, 3, 1, 4, 2])  # X has won
     with pytest.raises(IllegalMoveError, match="the game is over") as caught:
         make_agent(name, seed=0).analyse(TTT, state)
@@ -258,10 +279,10 @@ def test_every_agent_refuses_a_finished_game_in_one_line(name):
 
 
 class HeldGame:
-    """A fresh tic-tac-toe whose first ``legal_moves`` from a worker thread waits until released."""
+    """A fresh copy of ``game`` whose first ``legal_moves`` from a worker thread waits until released."""
 
-    def __init__(self) -> None:
-        self.game = type(TTT)()
+    def __init__(self, game=TTT) -> None:
+        self.game = make_game(game.spec)
         self.inside, self.release = threading.Event(), threading.Event()
         original = self.game.legal_moves
 
@@ -276,21 +297,22 @@ class HeldGame:
 
 @pytest.mark.parametrize("name", sorted(AGENTS))
 def test_an_agent_refuses_a_second_concurrent_search_and_works_again_after(name):
-    agent, held = make_agent(name, seed=0), HeldGame()
+    game, mid = (TTT, MID) if _plays_tictactoe(name) else (PUZZLE, PUZZLE.initial_state())
+    agent, held = make_agent(name, seed=0), HeldGame(game)
     found: list = []
-    worker = threading.Thread(target=lambda: found.append(agent.analyse(held.game, MID).move))
+    worker = threading.Thread(target=lambda: found.append(agent.analyse(held.game, mid).move))
     worker.start()
     try:
         assert held.inside.wait(30), "the first search never reached the game"
         for ask in (agent.analyse, getattr(agent, "search", agent.analyse)):
             with pytest.raises(ConcurrentSearchError, match="already searching in another thread") as caught:
-                ask(TTT, MID)
+                ask(game, mid)
             assert "\n" not in str(caught.value) and agent.spec in str(caught.value)
     finally:
         held.release.set()
         worker.join(60)
-    assert found and found[0] in TTT.legal_moves(MID)  # the first search was not disturbed
-    assert agent.analyse(TTT, MID).move in TTT.legal_moves(MID)  # one thread after another is fine
+    assert found and found[0] in game.legal_moves(mid)  # the first search was not disturbed
+    assert agent.analyse(game, mid).move in game.legal_moves(mid)  # one thread after another is fine
 
 
 SHARED = ["puct:iterations=400", "transpositions:iterations=400", "rave:iterations=300", "minimax"]
