@@ -87,7 +87,7 @@ def chance_fault(game: Game, state: Any) -> str | None:
 def information_fault(
     game: Game, state: Any, moves: list[int], rng: random.Random, seen: dict[tuple[int, Hashable], tuple]
 ) -> str | None:
-    """Information keys are hashable; equal keys mean equal legal moves; sampled states keep the key.
+    """Information keys are hashable; equal keys mean equal legal moves and views; sampled states keep the key.
 
     ``seen`` maps ``(player, key)`` to the legal moves and the moves that led to the first
     position with that key (kept across calls, so positions of different games meet).
@@ -112,6 +112,12 @@ def information_fault(
         return f"sample_state(state, {player}, rng) must give a state where {player} is to move"
     if game.legal_moves(sampled) != legal:
         return _same_key_fault(player, legal, game.legal_moves(sampled), "in the position sample_state() drew")
+    for view in ("render_for", "board_cells_for"):  # what the play board shows the player
+        if getattr(game, view)(sampled, player) != getattr(game, view)(state, player):
+            return (
+                f"{view}(state, {player}) differs between two positions with the same information_state for "
+                f"{player}: it shows the player something they cannot know"
+            )
     return None
 
 
