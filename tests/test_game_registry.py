@@ -93,7 +93,11 @@ def test_every_registered_agent_plays_every_registered_game_or_refuses_in_one_li
 @pytest.mark.parametrize("spec", registered_games())
 def test_every_registered_game_plays_a_tournament(spec):
     traits = make_game(spec).kind().traits
-    agents = [a for a in ("random", "flat:playouts=2", "uct:iterations=8") if traits <= make_agent(a).handles]
+    agents = [
+        a
+        for a in ("random", "flat:playouts=2", "uct:iterations=8", "ismcts:iterations=8")
+        if traits <= make_agent(a).handles
+    ]
     result = round_robin(spec, agents, games=2, seed=0, progress=False)
     assert result.game == make_game(spec).spec
     assert [m.games for m in result.matches.values()] == [2] * (len(agents) * (len(agents) - 1) // 2)
@@ -134,7 +138,8 @@ def test_the_decorator_and_the_function_register_a_game_and_the_name_is_checked(
     for bad in ("", "a:b", "two words"):
         with pytest.raises(ValueError, match="a game's name must be a word"):
             register_game(bad, Race)
-    with pytest.raises(SpecError, match="unknown game 'nothere'; known games: connect4, fractio, nim, pgame, race"):
+    known = "connect4, fractio, kuhn, nim, pgame, phantom_ttt, race"
+    with pytest.raises(SpecError, match=f"unknown game 'nothere'; known games: {known}"):
         make_game("nothere")
 
 

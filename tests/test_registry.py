@@ -39,6 +39,8 @@ NON_DEFAULT = {
     "minimax": {"depth": 3, "max_nodes": 5000},
     "fixedbudget": {"kind": "halving", "budget": 123},
     "perfect": {},
+    "ismcts": {"iterations": 31, "c": 0.7, "final": "mean"},
+    "determinized": {"worlds": 3, "iterations": 17, "c": 0.7},
     "racioppo": {"playouts": 12, "window": 3, "procedure": "paper", "defects": frozenset({"turn", "ties"})},
     "puct": {
         "iterations": 21,
