@@ -25,6 +25,7 @@ Review") for the random-play rates and the flat Monte Carlo criterion; Browne et
 """
 
 from .alphabeta import BudgetExhausted, alphabeta, optimal_moves
+from . import kuhn  # Kuhn poker: exact best responses, exploitability, equilibria
 from .enumeration import MAX_STATES, WIN, Enumeration, Odds, reachable_states
 from .perfect_play import best_moves, move_scores, move_values, solve
 from .random_play import (
@@ -55,6 +56,7 @@ __all__ = [
     "flat_choice_odds",
     "flat_traps",
     "flat_values",
+    "kuhn",
     "leading_moves",
     "move_odds",
     "move_scores",
