@@ -24,8 +24,8 @@ Review") for the random-play rates and the flat Monte Carlo criterion; Browne et
 (2012), "A survey of Monte Carlo tree search methods", section 3.1, on flat Monte Carlo's failures that motivate a tree.
 """
 
-from .alphabeta import BudgetExhausted, alphabeta, optimal_moves
 from . import kuhn  # Kuhn poker: exact best responses, exploitability, equilibria
+from .alphabeta import BudgetExhausted, alphabeta, optimal_moves
 from .enumeration import MAX_STATES, WIN, Enumeration, Odds, reachable_states
 from .perfect_play import best_moves, move_scores, move_values, solve
 from .random_play import (
