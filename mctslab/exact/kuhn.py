@@ -58,9 +58,7 @@ def _value(cards: tuple[int, int], history: tuple[int, ...], policy: Policy) -> 
         return Fraction(GAME.chips(state))
     player = len(history) % 2
     probabilities = policy[(cards[player], 2, history)]
-    return sum(
-        (Fraction(probabilities.get(m, 0)) * _value(cards, (*history, m), policy) for m in (0, 1)), Fraction(0)
-    )
+    return sum((Fraction(probabilities.get(m, 0)) * _value(cards, (*history, m), policy) for m in (0, 1)), Fraction(0))
 
 
 def policy_value(policy: Policy) -> Fraction:
