@@ -107,11 +107,11 @@ def least_exploitable_pure() -> Fraction:
 
 PHANTOM_AGENTS = ("ismcts:iterations=500", "determinized:worlds=5,iterations=100")
 """ISMCTS and determinized UCT at the same budget: 500 iterations per move each (5 worlds x 100)."""
-PHANTOM_FILE = "12b_phantom_ismcts_vs_determinized.jsonl"
-"""The stored match's results file, in ``notebooks/data/``."""
+PHANTOM_FILE = "phantom_ismcts_vs_determinized.jsonl"
+"""The stored match's results file, in ``notebooks/data/12b_hidden_information/``."""
 
 
-def phantom_match(folder: str = "notebooks/data", games: int = 400, progress: bool = True):
+def phantom_match(folder: str = "notebooks/data/12b_hidden_information", games: int = 400, progress: bool = True):
     """ISMCTS against determinized UCT at phantom tic-tac-toe, seats alternating, seed 12 (resumable).
 
     The stored run: ``python -c "from mctslab.course.experiments.hidden import phantom_match; phantom_match()"``
