@@ -115,7 +115,7 @@ def phantom_match(folder: str = "notebooks/data/12b_hidden_information", games: 
     """ISMCTS against determinized UCT at phantom tic-tac-toe, seats alternating, seed 12 (resumable).
 
     The stored run: ``python -c "from mctslab.course.experiments.hidden import phantom_match; phantom_match()"``
-    from the repository (about 15 minutes on one core); run again, it plays only the games missing.
+    from the repository (about 8 minutes on one core); run again, it plays only the games missing.
     """
     from pathlib import Path
 
