@@ -35,6 +35,17 @@ def registered_games(handled_by: str | None = None) -> list[str]:
     return [s for s in specs if make_game(s).kind().traits <= handles]
 
 
+def games_for(handles: frozenset[str]) -> list[str]:
+    """:func:`registered_games` whose kind an agent with these ``handles`` plays (:attr:`Agent.handles`).
+
+    For tests that run one agent on every game: a game of another kind (hidden cards for plain
+    UCT) is refused by the agent in one line, which ``test_game_registry`` checks.
+    """
+    from mctslab import make_game
+
+    return [spec for spec in registered_games() if make_game(spec).kind().traits <= handles]
+
+
 def exact_move_values(game: Game, state) -> dict[int, int]:
     """Each legal move's value for the player who makes it (+1 win, 0 draw, -1 loss), by full-depth minimax.
 

@@ -93,7 +93,11 @@ def test_every_registered_agent_plays_every_registered_game_or_refuses_in_one_li
 @pytest.mark.parametrize("spec", registered_games())
 def test_every_registered_game_plays_a_tournament(spec):
     traits = make_game(spec).kind().traits
-    agents = [a for a in ("random", "flat:playouts=2", "uct:iterations=8") if traits <= make_agent(a).handles]
+    agents = [
+        a
+        for a in ("random", "flat:playouts=2", "uct:iterations=8", "ismcts:iterations=8")
+        if traits <= make_agent(a).handles
+    ]
     if make_game(spec).num_players == 1:  # a puzzle has no opponent: each agent that plays it solves it once
         for agent in agents:
             record = play_game(spec, [agent], seed=0)
@@ -139,7 +143,8 @@ def test_the_decorator_and_the_function_register_a_game_and_the_name_is_checked(
     for bad in ("", "a:b", "two words"):
         with pytest.raises(ValueError, match="a game's name must be a word"):
             register_game(bad, Race)
-    with pytest.raises(SpecError, match="unknown game 'nothere'; known games: connect4, fractio, nim, pgame, race"):
+    known = "connect4, fractio, kuhn, nim, pgame, phantom_ttt, race"
+    with pytest.raises(SpecError, match=f"unknown game 'nothere'; known games: {known}"):
         make_game("nothere")
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import registered_games
+from conftest import games_for
 
 from mctslab import UCT, make_agent, make_game, play_game
 from mctslab.agents.playouts import can_win_at_once, policy_move, policy_rollout, wins_now
 
-GAMES = registered_games(handled_by="uct")
+GAMES = games_for(UCT.handles)
 
 
 def sample_positions(game, n, seed):

@@ -42,6 +42,8 @@ NON_DEFAULT = {
     "perfect": {},
     "nmcs": {"level": 2, "memorise": False},
     "nrpa": {"level": 2, "iterations": 5, "alpha": 0.5},
+    "ismcts": {"iterations": 31, "c": 0.7, "final": "mean"},
+    "determinized": {"worlds": 3, "iterations": 17, "c": 0.7},
     "racioppo": {"playouts": 12, "window": 3, "procedure": "paper", "defects": frozenset({"turn", "ties"})},
     "puct": {
         "iterations": 21,

@@ -12,7 +12,7 @@ import doctest
 import math
 
 import pytest
-from conftest import registered_games
+from conftest import games_for
 
 from mctslab import UCT, Node, make_agent, make_game, play_game
 from mctslab.agents import AGENTS
@@ -31,7 +31,7 @@ from mctslab.viz import (
 )
 from mctslab.viz import tree as tree_module
 
-GAMES = registered_games(handled_by="uct")
+GAMES = games_for(UCT.handles)
 
 
 class TunedNode(Node):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import registered_games
+from conftest import games_for
 
 from mctslab import UCT, IllegalMoveError, make_agent, make_game
 from mctslab.games.tictactoe import TicTacToe
@@ -13,7 +13,7 @@ from mctslab.ucb import ucb1
 from mctslab.viz import SearchRecorder, playout_moves
 from mctslab.viz.playout import copy_rng, move_order
 
-GAMES = [*registered_games(handled_by="uct"), "tictactoe:n=4,k=3"]
+GAMES = [*games_for(UCT.handles), "tictactoe:n=4,k=3"]
 
 
 def shape(node):

@@ -7,7 +7,7 @@ import re
 import shutil
 
 import pytest
-from conftest import registered_games
+from conftest import games_for
 
 from mctslab import UCT, make_game
 from mctslab.ucb import exploration
@@ -29,7 +29,7 @@ from mctslab.viz.labels import mark, move_text
 from mctslab.viz.prune import ranked
 from mctslab.viz.tree import BEST, LAST, NO_DOT_MESSAGE
 
-GAMES = registered_games(handled_by="uct")
+GAMES = games_for(UCT.handles)
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot program is not installed")
 
 

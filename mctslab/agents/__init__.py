@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from .base import Agent, Analysis, ConcurrentSearchError, MoveStat, Param
 from .budget import SCHEDULES, FixedBudget
+from .determinized import Determinized, WorldView
+from .ismcts import ISMCTS, InfoNode
 from .minimax import Minimax
 from .montecarlo import FlatMonteCarlo, WindowedMonteCarlo
 from .nmcs import NestedMonteCarlo
@@ -26,6 +28,10 @@ from .transpositions import TNode, TranspositionUCT
 from .uct import UCT, Node
 
 __all__ = [
+    "Determinized",
+    "ISMCTS",
+    "InfoNode",
+    "WorldView",
     "PUCT",
     "PUCTNode",
     "AGENTS",

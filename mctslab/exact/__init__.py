@@ -24,6 +24,7 @@ Review") for the random-play rates and the flat Monte Carlo criterion; Browne et
 (2012), "A survey of Monte Carlo tree search methods", section 3.1, on flat Monte Carlo's failures that motivate a tree.
 """
 
+from . import kuhn  # Kuhn poker: exact best responses, exploitability, equilibria
 from .alphabeta import BudgetExhausted, alphabeta, optimal_moves
 from .enumeration import MAX_STATES, WIN, Enumeration, Odds, reachable_states
 from .perfect_play import best_moves, move_scores, move_values, solve
@@ -57,6 +58,7 @@ __all__ = [
     "flat_choice_odds",
     "flat_traps",
     "flat_values",
+    "kuhn",
     "leading_moves",
     "move_odds",
     "move_scores",
