@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-__all__ = ["TEXT_WIDTH", "Table"]
+__all__ = ["TEXT_WIDTH", "ShownAsTable", "Table"]
 
 TEXT_WIDTH = 100
 """Width, in characters, that captions and notes of the text form are wrapped to."""
@@ -175,3 +175,26 @@ class Table:
             f'<table style="border-collapse:collapse;font-variant-numeric:tabular-nums">{caption}'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{notes}</div>"
         )
+
+
+class ShownAsTable:
+    """A result that shows itself as its :meth:`as_table`: in text (``str``, ``repr``) and, in a notebook, in HTML.
+
+    Subclasses define ``as_table() -> Table``; the experiments' result classes share this.
+    """
+
+    def as_table(self) -> Table:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def lines(self) -> list[str]:
+        """The table as text lines."""
+        return self.as_table().lines()
+
+    def __str__(self) -> str:
+        return str(self.as_table())
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        return self.as_table()._repr_html_()

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ....agents import make_agent
-from ....display import Table
+from ....display import ShownAsTable, Table
 from ....exact.traps import shallowest_trap
 from ....games import make_game
 from ....tournament.stats import wilson
@@ -78,7 +78,7 @@ class CensusRow:
 
 
 @dataclass(frozen=True, repr=False)
-class Census:
+class Census(ShownAsTable):
     """The census table: one :class:`CensusRow` per (game, source); shows itself as a table."""
 
     rows: tuple[CensusRow, ...]
@@ -95,15 +95,6 @@ class Census:
             rows.append([r.game, r.source, str(r.positions), *cells])
         headers = ["game", "positions from", "n", *(f"trap level <= {k}" for k in LEVELS)]
         return Table(headers, rows, align="llr" + "r" * len(LEVELS))
-
-    def __str__(self) -> str:
-        return str(self.as_table())
-
-    def __repr__(self) -> str:
-        return str(self)
-
-    def _repr_html_(self) -> str:
-        return self.as_table()._repr_html_()
 
 
 def run_census(

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from ....display import Table
+from ....display import ShownAsTable, Table
 from ....exact.alphabeta import optimal_moves
 from ....games.pgame import PGame
 from ....tournament.stats import wilson
@@ -94,7 +94,7 @@ class Point:
 
 
 @dataclass(frozen=True, repr=False)
-class FailureCurves:
+class FailureCurves(ShownAsTable):
     """The measured failure rates of one :class:`Setup`; shows itself as a table.
 
     Attributes:
@@ -152,15 +152,6 @@ class FailureCurves:
             rows.append(row)
         headers = ["N", *(SHORT.get(a, LABELS[a]) for a in algorithms)]  # short: fits a laptop's notebook
         return Table(headers, rows, align="r" * len(headers))
-
-    def __str__(self) -> str:
-        return str(self.as_table())
-
-    def __repr__(self) -> str:
-        return str(self)
-
-    def _repr_html_(self) -> str:
-        return self.as_table()._repr_html_()
 
 
 def _read(path: Path) -> tuple[dict[int, tuple[int, ...]], dict[tuple[int, str, int], int]]:

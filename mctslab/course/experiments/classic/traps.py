@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ....agents import make_agent
-from ....display import Table
+from ....display import ShownAsTable, Table
 from ....games.traps import TrapTree
 from ....tournament.stats import wilson
 from .census import _bar, _seed
@@ -100,7 +100,7 @@ class LevelRow:
 
 
 @dataclass(frozen=True, repr=False)
-class TrapResults:
+class TrapResults(ShownAsTable):
     """The experiment's rows, one per level; shows itself as a table."""
 
     setup: TrapSetup
@@ -135,15 +135,6 @@ class TrapResults:
         caption += ", and the share of trees where UCT, minimax of depth k + 1 or MCTS-Solver plays it"
         caption += " or the solver proves it lost, with 95% intervals"
         return Table(headers, rows, align="l" + "r" * len(self.rows), caption=caption)
-
-    def __str__(self) -> str:
-        return str(self.as_table())
-
-    def __repr__(self) -> str:
-        return str(self)
-
-    def _repr_html_(self) -> str:
-        return self.as_table()._repr_html_()
 
 
 def run_traps(setup: TrapSetup, out_dir: str | os.PathLike, *, progress: bool = True) -> TrapResults:

@@ -12,34 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ....display import Table
+from ....display import ShownAsTable, Table
 from ....tournament import Outcomes
 from ....tournament.stats import games_needed_one_sample
 from .matches import CURVE_MATCHES, MATCHES, TIMED_MATCHES, Pairing, TimedMatch, is_timed, stored_match, timed_match
 
 
-class _ShownAsTable:
-    """Shows itself as its :meth:`as_table`: in text (``str``, ``repr``) and, in a notebook, in HTML."""
-
-    def as_table(self) -> Table:  # pragma: no cover - every subclass defines it
-        raise NotImplementedError
-
-    def lines(self) -> list[str]:
-        """The table as text lines."""
-        return self.as_table().lines()
-
-    def __str__(self) -> str:
-        return str(self.as_table())
-
-    def __repr__(self) -> str:
-        return str(self)
-
-    def _repr_html_(self) -> str:
-        return self.as_table()._repr_html_()
-
-
 @dataclass(frozen=True, repr=False)
-class Reach(_ShownAsTable):
+class Reach(ShownAsTable):
     """What each side's clock allowed in the equal-time matches on this machine; shows itself."""
 
     matches: tuple[TimedMatch, ...]
@@ -120,7 +100,7 @@ class Row:
 
 
 @dataclass(frozen=True, repr=False)
-class MeasuredTable(_ShownAsTable):
+class MeasuredTable(ShownAsTable):
     """The measured table (enhancement x game x budget -> score vs UCT [interval]); shows itself."""
 
     rows: tuple[Row, ...]
