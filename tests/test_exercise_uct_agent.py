@@ -19,7 +19,7 @@ import pytest
 
 from mctslab import UCT
 from mctslab.course.exercises import check_uct, play_student_match
-from mctslab.course.exercises.report import FAILED, PASSED
+from mctslab.course.exercises.report import FAILED, PASSED, SKIPPED
 from mctslab.course.exercises.statistics import StudentAgentError
 from mctslab.course.exercises.uct import CHECKS, _Checker
 
@@ -401,6 +401,31 @@ def test_a_slow_agent_is_stopped_by_the_limit_of_the_whole_check(monkeypatch):
     assert len(stopped) == 1 and stopped[0].status == FAILED, str(report)
     after = report.checks[report.checks.index(stopped[0]) + 1 :]
     assert after and all("ran out of its 2.5 s" in c.detail for c in after), str(report)
+
+
+def test_the_limit_of_the_whole_check_firing_between_two_checks_fails_the_next_one(monkeypatch):
+    """The limit can fire in the checker's own code, after one check and before the next is recorded
+    (a loaded machine): the student still sees one failed check saying why, not only skipped ones."""
+    from mctslab.course.exercises import uct
+
+    real_check, made = uct.Check, []
+
+    def slow_record(*args, **kwargs):  # recording a check's result is where the time runs out
+        made.append(args[0])
+        if len(made) <= 3:
+            time.sleep(0.45)
+        return real_check(*args, **kwargs)
+
+    monkeypatch.setattr(uct, "Check", slow_record)
+    monkeypatch.setattr(uct, "TOTAL_SECONDS", 1.0)
+    report = check_uct(lambda seed: Student(seed=seed), show_progress=False)
+    names = [c.name for c in report.checks]
+    assert names == list(CHECKS), names  # every check reported once, in order
+    stopped = [c for c in report.checks if "check_uct stopped after 1 s" in c.detail]
+    assert len(stopped) == 1 and stopped[0].status == FAILED, str(report)
+    after = report.checks[report.checks.index(stopped[0]) + 1 :]
+    assert after and all(c.status == SKIPPED and "ran out of its 1 s" in c.detail for c in after), str(report)
+    assert not report.ok
 
 
 def test_a_tree_with_a_node_reached_twice_fails_instead_of_hanging():

@@ -391,9 +391,19 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
         with time_limit(TOTAL_SECONDS, "check_uct"):
             for name in CHECKS:
                 checker.run(name)
-    except TimeLimitExceeded:  # between two checks: those left are reported as not run
+    except TimeLimitExceeded as err:  # between two checks: the next one fails, those after it were not run
         checker.out_of_time = True
-        for name in list(CHECKS)[len(checker.report.checks) :]:
+        left = list(CHECKS)[len(checker.report.checks) :]
+        if left:
+            title, _, part = CHECKS[left[0]]
+            detail = f"check_uct stopped after {err.seconds:g} s, its limit, before this check finished: " + (
+                "your agent's searches are too slow for the checks (the earlier checks took "
+                f"{time.perf_counter() - checker.began:.1f} s); is `iterations` respected?"
+            )
+            checker.report.checks.append(Check(left[0], title, FAILED, detail, part, 0.0))
+            if checker.bar is not None:
+                checker.bar.update()
+        for name in left[1:]:
             checker.run(name)
     finally:
         if checker.bar is not None:
