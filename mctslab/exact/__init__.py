@@ -27,6 +27,8 @@ Review") for the random-play rates and the flat Monte Carlo criterion; Browne et
 from .alphabeta import BudgetExhausted, alphabeta, optimal_moves
 from .enumeration import MAX_STATES, WIN, Enumeration, Odds, reachable_states
 from .perfect_play import best_moves, move_scores, move_values, solve
+from .pig import PigSolution
+from .pig import solve as solve_pig
 from .random_play import (
     TieRule,
     Trap,
@@ -45,6 +47,7 @@ __all__ = [
     "Enumeration",
     "MAX_STATES",
     "Odds",
+    "PigSolution",
     "TieRule",
     "Trap",
     "WIN",
@@ -63,4 +66,5 @@ __all__ = [
     "random_play_odds",
     "reachable_states",
     "solve",
+    "solve_pig",
 ]
