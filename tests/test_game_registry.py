@@ -134,7 +134,9 @@ def test_the_decorator_and_the_function_register_a_game_and_the_name_is_checked(
     for bad in ("", "a:b", "two words"):
         with pytest.raises(ValueError, match="a game's name must be a word"):
             register_game(bad, Race)
-    with pytest.raises(SpecError, match="unknown game 'nothere'; known games: connect4, fractio, nim, pgame, pig, race"):
+    with pytest.raises(
+        SpecError, match="unknown game 'nothere'; known games: connect4, fractio, nim, pgame, pig, race"
+    ):
         make_game("nothere")
 
 

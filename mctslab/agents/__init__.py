@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .base import Agent, Analysis, ConcurrentSearchError, MoveStat, Param
 from .budget import SCHEDULES, FixedBudget
+from .expectimax import Expectimax
 from .minimax import Minimax
 from .montecarlo import FlatMonteCarlo, WindowedMonteCarlo
 from .perfect import PerfectPlayer
@@ -29,6 +30,7 @@ __all__ = [
     "AGENTS",
     "UCT",
     "Agent",
+    "Expectimax",
     "Analysis",
     "ConcurrentSearchError",
     "FixedBudget",

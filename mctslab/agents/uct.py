@@ -31,6 +31,7 @@ from typing import Any
 
 from ..engine import check_engine
 from ..games.base import Game, State
+from ..games.kinds import CHANCE, CLASSIC, TWO_PLAYERS, WITH_CHANCE
 from ..seeding import Seed
 from ..specs import to_bool
 from ..ucb import SQRT2
@@ -129,6 +130,7 @@ class UCT(Agent):
     """
 
     name = "uct"
+    handles = frozenset({TWO_PLAYERS, WITH_CHANCE})  # chance nodes: outcomes sampled (python engine)
     params = (
         Param("iterations", int, None, check_optional_positive_int, "playouts per move", show="always"),
         Param("seconds", float, None, check_seconds, "time per move, in seconds"),
@@ -169,6 +171,8 @@ class UCT(Agent):
                     f"mctslab.agents.rules.SelectionRule subclass with {new} and set rule_class on {cls.__name__}"
                 )
         pair_node_with_rule(cls.node_class, cls.rule_class)  # a tree drawn alone still names its rule
+        if "handles" not in vars(cls):  # a variant plays chance games only if it says so
+            cls.handles = CLASSIC
         # Decided once per class, so that selection, run every iteration, asks one question.
         cls._plain_ucb1 = cls.rule_class is UCB1 and cls.rule is UCT.rule and cls.select_child is UCT.select_child
 
@@ -294,13 +298,57 @@ class UCT(Agent):
             node = node.parent
 
     def iterate(self, game: Game, root: Node) -> int:
-        """One iteration of the four steps; returns the depth of the node simulated from."""
+        """One iteration of the four steps; returns the depth of the node simulated from.
+
+        In a game with chance (:attr:`Game.has_chance`) selection and expansion go through
+        chance nodes (:meth:`select_through_chance`).
+        """
+        if game.has_chance:
+            if self.playout != "random":
+                raise ValueError(f"playout={self.playout} cannot play {game.spec}'s dice: use playout=random")
+            node, depth = self.select_through_chance(game, root)
+            self.backpropagate(node, self.simulate(game, node))
+            return depth
         leaf, depth = self.select(root)
         node = self.expand(game, leaf)
         if node is not leaf:
             depth += 1
         self.backpropagate(node, self.simulate(game, node))
         return depth
+
+    def select_through_chance(self, game: Game, node: Node) -> tuple[Node, int]:
+        """Steps 1 and 2 in a game with chance: descend, sampling an outcome at each chance node, and add one node.
+
+        At a player's node: the :attr:`rule`'s child while the node is fully expanded, else a
+        new child (:meth:`expand`). At a chance node (``to_move`` is :data:`CHANCE`) the
+        children are the outcomes: one is drawn with its probability
+        (:meth:`Game.chance_move`) and followed, or added if it is new. An outcome's node
+        keeps the statistics of the player who rolled (its ``player``), one node per outcome.
+
+        Returns:
+            The node to simulate from (new, or terminal) and its depth below ``node``.
+        """
+        if type(self).select_child is not UCT.select_child:
+            pick = self.select_child
+        else:
+            rule = self.rule
+            pick = lambda parent: best_child_by(rule, parent)  # noqa: E731
+        depth = 0
+        while not game.is_terminal(node.state):
+            depth += 1
+            if game.to_move(node.state) == CHANCE:
+                move = game.chance_move(node.state, self.rng)
+                child = next((ch for ch in node.children if ch.move == move), None)
+                if child is None:
+                    child = self.node_class(game.apply(node.state, move), node.player, move, node)
+                    node.children = [*node.children, child]
+                    return child, depth
+                node = child
+            elif node.untried is None or node.untried or not node.children:
+                return self.expand(game, node), depth
+            else:
+                node = pick(node)
+        return node, depth
 
     # -- searching -----------------------------------------------------------------
     def new_root(self, game: Game, state: State) -> Node:
@@ -363,6 +411,8 @@ class UCT(Agent):
     def analyse(self, game: Game, state: State) -> Analysis:
         """Search, then return the final move with per-move statistics, depth and the tree."""
         if self.engine == "compiled":
+            if game.has_chance:
+                raise ValueError(f"engine=compiled cannot play {game.spec}: it has chance nodes; use engine=python")
             from .compiled import analyse
 
             return analyse(self, game, state)

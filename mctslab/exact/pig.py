@@ -63,6 +63,18 @@ class PigSolution:
             return 1.0
         return float(self.values[mine, theirs, total])
 
+    def sides(self, mine: int, theirs: int, total: int = 0) -> tuple[float, float]:
+        """(hold, roll): the winning probability after holding and after rolling at (mine, theirs, total).
+
+        After rolling, play goes on by this solution's policy. Holding once ``mine + total``
+        reaches the target wins (1.0); rolling there is not allowed (``nan``).
+        """
+        if mine + total >= self.target:
+            return 1.0, float("nan")
+        hold = 1.0 if mine + total >= self.target else 1.0 - self.value(theirs, mine + total)
+        roll = 1.0 - self.value(theirs, mine) + sum(self.value(mine, theirs, total + r) for r in range(2, self.die + 1))
+        return hold, roll / self.die
+
     def move(self, mine: int, theirs: int, total: int = 0) -> int:
         """The policy's move at (mine, theirs, total): ``0`` roll or ``1`` hold (Pig's moves)."""
         if mine + total >= self.target:

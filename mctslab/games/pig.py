@@ -5,7 +5,8 @@ Two players take turns. On a turn a player rolls a die as often as they like: ea
 turn ("pigging out"). A player who *holds* adds the turn total to their score and
 passes the turn. The first whose score reaches ``target`` wins.
 
-Moves, in OpenSpiel's order: ``0`` roll, ``1`` hold (both always legal). A roll leads to
+Moves, in OpenSpiel's order: ``0`` roll, ``1`` hold (only hold once holding wins, as in
+OpenSpiel, so a game has finitely many positions). A roll leads to
 a chance node (:data:`~mctslab.games.kinds.CHANCE` to move) whose outcomes are the
 faces ``1`` to ``die``, each with probability ``Fraction(1, die)``; the face rolled is
 recorded as a move.
@@ -119,11 +120,13 @@ class Pig(Game):
         return self._outcomes
 
     def legal_moves(self, state: PigState) -> tuple[int, ...]:
-        """``(0, 1)`` (roll, hold) for a player; the faces while the die rolls; ``()`` once someone has won."""
+        """``(0, 1)`` (roll, hold); ``(1,)`` once holding wins; the faces while the die rolls; ``()`` at the end."""
         if self.is_terminal(state):
             return ()
         if state.rolling:
             return tuple(range(1, self.die + 1))
+        if state.scores[state.player] + state.total >= self.target:
+            return (HOLD,)  # as OpenSpiel: holding wins, so it is the only move
         return (ROLL, HOLD)
 
     def apply(self, state: PigState, move: int) -> PigState:
