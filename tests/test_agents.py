@@ -174,7 +174,7 @@ def test_every_registered_agent_refuses_a_finished_game(ttt, name):
 @pytest.mark.parametrize(
     "spec,message",
     [
-        ("alphazero", r"unknown agent 'alphazero'; known agents: flat, minimax, .*random, .*uct, windowed\b"),
+        ("alphazero", r"unknown agent 'alphazero'; known agents: expectimax, flat, .*random, .*uct, windowed\b"),
         ("uct:iters=10", r"unknown parameter 'iters' for agent 'uct'; known parameters: c, engine, final, iterations"),
         ("uct:iterations", r"malformed parameter 'iterations'"),
         ("uct:iterations=0", r"iterations must be an integer >= 1, got 0"),

@@ -39,6 +39,7 @@ NON_DEFAULT = {
     "minimax": {"depth": 3, "max_nodes": 5000},
     "fixedbudget": {"kind": "halving", "budget": 123},
     "perfect": {},
+    "expectimax": {"max_states": 20000},
     "racioppo": {"playouts": 12, "window": 3, "procedure": "paper", "defects": frozenset({"turn", "ties"})},
     "puct": {
         "iterations": 21,
@@ -168,7 +169,7 @@ def check_play_match(name: str, values: dict) -> None:
         values["iterations"] = 20
     cls = AGENTS[name]
     spec = cls(**values, seed=0).spec
-    game = "tictactoe" if name in ("perfect", "racioppo", "puct") else "connect4:rows=4,cols=4,k=3"
+    game = "tictactoe" if name in ("perfect", "racioppo", "puct", "expectimax") else "connect4:rows=4,cols=4,k=3"
     if name == "minimax":
         values["depth"] = 2
         spec = cls(**values, seed=0).spec

@@ -288,7 +288,11 @@ class Agent(ABC):
         traits = kind.traits
         if traits <= self.handles:
             return
-        able = sorted({c.name for c in _agent_classes(Agent) if "name" in vars(c) and traits <= c.handles})
+        from .registry import AGENTS  # imported here: the registry imports this module
+
+        able = sorted(
+            {c.name for c in _agent_classes(Agent) if AGENTS.get(vars(c).get("name")) is c and traits <= c.handles}
+        )
         raise CannotPlayError(
             f"agent {self.name!r} cannot play {game.spec}, {kind.describe()}: it plays "
             f"{describe_traits(self.handles)}; agents that can: {', '.join(able) or 'none yet'}"

@@ -171,7 +171,8 @@ class UCT(Agent):
                     f"mctslab.agents.rules.SelectionRule subclass with {new} and set rule_class on {cls.__name__}"
                 )
         pair_node_with_rule(cls.node_class, cls.rule_class)  # a tree drawn alone still names its rule
-        if "handles" not in vars(cls):  # a variant plays chance games only if it says so
+        changed = [name for name in UCT.CHANCE_PARTS if getattr(cls, name) is not getattr(UCT, name)]
+        if changed and "handles" not in vars(cls):  # its own steps may not know chance nodes: it says if they do
             cls.handles = CLASSIC
         # Decided once per class, so that selection, run every iteration, asks one question.
         cls._plain_ucb1 = cls.rule_class is UCB1 and cls.rule is UCT.rule and cls.select_child is UCT.select_child
@@ -435,6 +436,10 @@ class UCT(Agent):
             MoveStat(ch.move, ch.visits, ch.mean, exploration=rule.exploration(root, ch))
             for ch in sorted(root.children, key=lambda ch: ch.move)
         )
+
+    CHANCE_PARTS = ("select", "expand", "simulate", "backpropagate", "iterate", "new_root", "select_through_chance")
+    """The steps a search through chance nodes runs: a variant that changes one plays games without chance
+    only (its :attr:`handles` is :data:`~mctslab.games.kinds.CLASSIC`) unless it declares ``handles`` itself."""
 
     COMPILED_PARTS = (
         "node_class", "rule_class", "rule", "select_child", "select", "pop_untried", "expand", "simulate",

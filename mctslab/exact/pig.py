@@ -255,3 +255,36 @@ def exact_sides(
 def is_optimal_exactly(target: int, die: int, values: dict[tuple, Fraction]) -> bool:
     """True if exact ``values`` satisfy the Bellman optimality equations exactly: ``P = max(hold, roll)`` everywhere."""
     return all(values[s] == max(exact_sides(target, die, values, *s)) for s in values)
+
+
+def duel(
+    rolls_a: np.ndarray, rolls_b: np.ndarray, target: int = 100, die: int = 6, tol: float = TOLERANCE
+) -> tuple[float, float]:
+    """Policy A against policy B: A's winning probability when A moves first, and when B does.
+
+    ``rolls_a`` and ``rolls_b`` are boolean arrays of shape ``(target, target, target)``
+    (a :attr:`PigSolution.roll`, or ``hold_at(20)`` evaluated on the grid: :func:`policy_grid`).
+    Value iteration of the two coupled equations, to the tolerance ``tol``.
+    """
+    a = np.zeros((target, target, target + die))
+    i, k = np.ogrid[:target, : target + die]
+    won = np.broadcast_to((i + k >= target)[:, None, :], a.shape)
+    a[won] = 1.0
+    b = a.copy()
+    for _ in range(MAX_SWEEPS):
+        change = 0.0
+        for mine, other, rolls in ((a, b, rolls_a), (b, a, rolls_b)):
+            # The opponent's start values, from its own table: both tables share _sides's layout.
+            hold, roll, valid = _sides(np.concatenate([other[:, :, :1], mine[:, :, 1:]], axis=2), target, die)
+            new = np.where(rolls[:, :, :target] & valid, roll, hold)
+            change = max(change, float(np.abs(new - mine[:, :, :target]).max()))
+            mine[:, :, :target] = new
+        if change < tol:
+            return float(a[0, 0, 0]), float(1.0 - b[0, 0, 0])
+    raise RuntimeError(f"value iteration did not reach the tolerance {tol} in {MAX_SWEEPS} sweeps")
+
+
+def policy_grid(policy: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray], target: int) -> np.ndarray:
+    """A policy such as ``hold_at(20)`` as a boolean array, shape ``(target, target, target)``: True where it rolls."""
+    i, j, k = np.ogrid[:target, :target, :target]
+    return np.broadcast_to(policy(i, j, k), (target, target, target)).copy()
