@@ -86,12 +86,21 @@ def test_a_suboptimal_policy_is_not_exactly_optimal():
     assert not is_optimal_exactly(5, 2, exact)
 
 
-def test_optimal_pig_to_100():
-    """The optimal policy at target 100: rolls at the start, holds with 30 banked this turn from 0-0."""
-    solution = solve(100, 6)
-    assert bellman_residual(solution) < 1e-11
-    assert 0.5 < solution.value(0, 0, 0) < 0.55
-    assert solution.move(0, 0, 0) == ROLL and solution.move(0, 0, 30) == HOLD
+def test_optimal_policy_holds_early_only_from_target_40():
+    """To 30 the optimal player rolls until holding wins; to 40 it holds early at some positions."""
+    for target, holds in ((30, False), (40, True)):
+        solution = solve(target, 6)
+        assert bellman_residual(solution) < 1e-11
+        early = [
+            (i, j, k)
+            for i in range(target)
+            for j in range(target)
+            for k in range(target - i)
+            if not solution.roll[i, j, k]
+        ]
+        assert bool(early) == holds, target
+        assert 0.5 < solution.value(0, 0, 0) < 0.6  # the first player's edge
+    assert solution.move(0, 0, 0) == ROLL and solution.move(0, 0, 40) == HOLD
 
 
 def test_hold_at_20_first_player_probability_and_simulation():
@@ -118,3 +127,16 @@ def test_hold_at_20_first_player_probability_and_simulation():
             player = 1 - player
     margin = 4 * sqrt(p * (1 - p) / n)  # four standard errors
     assert abs(wins / n - p) < margin
+
+
+def test_duel_of_two_policies_agrees_with_self_play():
+    """A policy against itself in ``duel`` is the self-play value; optimal beats hold at 20 from both seats."""
+    from mctslab.exact.pig import duel, policy_grid
+
+    best = solve(30, 6)
+    assert duel(best.roll, best.roll, 30) == pytest.approx((best.value(0, 0, 0), 1 - best.value(0, 0, 0)), abs=1e-9)
+    hold = policy_grid(hold_at(20), 30)
+    first, second = duel(best.roll, hold, 30)
+    assert first > best.value(0, 0, 0) and second > 1 - best.value(0, 0, 0)
+    hold_first, _ = duel(hold, hold, 30)
+    assert hold_first == pytest.approx(policy_values(hold_at(20), 30).value(0, 0, 0), abs=1e-9)

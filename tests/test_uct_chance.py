@@ -57,3 +57,15 @@ def test_compiled_engine_playouts_and_variants_refuse_chance():
         with pytest.raises(CannotPlayError):
             variant(iterations=10).analyse(game, state)
     assert make_agent("uct").analyse(game, game.play(state, HOLD)).move in (ROLL, HOLD)
+
+
+def test_a_stored_match_resumes_where_it_stopped(tmp_path):
+    from mctslab.course.experiments.chance import run_pig_match
+
+    path = tmp_path / "run.jsonl"
+    part = run_pig_match("uct:iterations=20", "hold20", 20, 3, seed=5, path=path, progress=False)
+    whole = run_pig_match("uct:iterations=20", "hold20", 20, 6, seed=5, path=path, progress=False)
+    fresh = run_pig_match("uct:iterations=20", "hold20", 20, 6, seed=5, progress=False)
+    assert part.games == 3 and whole == fresh and len(path.read_text().splitlines()) == 7
+    with pytest.raises(ValueError, match="another run"):
+        run_pig_match("uct:iterations=30", "hold20", 20, 6, seed=5, path=path, progress=False)
