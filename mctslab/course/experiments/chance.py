@@ -108,7 +108,7 @@ def run_pig_match(
     game = make_game(f"pig:target={target}")
     seeds = np.random.SeedSequence(seed).spawn(games)
     todo = [i for i in range(games) if i not in done]
-    if progress:
+    if progress and todo:  # no bar when the stored file holds every game
         from tqdm.auto import tqdm
 
         todo = tqdm(todo, desc=f"{uct} vs {opponent}", unit="game")
