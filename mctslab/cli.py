@@ -33,7 +33,7 @@ from .alphazero import cli as train_command
 from .bench import cli as bench_command
 from .course import site as course_site
 from .course.grader import cli as grade_command
-from .games import GAMES, IllegalMoveError, make_game
+from .games import CHANCE, GAMES, IllegalMoveError, make_game
 from .specs import SpecError
 from .tournament import ResultsFileError, RunIncomplete, RunInterrupted, play_match, round_robin
 from .tournament.match import SEATS
@@ -183,6 +183,12 @@ def _run_move(args: argparse.Namespace) -> int:
         winner = game.winner(state)
         result = "a draw" if winner is None else f"won by player {winner}"
         raise UsageError(f"the game is over after moves {','.join(map(str, args.moves))} ({result}): no move to choose")
+    if game.to_move(state) == CHANCE:
+        outcomes = ", ".join(f"{m} ({p})" for m, p in game.chance_outcomes(state))
+        raise UsageError(
+            f"chance moves after moves {','.join(map(str, args.moves))}, not an agent: add the outcome to --moves, "
+            f"one of {outcomes}"
+        )
     analysis = agent.analyse(game, state)
     if args.json:
         out = {

@@ -17,15 +17,22 @@ from mctslab.exact import move_values
 from mctslab.games import Game
 
 
-def registered_games() -> list[str]:
+def registered_games(handled_by: str | None = None) -> list[str]:
     """The small test spec of every registered game, in registration order, for tests that iterate the registry.
 
     A game's ``test_spec`` (``@register_game(..., test_spec=...)``), or its name if it gave
-    none (``tests/test_game_registry.py`` then fails, saying where to add one).
+    none (``tests/test_game_registry.py`` then fails, saying where to add one). With
+    ``handled_by`` (an agent spec, e.g. ``"uct"``), only the games of a kind that agent plays
+    (a test of UCT's tree has nothing to draw on a one-player puzzle UCT refuses).
     """
-    from mctslab.games import GAMES
+    from mctslab.agents import make_agent
+    from mctslab.games import GAMES, make_game
 
-    return [entry.test_spec or name for name, entry in GAMES.items()]
+    specs = [entry.test_spec or name for name, entry in GAMES.items()]
+    if handled_by is None:
+        return specs
+    handles = make_agent(handled_by).handles
+    return [s for s in specs if make_game(s).kind().traits <= handles]
 
 
 def exact_move_values(game: Game, state) -> dict[int, int]:

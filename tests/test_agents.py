@@ -8,6 +8,8 @@ from conftest import saving_moves, winning_moves
 from mctslab import UCT, IllegalMoveError, SpecError, make_agent, make_game, play_game
 from mctslab.agents import AGENTS
 from mctslab.agents.montecarlo import WindowedMonteCarlo
+from mctslab.games import GAMES
+from mctslab.games.kinds import TWO_PLAYERS
 
 MC_AGENTS = [
     "uct:iterations=3000",
@@ -166,9 +168,16 @@ def test_windowed_rounds_follow_seed_001(ttt):
 
 @pytest.mark.parametrize("name", sorted(AGENTS))
 def test_every_registered_agent_refuses_a_finished_game(ttt, name):
-    over = ttt.state_from_moves([0, 3, 1, 4, 2])
+    game, over = ttt, ttt.state_from_moves([0, 3, 1, 4, 2])
+    if TWO_PLAYERS not in AGENTS[name].handles:  # a puzzle solver: a finished puzzle of a kind it plays
+        game = next(
+            make_game(e.test_spec)
+            for e in GAMES.values()
+            if make_game(e.test_spec).kind().traits <= AGENTS[name].handles
+        )
+        over = game.state_from_moves(play_game(game, ["random"], seed=0).moves)
     with pytest.raises(IllegalMoveError, match="game is over"):
-        make_agent(name, seed=0).select_move(ttt, over)
+        make_agent(name, seed=0).select_move(game, over)
 
 
 @pytest.mark.parametrize(

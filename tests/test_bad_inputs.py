@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mctslab import make_agent, make_game, play_match, round_robin
+from mctslab import make_agent, make_game, play_game, play_match, round_robin
 from mctslab.agents import AGENTS
 from mctslab.cli import main
 from mctslab.games import GAMES, IllegalMoveError, InvalidStateError
@@ -37,15 +37,28 @@ def cheap(name: str) -> str:
     return "uct:iterations=10" if name == "uct" else name
 
 
+def plays(agent: str, game: str) -> bool:
+    """Whether agent ``agent`` plays the kind of game ``game`` is (else it refuses it first, by kind)."""
+    return make_game(GAMES[game].test_spec if game in GAMES else game).kind().traits <= AGENTS[agent].handles
+
+
+def finished(agent: str):
+    """A game agent ``agent`` plays (tic-tac-toe, or the first registered puzzle for a puzzle solver), finished."""
+    if plays(agent, "tictactoe"):
+        game = make_game("tictactoe")
+        return game, game.state_from_moves([0, 3, 1, 4, 2])
+    game = next(make_game(e.test_spec) for e in GAMES.values() if plays(agent, e.test_spec.partition(":")[0]))
+    return game, game.state_from_moves(play_game(game, ["random"], seed=0).moves)
+
+
 # -- agents: states that are not the game's ------------------------------------------------
 def _foreign_cases():
     for agent in AGENT_NAMES:
         games = GAME_NAMES if agent in GENERAL_AGENTS else ["tictactoe"]  # the others play tic-tac-toe only
-        games = [g for g in games if make_game(g).kind().traits <= AGENTS[agent].handles]  # the others: refused
-        for game in games:
+        for game in [g for g in games if plays(agent, g)]:  # a kind it refuses is refused before the state
             for value in foreign_states(make_game(game))[::3]:  # junk and other games' positions
                 yield pytest.param(agent, game, value, id=f"{agent}-{game}-{type(value).__name__}")
-    for agent in AGENT_NAMES:  # the same type, another board size
+    for agent in [a for a in AGENT_NAMES if plays(a, "tictactoe")]:  # the same type, another board size
         yield pytest.param(agent, "tictactoe", make_game("tictactoe:n=4").state_from_moves([15, 14]), id=f"{agent}-4x4")
 
 
@@ -60,8 +73,7 @@ def test_an_agent_refuses_a_state_of_another_game(agent, game_name, value):
 
 @pytest.mark.parametrize("agent", AGENT_NAMES)
 def test_an_agent_refuses_a_finished_game(agent):
-    game = make_game("tictactoe")
-    over = game.state_from_moves([0, 3, 1, 4, 2])
+    game, over = finished(agent)
     with pytest.raises(IllegalMoveError, match="game is over"):
         make_agent(cheap(agent), seed=0).select_move(game, over)
 

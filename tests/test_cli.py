@@ -144,5 +144,7 @@ def test_python_dash_m_runs_the_cli():
         timeout=60,
     )
     assert done.returncode == 2
-    assert done.stderr.startswith("python -m mctslab match: error: unknown agent 'nobody'; known agents: flat,")
+    assert done.stderr.startswith(
+        "python -m mctslab match: error: unknown agent 'nobody'; known agents: expectimax, flat,"
+    )
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

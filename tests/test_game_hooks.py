@@ -166,9 +166,12 @@ def test_stone_games_share_one_base():
             assert getattr(type(game), name) is getattr(StoneGame, name)
 
 
-def test_a_game_without_a_board_is_refused_by_the_play_board_with_a_reason():
-    with pytest.raises(ValueError, match="board_cells"):
-        PlaySession(make_game("nim"), make_agent("random", seed=0))
+def test_a_game_without_a_board_is_played_on_the_play_board_by_its_moves_names():
+    # Since issue 28 (Pig and Kuhn poker have no board) a game without board_cells plays by buttons named by move_text.
+    game = make_game("nim")
+    session = PlaySession(game, make_agent("random", seed=0))
+    assert session.grid() == []
+    assert session.choices() == [(game.move_text(m), m) for m in game.legal_moves(session.state)]
 
 
 @pytest.mark.parametrize("spec", [*registered_games(), "tictactoe:n=4,k=3"])

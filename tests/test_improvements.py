@@ -239,3 +239,21 @@ def test_the_score_curve_is_drawn_with_its_bands_and_the_even_line():
     assert list(even.get_ydata()) == [0.5, 0.5] and ax.get_xscale() == "log"
     assert [t.get_text() for t in ax.get_xticklabels()] == [str(n) for n in CURVE_BUDGETS]
     plt.close(ax.figure)
+
+
+def test_the_notebooks_readers_never_play_into_the_stored_files(tmp_path):
+    # A stored file cut short is an error naming it, not games played here and appended.
+    import shutil
+
+    from mctslab.course.experiments.improvements import MATCHES, measured_table
+    from mctslab.tournament import ResultsFileError
+
+    pairing = MATCHES[0]
+    shutil.copy(DATA / pairing.filename, tmp_path / pairing.filename)
+    lines = (tmp_path / pairing.filename).read_text().splitlines(keepends=True)
+    (tmp_path / pairing.filename).write_text("".join(lines[:-3]))
+    before = (tmp_path / pairing.filename).read_bytes()
+    with pytest.raises(ResultsFileError, match="lack|missing|games"):
+        measured_table(tmp_path, [pairing])
+    assert (tmp_path / pairing.filename).read_bytes() == before
+    assert measured_table(DATA, [pairing]).rows[0].outcomes.games == pairing.games

@@ -10,7 +10,7 @@ from conftest import registered_games
 from mctslab import UCT, make_agent, make_game, play_game
 from mctslab.agents.playouts import can_win_at_once, policy_move, policy_rollout, wins_now
 
-GAMES = registered_games()
+GAMES = registered_games(handled_by="uct")
 
 
 def sample_positions(game, n, seed):

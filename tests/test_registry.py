@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from mctslab import UCT, make_agent, play_match
+from mctslab import UCT, make_agent, play_game, play_match
 from mctslab.agents import AGENTS, Agent, Param, describe_agents, register_agent
 from mctslab.agents.base import check_positive_int
 from mctslab.agents.rules import SelectionRule
 from mctslab.agents.uct import VARIANT_PARAMS
 from mctslab.engine import available as engine_available
-from mctslab.games import make_game
+from mctslab.games import GAMES, make_game
+from mctslab.games.kinds import TWO_PLAYERS
 from mctslab.nets.evaluators import weights_path
 from mctslab.specs import SpecError, to_bool
 from mctslab.ucb import ucb1
@@ -40,6 +41,8 @@ NON_DEFAULT = {
     "fixedbudget": {"kind": "halving", "budget": 123},
     "perfect": {},
     "expectimax": {"max_states": 20000},
+    "nmcs": {"level": 2, "memorise": False},
+    "nrpa": {"level": 2, "iterations": 5, "alpha": 0.5},
     "racioppo": {"playouts": 12, "window": 3, "procedure": "paper", "defects": frozenset({"turn", "ties"})},
     "puct": {
         "iterations": 21,
@@ -169,6 +172,11 @@ def check_play_match(name: str, values: dict) -> None:
         values["iterations"] = 20
     cls = AGENTS[name]
     spec = cls(**values, seed=0).spec
+    if TWO_PLAYERS not in cls.handles:  # a puzzle solver: a match needs two players, so it plays one puzzle
+        puzzle = next(e.test_spec for e in GAMES.values() if make_game(e.test_spec).kind().traits <= cls.handles)
+        record = play_game(puzzle, [spec], seed=1)
+        assert record.agents == (spec,) and make_agent(spec, seed=0).parameters() == cls(**values, seed=0).parameters()
+        return
     game = "tictactoe" if name in ("perfect", "racioppo", "puct", "expectimax") else "connect4:rows=4,cols=4,k=3"
     if name == "minimax":
         values["depth"] = 2

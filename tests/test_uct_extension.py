@@ -31,7 +31,7 @@ from mctslab.viz import (
 )
 from mctslab.viz import tree as tree_module
 
-GAMES = registered_games()
+GAMES = registered_games(handled_by="uct")
 
 
 class TunedNode(Node):

@@ -13,7 +13,7 @@ from mctslab.ucb import ucb1
 from mctslab.viz import SearchRecorder, playout_moves
 from mctslab.viz.playout import copy_rng, move_order
 
-GAMES = [*registered_games(), "tictactoe:n=4,k=3"]
+GAMES = [*registered_games(handled_by="uct"), "tictactoe:n=4,k=3"]
 
 
 def shape(node):

@@ -29,7 +29,7 @@ from mctslab.viz.labels import mark, move_text
 from mctslab.viz.prune import ranked
 from mctslab.viz.tree import BEST, LAST, NO_DOT_MESSAGE
 
-GAMES = registered_games()
+GAMES = registered_games(handled_by="uct")
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot program is not installed")
 
 

@@ -182,9 +182,16 @@ def test_ultimate_cells_map_to_board_and_cell():
     assert not ttt.targets() and ttt.hint() == "click an empty cell"
 
 
-def test_the_play_board_rejects_other_games():
-    with pytest.raises(ValueError, match="tic-tac-toe, Connect Four"):
-        PlaySession(make_game("nim"), make_agent("random", seed=0))
+def test_a_game_without_a_board_is_played_by_choosing_among_its_moves():
+    game = make_game("nim")
+    session = PlaySession(game, make_agent("random", seed=0))
+    assert session.grid() == [] and session.hint() == "click one of your moves"
+    assert [m for _, m in session.choices()] == list(game.legal_moves(session.state))
+    assert session.view() == game.render(session.state)  # perfect information: the whole position
+    board = play_board(game, make_agent("random", seed=0))
+    first = board.choices.children[0]
+    first.click()
+    assert board.session.moves[0] == game.legal_moves(game.initial_state())[0] and len(board.session.moves) == 2
 
 
 def test_play_board_widget_click_plays_and_shows_the_heat_map():

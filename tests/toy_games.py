@@ -167,6 +167,30 @@ class HighCard(Game):
         return f"cards {state.cards}, bets {state.history}"
 
 
+class NamedHighCard(HighCard):
+    """:class:`HighCard` with its cards named (Jack, Queen, King) and a view for each player.
+
+    ``render_for`` shows a player their own card and the bets, never the other card, so a
+    test can look for the other card's name anywhere the play board writes.
+    """
+
+    names = {1: "Jack", 2: "Queen", 3: "King"}
+
+    def outcome_text(self, state: CardState, outcome: int) -> str:
+        return f"deals {self.names[outcome]} to {self.mark(len(state.cards))}"
+
+    def move_text(self, move: int, short: bool = False) -> str:
+        return {0: "check/fold", 1: "bet/call"}.get(move, str(move))  # the deals are named by outcome_text
+
+    def render(self, state: CardState) -> str:
+        held = ", ".join(f"{self.mark(p)} holds {self.names[c]}" for p, c in enumerate(state.cards))
+        return f"{held or 'no cards yet'}; bets {state.history}"
+
+    def render_for(self, state: CardState, player: int) -> str:
+        own = self.names[state.cards[player]] if len(state.cards) > player else "no card yet"
+        return f"you hold {own}; bets {state.history}"
+
+
 class PeekingCards(HighCard):
     """Broken: player 0 may bet only when player 1's card is low, which player 0 cannot know."""
 

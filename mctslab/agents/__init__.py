@@ -12,6 +12,8 @@ from .budget import SCHEDULES, FixedBudget
 from .expectimax import Expectimax
 from .minimax import Minimax
 from .montecarlo import FlatMonteCarlo, WindowedMonteCarlo
+from .nmcs import NestedMonteCarlo
+from .nrpa import NestedRolloutPolicyAdaptation
 from .perfect import PerfectPlayer
 from .puct import PUCT, PUCTNode  # noqa: I001  (after UCT, its parent)
 
@@ -37,6 +39,8 @@ __all__ = [
     "FlatMonteCarlo",
     "Minimax",
     "MoveStat",
+    "NestedMonteCarlo",
+    "NestedRolloutPolicyAdaptation",
     "Node",
     "Param",
     "PerfectPlayer",

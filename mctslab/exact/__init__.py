@@ -41,12 +41,14 @@ from .random_play import (
     move_odds,
     random_play_odds,
 )
+from .samegame import Optimum, samegame_optimum
 
 __all__ = [
     "BudgetExhausted",
     "Enumeration",
     "MAX_STATES",
     "Odds",
+    "Optimum",
     "PigSolution",
     "TieRule",
     "Trap",
@@ -65,6 +67,7 @@ __all__ = [
     "optimal_moves",
     "random_play_odds",
     "reachable_states",
+    "samegame_optimum",
     "solve",
     "solve_pig",
 ]

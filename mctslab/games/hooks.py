@@ -36,6 +36,28 @@ class DrawingHooks:
         """
         return str(move)
 
+    def outcome_text(self, state: Hashable, outcome: int) -> str:
+        """A chance outcome as people read it, ``state`` being the chance node it is drawn at: the number by default.
+
+        A die's game may say ``"rolled 4"``, a card game ``"deals K to P1"``. The tree
+        drawings label chance edges with it and the play board says it when chance moves.
+        (:meth:`move_text` is for the players' moves, which may share numbers with outcomes.)
+        """
+        return str(outcome)
+
+    def render_for(self, state: Hashable, player: int) -> str:
+        """The position as ``player`` may see it, in words: what the play board shows a person in that seat.
+
+        The default: the whole position (:meth:`~mctslab.games.base.Game.render`) in a game of
+        perfect information; in a game with hidden information, ``player``'s
+        :meth:`~mctslab.games.base.Game.information_state` as text, which holds only what they
+        may know. Such a game should override it with words (their own card, the bets), never
+        showing the opponent's hidden card: the play board shows nothing else until the game ends.
+        """
+        if getattr(self, "perfect_information", True):
+            return self.render(state)  # type: ignore[attr-defined]
+        return f"what {self.mark(player)} sees: {self.information_state(state, player)}"  # type: ignore[attr-defined]
+
     def board_cells(self, state: Hashable) -> list[list[str]] | None:
         """The board as rows of equal length of ``"X"``, ``"O"`` or ``""`` (top row first).
 
@@ -43,6 +65,18 @@ class DrawingHooks:
         ``None`` (the default) for a game without a board to draw: its tree nodes are
         labelled by move and it cannot be played on the play board.
         """
+        return None
+
+    def board_cells_for(self, state: Hashable, player: int) -> list[list[str]] | None:
+        """The board as ``player`` may see it (rows as in :meth:`board_cells`), for the play board during a game.
+
+        The default: :meth:`board_cells` in a game of perfect information; ``None`` (no board,
+        the position shown in the words of :meth:`render_for`) in a game with hidden
+        information, so that nothing hidden is drawn. Phantom tic-tac-toe would give the
+        player's own marks and those their failed moves revealed.
+        """
+        if getattr(self, "perfect_information", True):
+            return self.board_cells(state)
         return None
 
     def move_cell(self, state: Hashable, move: int) -> tuple[int, int] | None:

@@ -2,7 +2,9 @@
 
 What one worker does (:func:`play_batch`), and what a run in this process does
 (:func:`play_games`, one game at a time). The agent in seat ``k`` of a game gets child
-``k`` of the game's seed, as :func:`~mctslab.play.play_game` gives an agent spec.
+``k`` of the game's seed, as :func:`~mctslab.play.play_game` gives an agent spec, and the
+game's chance moves (dice, deals) are drawn from its third child, so a game with chance
+is the same game whichever worker plays it, and when a results file is resumed.
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ def play_games(
     for task in tasks:
         a, b = pairs[task.pair]
         seats = (a, b) if task.a_first else (b, a)
-        # the agent in seat k gets the game seed's child k, as play_game gives a spec
-        seeds = child_seeds(game_seed(root, task.seed_key), 2)
-        record = play_game(game, [build(agent, seed) for agent, seed in zip(seats, seeds, strict=True)])
+        # the agent in seat k gets the game seed's child k, as play_game gives a spec; the seed
+        # itself seeds the chance moves (its third child: games without chance are unchanged)
+        seed = game_seed(root, task.seed_key)
+        seeds = child_seeds(seed, 2)
+        record = play_game(game, [build(agent, s) for agent, s in zip(seats, seeds, strict=True)], seed=seed)
         a_seat = 0 if task.a_first else 1
         winner = None if record.winner is None else ("a" if record.winner == a_seat else "b")
         yield GameResult(

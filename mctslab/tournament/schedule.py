@@ -82,7 +82,7 @@ def play_schedule(
         :class:`Played`.
 
     Raises:
-        TypeError, ValueError: for bad ``workers`` or ``batch_size``.
+        TypeError, ValueError: for bad ``workers`` or ``batch_size``, or a game not of two players.
         ResultsFileError: if ``out`` holds another run's results or is damaged before
             its last line, is being written by another run, cannot be written (one line
             saying why), or the disk fills up (the games written so far are kept).
@@ -92,6 +92,11 @@ def play_schedule(
             is in ``out``; it says why, how many, and how to resume.
     """
     check_workers(workers, batch_size)
+    if game.num_players != 2:
+        raise ValueError(
+            f"a match or round robin pits two agents against each other; {game.spec} is {game.kind().describe()}: "
+            f"play it with mctslab.play_game(game, [{', '.join(['agent'] * game.num_players)}])"
+        )
     if out is None:
         played = _run(game, pairs, seed, tasks, {}, None, executor, workers, batch_size, progress, desc)
         return Played(played, frozenset())

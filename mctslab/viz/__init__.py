@@ -7,6 +7,11 @@
 * :func:`tree_explorer` and :func:`play_board`: ipywidgets for a notebook, thin
   wiring over :class:`TreeExplorer` and :class:`PlaySession`, which hold the logic.
 
+Chance nodes are drawn as ellipses with their outcomes' probabilities on the edges, for any
+agent's tree that speaks the small interface of :mod:`mctslab.viz.labels` (``node.chance``,
+``child.probability``). The play board draws chance moves itself (seeded), shows a player
+of a hidden-information game only their view until the end, and plays puzzles alone.
+
 Nothing here imports graphviz or ipywidgets until it is used, so ``import mctslab``
 needs neither.
 """

@@ -62,6 +62,9 @@ class TreeExplorer:
     Raises:
         TypeError: for an ``agent`` not of the UCT family, or given with ``c``,
             ``seed`` or ``max_moves``.
+        CannotPlayError: (a ``ValueError``) for a game whose kind the agent does not
+            play (:attr:`Agent.handles <mctslab.agents.base.Agent.handles>`: plain UCT and
+            chance or hidden cards), in one line naming the agents that can.
         ValueError: for an iteration < 1 or ``c < 0``.
 
     Attributes:
@@ -97,6 +100,7 @@ class TreeExplorer:
                 "give either agent= or c, seed and max_moves, not both: the agent carries its own "
                 f"(c={agent.c:g}, max_moves={agent.max_moves}, its generator as it is now)"
             )
+        agent.check_can_play(game)  # a kind of game it cannot search (hidden cards, say): one line saying so
         self.note = (
             "engine=compiled: explored on the Python engine, the same UCT with other random numbers"
             " (the compiled engine runs whole searches and cannot stop between phases)"

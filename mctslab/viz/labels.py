@@ -5,18 +5,49 @@ outline, the step descriptions and the play board all say the same thing. The wo
 come from the game itself (:meth:`Game.mark <mctslab.games.base.Game.mark>`,
 :meth:`~mctslab.games.base.Game.move_text`, :meth:`~mctslab.games.base.Game.board_cells`...),
 so a new game is drawn without a change here.
+
+**Chance nodes** (the interface any agent's tree adopts to have them drawn as such; read
+with ``getattr`` defaults, so a node class without these attributes still draws):
+
+* ``node.chance: bool``: True if chance moves at ``node`` (its position is a chance
+  node, ``game.to_move(node.state) == CHANCE``); its children are the outcomes drawn.
+  Without the attribute, a node is a chance node if a game is given, the node has a
+  ``state``, and the game says chance moves there.
+* ``child.probability``: on each child of a chance node, the outcome's probability (a
+  :class:`fractions.Fraction` where exact, else a float). Without it (or ``None``),
+  it is looked up in ``game.chance_outcomes(parent.state)`` when a game is given.
+* ``child.move``: the outcome (named by :meth:`Game.outcome_text
+  <mctslab.games.hooks.DrawingHooks.outcome_text>`); ``child.visits`` and
+  ``child.wins`` are drawn as for any node. ``child.player`` is not read for outcomes.
+
+:func:`is_chance`, :func:`is_outcome` and :func:`outcome_probability` read it;
+:func:`probability_text` writes a probability (``"1/6"``, or ``"0.167"`` for a float).
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from html import escape
 from typing import Any
 
 from ..agents.rules import SelectionRule, rule_for
 from ..agents.uct import Node
 from ..games.base import Game
+from ..games.kinds import CHANCE
 
-__all__ = ["board_cells", "mark", "more_text", "move_text", "node_stats", "result_text", "small_board_html"]
+__all__ = [
+    "is_chance",
+    "is_outcome",
+    "outcome_probability",
+    "probability_text",
+    "board_cells",
+    "mark",
+    "more_text",
+    "move_text",
+    "node_stats",
+    "result_text",
+    "small_board_html",
+]
 
 CELL = 'FIXEDSIZE="TRUE" WIDTH="16" HEIGHT="16"'
 SMALL_BOARD_CELLS = 16
@@ -40,6 +71,50 @@ def move_text(game: Game | None, move: int | None, short: bool = False) -> str:
     return game.move_text(move, short) if game is not None else str(move)
 
 
+def is_chance(node: Any, game: Game | None = None) -> bool:
+    """True if chance moves at ``node``: its ``chance`` attribute, else the game's word on its ``state``."""
+    flag = getattr(node, "chance", None)
+    if flag is not None:
+        return bool(flag)
+    state = getattr(node, "state", None)
+    if game is None or state is None or not game.has_chance or game.is_terminal(state):
+        return False
+    return game.to_move(state) == CHANCE
+
+
+def is_outcome(node: Any, game: Game | None = None) -> bool:
+    """True if ``node`` is a chance outcome: a child of a chance node."""
+    parent = getattr(node, "parent", None)
+    return parent is not None and getattr(node, "move", None) is not None and is_chance(parent, game)
+
+
+def outcome_probability(node: Any, game: Game | None = None) -> Fraction | float | None:
+    """The probability of the outcome ``node`` (its ``probability``, else the game's), or ``None`` if unknown."""
+    probability = getattr(node, "probability", None)
+    if probability is not None:
+        return probability
+    state = getattr(getattr(node, "parent", None), "state", None)
+    if game is None or state is None:
+        return None
+    return dict(game.chance_outcomes(state)).get(node.move)
+
+
+def probability_text(probability: Fraction | float | None) -> str:
+    """``"1/6"`` for an exact :class:`~fractions.Fraction`, ``"0.167"`` for a float, ``"?"`` if unknown."""
+    if probability is None:
+        return "?"
+    if isinstance(probability, Fraction):
+        return str(probability)
+    return f"{float(probability):.3g}"
+
+
+def outcome_title(game: Game | None, node: Any) -> str:
+    """An outcome's label, ``"chance: 4"``, in the words of :meth:`~mctslab.games.hooks.DrawingHooks.outcome_text`."""
+    state = getattr(getattr(node, "parent", None), "state", None)
+    text = game.outcome_text(state, node.move) if game is not None else str(node.move)
+    return f"chance: {text}"
+
+
 def more_text(count: int, visits: int) -> str:
     """The summary of children not drawn: ``"+ 31 more (412 visits)"``."""
     return f"+ {count} more ({visits} visit{'' if visits == 1 else 's'})"
@@ -55,7 +130,13 @@ def result_text(game: Game | None, playout: Any) -> str:
 
 
 def node_stats(
-    node: Node, c: float, *, mean: bool = False, ucb: bool = False, rule: SelectionRule | None = None
+    node: Node,
+    c: float,
+    *,
+    mean: bool = False,
+    ucb: bool = False,
+    rule: SelectionRule | None = None,
+    game: Game | None = None,
 ) -> list[str]:
     """The statistics lines of a node: ``wins/visits``, then optionally the mean and the selection rule's terms.
 
@@ -63,14 +144,15 @@ def node_stats(
     :class:`~mctslab.agents.uct.Node`); at the root only the visits are shown. The
     rule's terms (``rule``; by default the rule of the node's variant with ``c``, UCB1's for
     UCT: :func:`~mctslab.agents.rules.rule_for`) are those the parent would compute now,
-    ``mean + exploration``, labelled with the rule's name (``"ucb"`` for UCB1).
+    ``mean + exploration``, labelled with the rule's name (``"ucb"`` for UCB1); not for a
+    chance outcome (see :func:`is_outcome`, which reads ``game`` if given), drawn by chance.
     """
     if node.parent is None or node.move is None:
         return [f"{node.visits} visits"]
     lines = [f"{node.wins:g}/{node.visits}"]
     if mean and node.visits:
         lines.append(f"mean {node.mean:.2f}")
-    if ucb and node.visits:
+    if ucb and node.visits and not is_outcome(node, game):  # outcomes are drawn by chance, not selected
         rule = rule_for(node, c) if rule is None else rule
         lines.append(f"{rule.label} {node.mean:.2f}+{rule.exploration(node.parent, node):.2f}")
     return lines

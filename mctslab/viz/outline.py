@@ -18,7 +18,17 @@ from ..agents.rules import SelectionRule
 from ..agents.uct import Node
 from ..games.base import Game
 from ..ucb import SQRT2
-from .labels import mark, more_text, move_text, node_stats
+from .labels import (
+    is_chance,
+    is_outcome,
+    mark,
+    more_text,
+    move_text,
+    node_stats,
+    outcome_probability,
+    outcome_title,
+    probability_text,
+)
 from .prune import TreeView, prune
 
 __all__ = ["most_visited_path", "node_title", "tree_outline", "view_outline"]
@@ -33,9 +43,14 @@ def most_visited_path(root: Node) -> list[Node]:
 
 
 def node_title(game: Game | None, node: Node) -> str:
-    """``"X 4"`` (who moved, which move), or ``"root (X to move)"``."""
+    """``"X 4"`` (who moved, which move), ``"chance: 4"`` (an outcome), or ``"root (X to move)"``.
+
+    Chance nodes and outcomes are told by the interface of :mod:`mctslab.viz.labels`.
+    """
     if node.move is None or node.parent is None:
-        return f"root ({mark(game, 1 - node.player)} to move)"
+        return f"root ({'chance' if is_chance(node, game) else mark(game, 1 - node.player)} to move)"
+    if is_outcome(node, game):
+        return outcome_title(game, node)
     return f"{mark(game, node.player)} {move_text(game, node.move)}"
 
 
@@ -88,7 +103,11 @@ def view_outline(
     lines: list[str] = []
 
     def line(node: Node, prefix: str, branch: str) -> None:
-        parts = [node_title(game, node), *node_stats(node, c, mean=mean, ucb=ucb, rule=rule)]
+        parts = [node_title(game, node), *node_stats(node, c, mean=mean, ucb=ucb, rule=rule, game=game)]
+        if is_outcome(node, game):
+            parts.insert(1, f"p={probability_text(outcome_probability(node, game))}")
+        if is_chance(node, game):
+            parts.append("(chance node)")
         count, visits = view.hidden[id(node)]
         if count and not view.children[id(node)]:
             parts.append(f"({count} child{'' if count == 1 else 'ren'} not shown)")

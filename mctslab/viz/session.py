@@ -4,109 +4,114 @@
 the board as a grid of :class:`Cell`, the agent's visits per move as a heat map), with no
 widgets, so it is tested on its own. The game draws its own board and says which move a
 click plays (:meth:`Game.board_cells <mctslab.games.base.Game.board_cells>`,
-:meth:`~mctslab.games.base.Game.move_cell`, :meth:`~mctslab.games.base.Game.click_move`),
-so any game with a board can be played here. It shows itself as an HTML board
-(``_repr_html_``), which also reads well in a saved notebook. The widget is
+:meth:`~mctslab.games.base.Game.move_cell`, :meth:`~mctslab.games.base.Game.click_move`);
+a game without a board is played by choosing among its moves, named by
+:meth:`~mctslab.games.base.Game.move_text`. It shows itself as HTML (``_repr_html_``),
+which also reads well in a saved notebook. The widget is
 :func:`mctslab.viz.playboard.play_board`.
+
+Every kind of game (:mod:`mctslab.games.kinds`) plays here:
+
+* chance: the session draws chance moves itself, from its own seeded generator, and
+  says what came up (:meth:`Game.outcome_text <mctslab.games.hooks.DrawingHooks.outcome_text>`);
+* hidden information: until the game ends, you see only what your seat may see
+  (:meth:`~mctslab.games.hooks.DrawingHooks.render_for`,
+  :meth:`~mctslab.games.hooks.DrawingHooks.board_cells_for`); the agent's hidden moves,
+  the chance moves and the agent's statistics (which depend on its cards) are shown as
+  they happened once the game is over;
+* one player (a puzzle): you play alone, with no agent.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from html import escape
+from typing import NamedTuple
 
 from ..agents.base import Agent, Analysis
 from ..games.base import Game, IllegalMoveError, State
+from ..games.kinds import CHANCE
+from .boardhtml import BLOCK_FILL, BLOCK_LINE, MARK_COLOUR, WIN_FILL, Cell, heat_colour, session_html
 from .labels import mark
 
-__all__ = ["Cell", "PlaySession", "heat_colour"]
+__all__ = ["BLOCK_FILL", "BLOCK_LINE", "MARK_COLOUR", "WIN_FILL", "Cell", "Event", "PlaySession", "heat_colour"]
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One square of the board as the play board shows it.
+class Event(NamedTuple):
+    """One move of the game as the session saw it: who made it (``"you"``, ``"agent"``, ``"chance"``), where, which."""
 
-    Attributes:
-        text: ``"X"``, ``"O"`` or ``""``.
-        move: the move played by clicking here (``None`` if that is not a legal move now).
-        heat: the share of the agent's last search spent on the move that lands here,
-            in [0, 1] (``None`` where it searched nothing).
-        last: True on the agent's last move.
-        target: True where one of your legal moves lands, marked only when you have fewer
-            moves than there are empty cells (the small board you are sent to in Ultimate
-            Tic-Tac-Toe, the cell where each column's stone lands in Connect Four).
-        won: True on the line that won the game
-            (:meth:`~mctslab.games.hooks.DrawingHooks.winning_cells`).
-        owner: ``"X"`` or ``"O"`` when the block holding the cell (a local board of Ultimate
-            Tic-Tac-Toe) has been won by that player, else ``""``.
-    """
-
-    text: str
-    move: int | None
-    heat: float | None
-    last: bool
-    target: bool = False
-    won: bool = False
-    owner: str = ""
-
-
-MARK_COLOUR = {"X": "#1f4e9c", "O": "#b8460b"}
-"""The colour of each player's stones on the boards: blue X, orange O (as in the tree pictures), never a
-monospace letter that reads as a zero beside the percentages."""
-BLOCK_FILL = {"X": "#d4e4f7", "O": "#fbdcbc"}
-"""The background of a block (an Ultimate local board) won by X or O."""
-WIN_FILL = "#9ed89a"
-"""The background of the cells of the winning line (green)."""
-BLOCK_LINE = "3px solid #333333"
-"""The line between blocks (Ultimate's local boards)."""
+    who: str
+    state: State
+    move: int
 
 
 class PlaySession:
-    """A game between a person and an agent.
+    """A game between a person and an agent (or a person alone, in a puzzle).
 
     Args:
-        game: a game that draws its board (:meth:`~mctslab.games.base.Game.board_cells`
-            is not ``None``): tic-tac-toe, Connect Four, Ultimate Tic-Tac-Toe, Fractio,
-            or your own.
-        agent: the opponent (any :class:`~mctslab.agents.base.Agent`).
-        human: the seat of the person, 0 (moves first, X) or 1 (O). When it is the
-            agent's turn (at the start, or after ``opening``), the agent moves at once.
-        opening: moves played (for both sides) before the game starts, to set up a
-            position; every new game starts from there.
+        game: any game of one or two players: one with a board
+            (:meth:`~mctslab.games.base.Game.board_cells`) is played by clicking its cells,
+            one without by choosing among your moves (:meth:`choices`).
+        agent: the opponent (any :class:`~mctslab.agents.base.Agent`), or ``None`` for a
+            one-player game (a puzzle), which you play alone.
+        human: the seat of the person, 0 (moves first, X) or 1 (O); 0 in a puzzle. When it
+            is the agent's turn (at the start, or after ``opening``), the agent moves at once.
+        opening: moves played (for both sides, and chance) before the game starts, to set
+            up a position; every new game starts from there.
+        seed: seeds the generator of the chance moves (dice, deals) the session draws;
+            ``None`` for a fresh one. Each new game goes on drawing from it.
 
     Attributes:
         state: the position now.
-        moves: the moves played so far (the opening included).
+        moves: the moves played so far (the opening and chance's outcomes included).
+        events: the :class:`Event` of each move since the opening.
         analysis: the agent's :class:`~mctslab.agents.base.Analysis` of its last move, or ``None``.
         searched: the position the agent searched for that move, or ``None``.
 
     Raises:
-        ValueError: for a game without a board, or a seat other than 0 and 1.
+        ValueError: for a game of more than two players, a seat other than 0 and 1 (0 in a
+            puzzle), an agent missing in a two-player game or given for a puzzle.
     """
 
-    def __init__(self, game: Game, agent: Agent, human: int = 0, opening: Sequence[int] = ()) -> None:
-        if game.board_cells(game.initial_state()) is None:
+    def __init__(
+        self,
+        game: Game,
+        agent: Agent | None = None,
+        human: int = 0,
+        opening: Sequence[int] = (),
+        seed: int | None = None,
+    ) -> None:
+        players = game.num_players
+        if players > 2:
+            raise ValueError(f"the play board plays one- and two-player games; {game.spec} has {players} players")
+        if players == 1 and agent is not None:
+            raise ValueError(f"{game.spec} is a one-player puzzle: you play it alone, so pass agent=None")
+        if players == 2 and agent is None:
             raise ValueError(
-                "the play board draws the games whose board_cells() gives a board (tic-tac-toe, Connect Four, "
-                f"Ultimate Tic-Tac-Toe, ...); {game!r} has none: override Game.board_cells and Game.move_cell"
+                f"{game.spec} is a two-player game: give an agent to play against (e.g. make_agent('uct'))"
             )
         self.game, self.agent = game, agent
+        self.chance = random.Random(seed)
         self.opening = list(opening)
         self.start = game.state_from_moves(self.opening)  # checked: an illegal opening raises here
         self.new_game(human)
 
     def new_game(self, human: int | None = None) -> None:
-        """Start again (optionally in the other seat); the agent moves first if it is its turn."""
+        """Start again (optionally in the other seat); chance and the agent move first if it is their turn."""
         if human is not None:
-            if human not in (0, 1):
-                raise ValueError(f"human must be 0 (X, moves first) or 1 (O), got {human!r}")
+            seats = range(self.game.num_players)
+            if human not in seats:
+                allowed = "0 (X, moves first) or 1 (O)" if len(seats) == 2 else "0 (a puzzle has one seat)"
+                raise ValueError(f"human must be {allowed}, got {human!r}")
             self.human = human
         self.state: State = self.start
         self.moves: list[int] = list(self.opening)
+        self.events: list[Event] = []
+        self._yours = 0  # events before your last move
         self.analysis: Analysis | None = None
         self.searched: State | None = None
-        self.agent.reset()
+        if self.agent is not None:
+            self.agent.reset()
         self.reply()
 
     @property
@@ -114,8 +119,18 @@ class PlaySession:
         """True once the game has ended."""
         return self.game.is_terminal(self.state)
 
+    @property
+    def hides(self) -> bool:
+        """True while the game goes on and hides something from you (a game without perfect information)."""
+        return not self.game.perfect_information and not self.over
+
+    def _move(self, who: str, move: int) -> None:
+        self.events.append(Event(who, self.state, move))
+        self.state = self.game.play(self.state, move)
+        self.moves.append(move)
+
     def play(self, move: int) -> int | None:
-        """Your move, then the agent's reply (if the game goes on); returns the reply or ``None``.
+        """Your move, then chance's and the agent's until it is yours again; returns the agent's last move or ``None``.
 
         Raises:
             IllegalMoveError: if the game is over, it is not your turn, or ``move`` is
@@ -125,23 +140,27 @@ class PlaySession:
             raise IllegalMoveError(f"the game is over ({self.status()}); start a new game")
         if self.game.to_move(self.state) != self.human:
             raise IllegalMoveError("it is the agent's turn, not yours")
-        self.state = self.game.play(self.state, move)
-        self.moves.append(move)
+        self.game.play(self.state, move)  # raises for an illegal move before anything is recorded
+        self._yours = len(self.events)
+        self._move("you", move)
         return self.reply()
 
     def reply(self) -> int | None:
-        """The agent moves if it is its turn and the game is not over; returns its move or ``None``."""
-        if self.over or self.game.to_move(self.state) == self.human:
-            return None
-        self.searched = self.state
-        self.analysis = self.agent.analyse(self.game, self.state)
-        self.state = self.game.play(self.state, self.analysis.move)
-        self.moves.append(self.analysis.move)
-        return self.analysis.move
+        """Chance and the agent move until your turn or the end; returns the agent's last move or ``None``."""
+        last = None
+        while not self.over and self.game.to_move(self.state) != self.human:
+            if self.game.to_move(self.state) == CHANCE:
+                self._move("chance", self.game.chance_move(self.state, self.chance))
+                continue
+            self.searched = self.state
+            self.analysis = self.agent.analyse(self.game, self.state)
+            last = self.analysis.move
+            self._move("agent", last)
+        return last
 
     def heat(self) -> dict[int, float]:
-        """Move -> share of the agent's last search spent on it (visits or playouts; sums to 1)."""
-        if self.analysis is None or not self.analysis.stats:
+        """Move -> share of the agent's last search spent on it (visits or playouts; sums to 1); empty while hidden."""
+        if self.analysis is None or not self.analysis.stats or self.hides:
             return {}
         total = sum(s.visits for s in self.analysis.stats) or 1
         return {s.move: s.visits / total for s in self.analysis.stats}
@@ -151,6 +170,8 @@ class PlaySession:
         you = f"you ({mark(self.game, self.human)})"
         it = f"the agent ({mark(self.game, 1 - self.human)})"
         if self.over:
+            if self.agent is None:
+                return f"the end: your return is {self.game.returns(self.state)[0]:.3g} (1 is the best)"
             winner = self.game.winner(self.state)
             return "draw" if winner is None else f"{you if winner == self.human else it} won"
         return f"{you if self.game.to_move(self.state) == self.human else it} to move"
@@ -159,6 +180,49 @@ class PlaySession:
         """True when the game goes on and it is your move."""
         return not self.over and self.game.to_move(self.state) == self.human
 
+    def view(self) -> str:
+        """The position in words as you may see it (``render_for``); all of it at the end."""
+        return self.game.render(self.state) if self.over else self.game.render_for(self.state, self.human)
+
+    def event_text(self, event: Event) -> str:
+        """An event in words, ``"chance: 4"``, ``"the agent (O): 2"``; a move hidden from you only says who moved."""
+        game = self.game
+        if event.who == "chance":
+            return "chance moved" if self.hides else f"chance: {game.outcome_text(event.state, event.move)}"
+        if event.who == "you":
+            return f"you: {game.move_text(event.move)}"
+        return (
+            f"the agent ({mark(game, 1 - self.human)}) moved"
+            if self.hides
+            else (f"the agent ({mark(game, 1 - self.human)}): {game.move_text(event.move)}")
+        )
+
+    def tells_events(self) -> bool:
+        """Whether the board says what happened: when there is no board to see it on, chance moved, or moves are hidden.
+
+        On the board of a game of perfect information without chance the position says it all.
+        """
+        if self.cells() is None or not self.game.perfect_information:
+            return True
+        return any(event.who == "chance" for event in self.events)
+
+    def events_text(self) -> str:
+        """What happened since your last move (the whole game, once it is over), one event after another."""
+        shown = self.events if self.over else self.events[self._yours :]
+        return "; ".join(self.event_text(e) for e in shown)
+
+    def choices(self) -> list[tuple[str, int]]:
+        """Your legal moves as ``(name, move)`` (none when it is not your turn): a boardless game's buttons."""
+        if not self.your_turn():
+            return []
+        return [(self.game.move_text(m), m) for m in self.game.legal_moves(self.state)]
+
+    def cells(self) -> list[list[str]] | None:
+        """The board's texts as you may see them (``board_cells_for``), or ``None`` without a board."""
+        if self.over:
+            return self.game.board_cells(self.state)
+        return self.game.board_cells_for(self.state, self.human)
+
     def targets(self) -> set[tuple[int, int]]:
         """The cells where your legal moves land, when they are fewer than the empty cells (else none).
 
@@ -166,11 +230,12 @@ class PlaySession:
         in Ultimate Tic-Tac-Toe these are the empty cells of the small board you are sent
         to, and in Connect Four the cell where each column's stone would land.
         """
-        if not self.your_turn():
+        texts = self.cells()
+        if not self.your_turn() or texts is None:
             return set()
         game, state = self.game, self.state
         cells = {game.move_cell(state, m) for m in game.legal_moves(state)} - {None}
-        empty = sum(text == "" for row in game.board_cells(state) for text in row)
+        empty = sum(text == "" for row in texts for text in row)
         return cells if len(cells) < empty else set()
 
     def hint(self) -> str:
@@ -179,6 +244,8 @@ class PlaySession:
             return "the game is over: click new game to play again"
         if not self.your_turn():
             return ""
+        if self.cells() is None:
+            return "click one of your moves"
         return "click an outlined cell" if self.targets() else "click an empty cell"
 
     def stats_table(self) -> str:
@@ -187,28 +254,35 @@ class PlaySession:
         The same numbers as :meth:`Analysis.table <mctslab.agents.base.Analysis.table>`
         (Bradberry 2015's printout); moves are written with
         :meth:`~mctslab.games.base.Game.move_text` (``"col 3"``, ``"40 (b4 c4)"``: board 4, cell 4).
+        In a game with hidden information they are shown at the end: they depend on the agent's cards.
         """
-        analysis = self.analysis
-        if analysis is None:
+        if self.agent is None:
+            return ""
+        if self.analysis is None:
             return "(the agent has not moved yet)"
-        return analysis.table(self.game.move_text)
+        if self.hides:
+            return "(the agent's statistics are shown when the game ends: they depend on what it alone sees)"
+        return self.analysis.table(self.game.move_text)
 
     def grid(self) -> list[list[Cell]]:
-        """The board as rows of :class:`Cell` (top row first), with the heat of the agent's last search.
+        """The board as :class:`Cell` rows, top row first, with the heat of the agent's last search (``[]``: no board).
 
         A click on a cell plays :meth:`~mctslab.games.base.Game.click_move` (in Connect
         Four, the cell where the next stone of a column lands plays that column). The
         heat of a move, and the agent's last move, are drawn on the move's
         :meth:`~mctslab.games.base.Game.move_cell` in the position the agent searched
-        (in Connect Four: where its stone would have landed).
+        (in Connect Four: where its stone would have landed); not while the game hides them.
         """
         game, state = self.game, self.state
+        texts = self.cells()
+        if texts is None:
+            return []
         yours = self.your_turn()
         targets = self.targets()
-        texts = game.board_cells(state)
-        searched = self.searched
-        won = game.winning_cells(state)
-        side, owners = game.board_blocks(), game.block_winners(state)
+        searched = None if self.hides else self.searched
+        won = game.winning_cells(state) if not self.hides else set()
+        side = game.board_blocks()
+        owners = game.block_winners(state) if not self.hides else None
         heat_at, last_at = {}, None
         if searched is not None:
             for move, share in self.heat().items():
@@ -235,7 +309,8 @@ class PlaySession:
 
     def __repr__(self) -> str:
         # A saved notebook shown as text (untrusted, or on GitHub) reads the game, not an address.
-        return f"{self.agent.spec} against you: {self.status()}\n{self.game.render(self.state)}"
+        who = f"{self.agent.spec} against you" if self.agent is not None else "your puzzle"
+        return f"{who}: {self.status()}\n{self.view()}"
 
     def block_edges(self, row: int, col: int) -> tuple[bool, bool]:
         """Whether cell ``(row, col)`` starts a new block (a thick line) above it, and left of it."""
@@ -245,53 +320,4 @@ class PlaySession:
         return row > 0 and row % side == 0, col > 0 and col % side == 0
 
     def _repr_html_(self) -> str:
-        rows = []
-        plain = "background:transparent"  # no zebra stripes from the notebook's table style
-        labels = self.game.column_labels()
-        if labels is not None:
-            heads = "".join(
-                f'<th style="font-weight:normal;color:#555;text-align:center">{escape(t)}</th>' for t in labels
-            )
-            rows.append(f'<tr style="{plain}">{heads}</tr>')
-        for r, row in enumerate(self.grid()):
-            tds = "".join(self._cell_html(r, c, cell) for c, cell in enumerate(row))
-            rows.append(f'<tr style="{plain}">{tds}</tr>')
-        table = f'<table class="mctslab-board" style="border-collapse:collapse;margin:0">{"".join(rows)}</table>'
-        status = escape(self.status())
-        stats = f"{escape(self.agent.spec)}\n{escape(self.stats_table())}"
-        return (
-            '<div style="display:flex;flex-wrap:wrap;gap:8px 24px;align-items:flex-start">'
-            f'<div>{table}<p style="margin:4px 0">{status}</p></div>'
-            f'<pre style="white-space:pre;overflow-x:auto;max-width:100%;margin:0">{stats}</pre></div>'
-        )
-
-    def _cell_html(self, r: int, c: int, cell: Cell) -> str:
-        """One ``<td>`` of the HTML board: the stone in its colour, or the heat; the winning line, won blocks."""
-        style = ["width:28px", "height:28px", "padding:0", "text-align:center", "border:1px solid #999"]
-        style.append("font-family:Helvetica,Arial,sans-serif")
-        above, left = self.block_edges(r, c)
-        style += ["border-top:" + BLOCK_LINE] if above else []
-        style += ["border-left:" + BLOCK_LINE] if left else []
-        background = (
-            WIN_FILL if cell.won else BLOCK_FILL.get(cell.owner) or (heat_colour(cell.heat) if cell.heat else "")
-        )
-        style += [f"background:{background}"] if background else []
-        if cell.text:
-            text = escape(cell.text)
-            style += ["font-size:17px", "font-weight:bold", f"color:{MARK_COLOUR.get(cell.text, '#000')}"]
-        else:
-            text = f"{cell.heat:.0%}" if cell.heat else ""
-            style += ["font-size:11px", "color:#444"]
-        if cell.target:
-            style.append("box-shadow:inset 0 0 0 2px #2e7d32")
-        if cell.last:
-            style.append("outline:2px solid #c62828;outline-offset:-2px")
-        kind = ' class="mctslab-win"' if cell.won else ""
-        return f'<td{kind} style="{";".join(style)}">{text}</td>'
-
-
-def heat_colour(share: float) -> str:
-    """A colour from white (0) to deep orange (1) for a share of visits."""
-    share = min(max(share, 0.0), 1.0) ** 0.5
-    g, b = int(255 - 150 * share), int(255 - 230 * share)
-    return f"#ff{g:02x}{b:02x}"
+        return session_html(self)

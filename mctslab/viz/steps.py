@@ -35,7 +35,7 @@ from ..agents.uct import UCT, Node
 from ..games.base import Game, State
 from ..seeding import Seed
 from ..ucb import SQRT2
-from .labels import mark, move_text, result_text
+from .labels import is_chance, is_outcome, mark, move_text, outcome_title, result_text
 from .playout import Playout, copy_rng, playout_moves
 
 __all__ = ["ChildScore", "IterationRecord", "SearchRecorder", "SelectionStep", "Update"]
@@ -77,7 +77,8 @@ class SelectionStep:
     Attributes:
         node: the node where the choice was made.
         visits: its visits then (the ``N`` of UCB1).
-        scores: every child's :class:`ChildScore`, in the node's child order.
+        scores: every child's :class:`ChildScore`, in the node's child order; none at a
+            chance node (see :mod:`mctslab.viz.labels`), where the outcome is drawn, not chosen.
         chosen: the child the agent's :meth:`UCT.select <mctslab.agents.uct.UCT.select>`
             went to (read off its path, not recomputed): for an argmax rule, the child
             with the highest score, the first one on a tie.
@@ -161,12 +162,17 @@ class IterationRecord:
         def name(node: Node) -> str:
             if node.move is None:
                 return "the root"
+            if is_outcome(node, game):
+                return outcome_title(game, node)
             return f"{mark(game, node.player)} {move_text(game, node.move)}"
 
         lines = ["1. selection:"]
         if not self.selection:
             lines.append("   the root still has untried moves: selection stops at once")
         for step in self.selection:
+            if not step.scores and is_chance(step.node, game):
+                lines.append(f"   at {name(step.node)}, a chance node, N = {step.visits}: drawn, {name(step.chosen)}")
+                continue
             lines.append(f"   at {name(step.node)}, N = {step.visits}:")
             for s in step.scores:
                 chosen = "  <- highest, chosen" if s.node is step.chosen else ""
@@ -295,6 +301,8 @@ class SearchRecorder:
         return self.last
 
     def _scores(self, node: Node, chosen: Node) -> SelectionStep:
+        if is_chance(node, self.game):  # chance drew the outcome: there is no score to show
+            return SelectionStep(node, node.visits, (), chosen)
         # The agent's own rule, so a variant's scores are its own (plain UCT: UCB1).
         rule = self.agent.rule
         scores = tuple(

@@ -7,6 +7,13 @@ player, edges are as wide as their share of the visits, the most visited path is
 green and the last iteration's path red. :mod:`mctslab.viz.prune` keeps the picture
 readable at any size.
 
+Chance nodes (where a die is rolled or a card dealt) are drawn as ellipses, and the
+edges to their outcomes are labelled with the outcome's probability (``1/6``, exact
+where the tree or the game gives a :class:`~fractions.Fraction`). Any agent's tree gets
+this by the small interface documented in :mod:`mctslab.viz.labels`: a node attribute
+``chance: bool`` and ``probability`` on each outcome child (read with defaults; without
+them the game is asked).
+
 The result is a :class:`graphviz.Digraph`: a notebook shows it, ``.render(...)``
 saves it as SVG, PNG or PDF. Building it never needs the ``dot`` program; showing or
 saving does. Without ``dot``, a notebook shows the same tree as indented text with the
@@ -28,7 +35,18 @@ from ..agents.uct import Node
 from ..games.base import Game
 from ..ucb import SQRT2
 from .fit import image_html, inline_html
-from .labels import SMALL_BOARD_CELLS, board_cells, mark, more_text, node_stats, small_board_html
+from .labels import (
+    SMALL_BOARD_CELLS,
+    board_cells,
+    is_chance,
+    is_outcome,
+    mark,
+    more_text,
+    node_stats,
+    outcome_probability,
+    probability_text,
+    small_board_html,
+)
 from .outline import most_visited_path, node_title, view_outline
 from .prune import TreeView, prune
 
@@ -37,6 +55,8 @@ __all__ = ["NO_DOT_MESSAGE", "dot_available", "draw_tree", "graph_html", "render
 FILL = ("#d4e4f7", "#fbdcbc")
 """Box colour of a node by the player who made its move (0: X, blue; 1: O, orange)."""
 ROOT_FILL = "#eeeeee"
+CHANCE_FILL = "#f3f3f3"
+"""Box colour of a chance outcome (drawn by chance, not by a player)."""
 BEST = "#2e7d32"
 """Colour of the most visited path (green)."""
 LAST = "#c62828"
@@ -167,6 +187,7 @@ def render_view(
     graph.attr("edge", arrowsize="0.5", color="#666666")
     names = {id(n): f"n{i}" for i, n in enumerate(view.nodes)}
     top = max(view.root.visits, 1)
+    chances = any(is_chance(node, game) for node in view.nodes)
     for node in view.nodes:
         key = id(node)
         is_root = node is view.root
@@ -174,11 +195,11 @@ def render_view(
         board = small_board_html(game, node.state, node.move) if boards and game is not None else None
         if board:
             rows.append(board)
-        rows += stats.get(key) or [escape(s) for s in node_stats(node, c, mean=mean, ucb=ucb, rule=rule)]
+        rows += stats.get(key) or [escape(s) for s in node_stats(node, c, mean=mean, ucb=ucb, rule=rule, game=game)]
         count, _ = view.hidden[key]
         if count and not view.children[key]:
             rows.append(f'<FONT COLOR="#666666">+{count} below</FONT>')
-        attrs = {"fillcolor": ROOT_FILL if is_root else FILL[node.player]}
+        attrs = _chance_attrs(node, game, is_root)
         if key in best:
             attrs.update(color=BEST, penwidth="2")
         if key in last:
@@ -187,7 +208,7 @@ def render_view(
         graph.node(names[key], _html_label(rows), **attrs)
         if not is_root:
             width = 0.6 + 5.0 * math.sqrt(node.visits / top)
-            edge = {"penwidth": f"{width:.2f}"}
+            edge = {"penwidth": f"{width:.2f}", **_outcome_label(node, game)}
             if key in best:
                 edge["color"] = BEST
             if key in last:
@@ -195,12 +216,25 @@ def render_view(
             edge.update(edge_attrs.get(key, {}))
             graph.edge(names[id(node.parent)], names[key], **edge)
     _add_summaries(graph, view, names)  # last, so that with ordering=out they sit right of the children
-    caption = _caption(view, game, title, legend, bool(best), bool(last))
+    caption = _caption(view, game, title, legend, bool(best), bool(last), chances)
     graph.attr(label="\n".join(caption), labelloc="b", fontsize="10", fontname="Helvetica")
     graph.text = (
         NO_DOT_MESSAGE + "\n\n" + view_outline(view, game, c=c, mean=True, ucb=ucb, last_path=last_path, rule=rule)
     )
     return graph
+
+
+def _chance_attrs(node: Node, game: Game | None, is_root: bool) -> dict[str, str]:
+    """A node's fill (by the player who moved, grey for a chance outcome) and an ellipse where chance moves."""
+    fill = ROOT_FILL if is_root else CHANCE_FILL if is_outcome(node, game) else FILL[node.player]
+    return {"fillcolor": fill, **({"shape": "ellipse"} if is_chance(node, game) else {})}
+
+
+def _outcome_label(node: Node, game: Game | None) -> dict[str, str]:
+    """The edge label of a chance outcome: its probability (``"1/6"``); nothing for a player's move."""
+    if not is_outcome(node, game):
+        return {}
+    return {"label": probability_text(outcome_probability(node, game)), "fontsize": "9", "fontname": "Helvetica"}
 
 
 def _add_summaries(graph: Any, view: TreeView, names: dict[int, str]) -> None:
@@ -221,7 +255,9 @@ def _add_summaries(graph: Any, view: TreeView, names: dict[int, str]) -> None:
             graph.edge(names[key], more, style="dotted", color="#999999", arrowhead="none")
 
 
-def _caption(view: TreeView, game: Game | None, title: str | None, legend: bool, best: bool, last: bool) -> list[str]:
+def _caption(
+    view: TreeView, game: Game | None, title: str | None, legend: bool, best: bool, last: bool, chances: bool = False
+) -> list[str]:
     """The lines under the picture: the title, the legend (colours, widths, paths) and the count of nodes shown."""
     caption = []
     if title:
@@ -233,6 +269,7 @@ def _caption(view: TreeView, game: Game | None, title: str | None, legend: bool,
         ]
         parts += ["green: most visited path"] if best else []
         parts += ["red: last iteration"] if last else []
+        parts += ["ellipse: chance node, its edges labelled with the probabilities"] if chances else []
         caption.append("; ".join(parts))
     caption.append(f"{len(view.nodes)} of {view.total} nodes shown")
     return caption

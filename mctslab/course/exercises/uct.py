@@ -27,6 +27,7 @@ from typing import Any
 
 from ...games import GAMES, make_game
 from ...games.base import Game, State
+from ...games.kinds import CLASSIC
 from .agent_probes import _Probes
 from .limits import PROGRESS_AFTER, TimeLimitExceeded, progress, time_limit
 from .positions import DRAW_ESCAPES, ONE_MOVE, _cells, _sample_positions, position
@@ -217,7 +218,8 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
     # -- the basic checks ----------------------------------------------------------------
     def legal(self) -> tuple[bool, str]:
         tried = 0
-        for spec in GAMES:
+        games = _classic_games()
+        for spec in games:
             game = make_game(spec)
             for state in _sample_positions(game):
                 agent = self.agent(tried, BUDGETS["legal"])
@@ -238,7 +240,7 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
                         f"in {spec} (position {_cells(game, state)!r}, legal moves {list(legal)}) your agent "
                         f"played {what}, which is not legal.{hint}"
                     )
-        return True, f"{tried} positions of {len(GAMES)} games ({', '.join(GAMES)}): every move legal"
+        return True, f"{tried} positions of {len(games)} games ({', '.join(games)}): every move legal"
 
     def tree(self) -> tuple[bool, str]:
         game = make_game("tictactoe")
@@ -398,3 +400,8 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
             checker.bar.close()
     checker.report.seconds = time.perf_counter() - checker.began
     return checker.report
+
+
+def _classic_games() -> tuple[str, ...]:
+    """The registered games the course's UCT is written for: two players, no chance, nothing hidden."""
+    return tuple(spec for spec in GAMES if make_game(spec).kind().traits == CLASSIC)

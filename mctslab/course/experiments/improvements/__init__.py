@@ -44,6 +44,7 @@ from .matches import (
     is_timed,
     matches,
     measured_curve,
+    stored_match,
     timed_match,
     timed_matches,
 )
@@ -89,6 +90,7 @@ __all__ = [
     "detectable_score",
     "curve_matches",
     "head_to_head",
+    "stored_match",
     "is_timed",
     "iteration_costs",
     "iterations_to_win",

@@ -144,10 +144,11 @@ CURVE_MATCHES = curve_matches()
 def measured_curve(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> Curve:
     """The score of :data:`CURVE_VARIANT` against UCT at each budget of :data:`CURVE_MATCHES`, read back.
 
-    From ``out_dir``; missing games are played (run the command first). ``xs``: iterations per move.
+    From ``out_dir``, read only (:func:`stored_match`): a missing or damaged game is an error,
+    never played here (run the command first). ``xs``: iterations per move.
     """
     pairings = CURVE_MATCHES if pairings is None else pairings
-    results = [head_to_head(p, out_dir) for p in pairings]
+    results = [stored_match(p, out_dir) for p in pairings]
     return Curve(
         label=f"{CURVE_VARIANT} vs uct (Ultimate Tic-Tac-Toe)",
         xs=tuple(float(p.variant.rpartition("iterations=")[2]) for p in pairings),
@@ -184,6 +185,22 @@ def head_to_head(
     n = pairing.games if games is None else games
     return play_match(
         pairing.game, pairing.variant, pairing.baseline, games=n, seed=SEED, workers=workers, out=out, progress=progress
+    )
+
+
+def stored_match(pairing: Pairing, out_dir: str | os.PathLike) -> MatchResult:
+    """One pairing's finished match read back from ``out_dir``: nothing played, the file never changed.
+
+    :func:`~mctslab.tournament.read_match` on the file :func:`head_to_head` writes: every check
+    a resumed match makes (header, seats, duplicates, each game replayed to its recorded
+    winner), and every game of the pairing must be there.
+
+    Raises:
+        ResultsFileError: if the file is missing, holds another match, is damaged or lacks
+            games (run ``python -m mctslab.course.experiments.improvements`` to complete it).
+    """
+    return read_match(
+        pairing.game, pairing.variant, pairing.baseline, pairing.games, SEED, out=Path(out_dir) / pairing.filename
     )
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from ....display import Table
 from ....tournament import Outcomes
 from ....tournament.stats import games_needed_one_sample
-from .matches import CURVE_MATCHES, MATCHES, TIMED_MATCHES, Pairing, TimedMatch, head_to_head, is_timed, timed_match
+from .matches import CURVE_MATCHES, MATCHES, TIMED_MATCHES, Pairing, TimedMatch, is_timed, stored_match, timed_match
 
 
 class _ShownAsTable:
@@ -162,16 +162,17 @@ def measured_table(
 ) -> MeasuredTable:
     """The table of :data:`MATCHES` and :data:`TIMED_MATCHES` read back from ``out_dir``, intervals at ``confidence``.
 
-    Missing games are played: run the command first (the equal-time matches on Ultimate
-    are only read: a missing game is an error, never played on this machine). Their rows
-    show the variant's spec as the pairing writes it; the others, as the results file does.
+    Read only (:func:`~.matches.stored_match`, and ``timed_match(..., play=False)`` for the
+    equal-time matches): a missing or damaged game is an error, never played here (run the
+    command first). The equal-time rows show the variant's spec as the pairing writes it; the
+    others, as the results file does.
     """
     rows = []
     for p in [*MATCHES, *TIMED_MATCHES] if pairings is None else pairings:
         if is_timed(p):
             rows.append(Row(p.game, p.variant, p.budget, timed_match(p, out_dir, play=False).outcomes, confidence))
         else:
-            result = head_to_head(p, out_dir)
+            result = stored_match(p, out_dir)
             rows.append(Row(result.game, result.a, p.budget, result.outcomes, confidence))
     return MeasuredTable(tuple(rows))
 
