@@ -159,6 +159,11 @@ class UCT(Agent):
         "rule_name": "name",
     }
 
+    _chance_game: Game | None = None
+    """The game searched, if it has chance nodes (set by :meth:`new_root`); ``None`` otherwise."""
+    _drawn: int | None = None
+    """The outcome selection drew at a chance node without its child, for :meth:`expand`."""
+
     _plain_ucb1 = True
     """Whether :meth:`select` may run its inlined UCB1 (set for each class when it is made)."""
 
@@ -237,6 +242,8 @@ class UCT(Agent):
             The node where selection stops (not fully expanded, or terminal) and its
             depth below ``node``.
         """
+        if self._chance_game is not None:  # searching a game with chance (set by new_root)
+            return self.select_through_chance(self._chance_game, node)
         if not self._plain_ucb1:
             if type(self).select_child is not UCT.select_child:  # a variant's own choice of one child
                 return descend(node, self.select_child)
@@ -275,7 +282,16 @@ class UCT(Agent):
         return move
 
     def expand(self, game: Game, node: Node) -> Node:
-        """Step 2: add one child (a :attr:`node_class`) for a random untried move; a terminal node is returned as is."""
+        """Step 2: add one child (a :attr:`node_class`) for a random untried move; a terminal node is returned as is.
+
+        At a chance node, the child of the outcome that selection drew (an outcome's node
+        keeps the statistics of the player who rolled: its ``player`` is the chance node's).
+        """
+        if game.has_chance and game.to_move(node.state) == CHANCE:
+            move, self._drawn = self._drawn, None
+            child = self.node_class(game.apply(node.state, move), node.player, move, node)
+            node.children = [*node.children, child]
+            return child
         move = self.pop_untried(game, node)
         if move is None:
             return node
@@ -301,15 +317,9 @@ class UCT(Agent):
     def iterate(self, game: Game, root: Node) -> int:
         """One iteration of the four steps; returns the depth of the node simulated from.
 
-        In a game with chance (:attr:`Game.has_chance`) selection and expansion go through
-        chance nodes (:meth:`select_through_chance`).
+        In a game with chance (:attr:`Game.has_chance`) selection goes through chance nodes
+        (:meth:`select_through_chance`) and expansion may add an outcome (:meth:`expand`).
         """
-        if game.has_chance:
-            if self.playout != "random":
-                raise ValueError(f"playout={self.playout} cannot play {game.spec}'s dice: use playout=random")
-            node, depth = self.select_through_chance(game, root)
-            self.backpropagate(node, self.simulate(game, node))
-            return depth
         leaf, depth = self.select(root)
         node = self.expand(game, leaf)
         if node is not leaf:
@@ -318,16 +328,15 @@ class UCT(Agent):
         return depth
 
     def select_through_chance(self, game: Game, node: Node) -> tuple[Node, int]:
-        """Steps 1 and 2 in a game with chance: descend, sampling an outcome at each chance node, and add one node.
+        """Step 1 in a game with chance: descend by the :attr:`rule`, drawing an outcome at each chance node.
 
-        At a player's node: the :attr:`rule`'s child while the node is fully expanded, else a
-        new child (:meth:`expand`). At a chance node (``to_move`` is :data:`CHANCE`) the
-        children are the outcomes: one is drawn with its probability
-        (:meth:`Game.chance_move`) and followed, or added if it is new. An outcome's node
-        keeps the statistics of the player who rolled (its ``player``), one node per outcome.
+        At a chance node (``to_move`` is :data:`CHANCE`) the children are the outcomes: one is
+        drawn with its probability (:meth:`Game.chance_move`) and followed if it has a node;
+        if not, selection stops there and :meth:`expand` adds the drawn outcome's node. A
+        player's node is left as in :meth:`select`: by the rule while fully expanded.
 
         Returns:
-            The node to simulate from (new, or terminal) and its depth below ``node``.
+            The node where selection stops and its depth below ``node``.
         """
         if type(self).select_child is not UCT.select_child:
             pick = self.select_child
@@ -335,26 +344,34 @@ class UCT(Agent):
             rule = self.rule
             pick = lambda parent: best_child_by(rule, parent)  # noqa: E731
         depth = 0
-        while not game.is_terminal(node.state):
-            depth += 1
+        while True:
             if game.to_move(node.state) == CHANCE:
                 move = game.chance_move(node.state, self.rng)
                 child = next((ch for ch in node.children if ch.move == move), None)
                 if child is None:
-                    child = self.node_class(game.apply(node.state, move), node.player, move, node)
-                    node.children = [*node.children, child]
-                    return child, depth
-                node = child
-            elif node.untried is None or node.untried or not node.children:
-                return self.expand(game, node), depth
+                    self._drawn = move
+                    return node, depth
+            elif not node.untried and node.children:
+                child = pick(node)
             else:
-                node = pick(node)
-        return node, depth
+                return node, depth
+            node = child
+            depth += 1
 
     # -- searching -----------------------------------------------------------------
     def new_root(self, game: Game, state: State) -> Node:
-        """A fresh root (a :attr:`node_class`) for ``state``; ``player`` is the opponent of the player to move."""
+        """A fresh root (a :attr:`node_class`) for ``state``; ``player`` is the opponent of the player to move.
+
+        Also tells :meth:`select` whether this search goes through chance nodes.
+        """
+        self._search_game(game)
         return self.node_class(state, 1 - game.to_move(state))
+
+    def _search_game(self, game: Game) -> None:
+        """Remember ``game`` for :meth:`select` if it has chance (``None`` otherwise)."""
+        if game.has_chance and self.playout != "random":
+            raise ValueError(f"playout={self.playout} cannot play {game.spec}'s dice: use playout=random")
+        self._chance_game = game if game.has_chance else None
 
     def search(self, game: Game, state: State) -> Node:
         """Run the search from ``state`` within the budget and return the root of the tree.
@@ -382,6 +399,7 @@ class UCT(Agent):
 
     def _run(self, game: Game, state: State) -> tuple[Node, int, int]:
         legal_or_raise(game, state)
+        self._search_game(game)
         root = self._reusable(game, state) or self.new_root(game, state)
         max_depth = done = 0
         if self.seconds is None:
