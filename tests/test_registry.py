@@ -40,6 +40,7 @@ NON_DEFAULT = {
     "minimax": {"depth": 3, "max_nodes": 5000},
     "fixedbudget": {"kind": "halving", "budget": 123},
     "perfect": {},
+    "expectimax": {"max_states": 20000},
     "nmcs": {"level": 2, "memorise": False},
     "nrpa": {"level": 2, "iterations": 5, "alpha": 0.5},
     "ismcts": {"iterations": 31, "c": 0.7, "final": "mean"},
@@ -178,7 +179,7 @@ def check_play_match(name: str, values: dict) -> None:
         record = play_game(puzzle, [spec], seed=1)
         assert record.agents == (spec,) and make_agent(spec, seed=0).parameters() == cls(**values, seed=0).parameters()
         return
-    game = "tictactoe" if name in ("perfect", "racioppo", "puct") else "connect4:rows=4,cols=4,k=3"
+    game = "tictactoe" if name in ("perfect", "racioppo", "puct", "expectimax") else "connect4:rows=4,cols=4,k=3"
     if name == "minimax":
         values["depth"] = 2
         spec = cls(**values, seed=0).spec

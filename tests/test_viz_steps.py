@@ -8,6 +8,7 @@ import pytest
 from conftest import games_for
 
 from mctslab import UCT, IllegalMoveError, make_agent, make_game
+from mctslab.games import CHANCE
 from mctslab.games.tictactoe import TicTacToe
 from mctslab.ucb import ucb1
 from mctslab.viz import SearchRecorder, playout_moves
@@ -97,6 +98,9 @@ def test_every_iteration_record_obeys_the_four_phases(spec):
         # selection: every step picked the child with the highest UCB1 value
         assert [s.node for s in r.selection] + [r.leaf] == list(path[: len(r.selection) + 1])
         for step in r.selection:
+            if game.has_chance and game.to_move(step.node.state) == CHANCE:  # drawn, not chosen: no scores
+                assert step.scores == () and step.chosen in step.node.children
+                continue
             assert [s.node for s in step.scores] == step.node.children
             best = max(step.scores, key=lambda s: s.ucb)
             assert step.chosen is best.node
@@ -105,7 +109,7 @@ def test_every_iteration_record_obeys_the_four_phases(spec):
         # expansion: a new leaf with one visit, whose move is no longer untried
         if r.expanded is not None:
             assert r.expanded.parent is r.leaf and r.expanded.visits == 1 and not r.expanded.children
-            assert r.expanded.move not in r.leaf.untried
+            assert r.expanded.move not in (r.leaf.untried or ())  # a chance node's outcomes are never untried
         else:
             assert game.is_terminal(r.leaf.state)
         # simulation: the recorded moves lead from the new node to the recorded end

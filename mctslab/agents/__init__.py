@@ -10,6 +10,7 @@ from __future__ import annotations
 from .base import Agent, Analysis, ConcurrentSearchError, MoveStat, Param
 from .budget import SCHEDULES, FixedBudget
 from .determinized import Determinized, WorldView
+from .expectimax import Expectimax
 from .ismcts import ISMCTS, InfoNode
 from .minimax import Minimax
 from .montecarlo import FlatMonteCarlo, WindowedMonteCarlo
@@ -37,6 +38,7 @@ __all__ = [
     "AGENTS",
     "UCT",
     "Agent",
+    "Expectimax",
     "Analysis",
     "ConcurrentSearchError",
     "FixedBudget",

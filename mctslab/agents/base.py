@@ -217,6 +217,11 @@ def _checks_the_kind(method: Callable[..., Any]) -> Callable[..., Any]:
     return asked
 
 
+REGISTERED: dict[str, type] = {}
+"""Name -> class of the registered agents: :data:`mctslab.agents.registry.AGENTS` is this dict
+(defined here so that a refusal can name the agents that can play, without an import circle)."""
+
+
 def _agent_classes(cls: type) -> list[type]:
     found = []
     for sub in cls.__subclasses__():
@@ -288,7 +293,9 @@ class Agent(ABC):
         traits = kind.traits
         if traits <= self.handles:
             return
-        able = sorted({c.name for c in _agent_classes(Agent) if "name" in vars(c) and traits <= c.handles})
+        able = sorted(
+            {c.name for c in _agent_classes(Agent) if REGISTERED.get(vars(c).get("name")) is c and traits <= c.handles}
+        )
         raise CannotPlayError(
             f"agent {self.name!r} cannot play {game.spec}, {kind.describe()}: it plays "
             f"{describe_traits(self.handles)}; agents that can: {', '.join(able) or 'none yet'}"

@@ -24,9 +24,9 @@ from typing import Any, TypeVar
 
 from ..seeding import Seed
 from ..specs import SpecError, parse_spec
-from .base import Agent
+from .base import REGISTERED, Agent
 
-AGENTS: dict[str, type[Agent]] = {}
+AGENTS: dict[str, type[Agent]] = REGISTERED  # the one dict: base's refusals name registered agents
 """The registered agents: spec name -> agent class (with its declared ``params``)."""
 
 A = TypeVar("A", bound=type[Agent])

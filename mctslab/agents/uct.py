@@ -31,6 +31,7 @@ from typing import Any
 
 from ..engine import check_engine
 from ..games.base import Game, State
+from ..games.kinds import CHANCE, CLASSIC, TWO_PLAYERS, WITH_CHANCE
 from ..seeding import Seed
 from ..specs import to_bool
 from ..ucb import SQRT2
@@ -129,6 +130,7 @@ class UCT(Agent):
     """
 
     name = "uct"
+    handles = frozenset({TWO_PLAYERS, WITH_CHANCE})  # chance nodes: outcomes sampled (python engine)
     params = (
         Param("iterations", int, None, check_optional_positive_int, "playouts per move", show="always"),
         Param("seconds", float, None, check_seconds, "time per move, in seconds"),
@@ -157,6 +159,11 @@ class UCT(Agent):
         "rule_name": "name",
     }
 
+    _chance_game: Game | None = None
+    """The game searched, if it has chance nodes (set by :meth:`new_root`); ``None`` otherwise."""
+    _drawn: int | None = None
+    """The outcome selection drew at a chance node without its child, for :meth:`expand`."""
+
     _plain_ucb1 = True
     """Whether :meth:`select` may run its inlined UCB1 (set for each class when it is made)."""
 
@@ -169,6 +176,9 @@ class UCT(Agent):
                     f"mctslab.agents.rules.SelectionRule subclass with {new} and set rule_class on {cls.__name__}"
                 )
         pair_node_with_rule(cls.node_class, cls.rule_class)  # a tree drawn alone still names its rule
+        changed = [name for name in UCT.CHANCE_PARTS if getattr(cls, name) is not getattr(UCT, name)]
+        if changed and "handles" not in vars(cls):  # its own steps may not know chance nodes: it says if they do
+            cls.handles = CLASSIC
         # Decided once per class, so that selection, run every iteration, asks one question.
         cls._plain_ucb1 = cls.rule_class is UCB1 and cls.rule is UCT.rule and cls.select_child is UCT.select_child
 
@@ -232,6 +242,8 @@ class UCT(Agent):
             The node where selection stops (not fully expanded, or terminal) and its
             depth below ``node``.
         """
+        if self._chance_game is not None:  # searching a game with chance (set by new_root)
+            return self.select_through_chance(self._chance_game, node)
         if not self._plain_ucb1:
             if type(self).select_child is not UCT.select_child:  # a variant's own choice of one child
                 return descend(node, self.select_child)
@@ -270,7 +282,16 @@ class UCT(Agent):
         return move
 
     def expand(self, game: Game, node: Node) -> Node:
-        """Step 2: add one child (a :attr:`node_class`) for a random untried move; a terminal node is returned as is."""
+        """Step 2: add one child (a :attr:`node_class`) for a random untried move; a terminal node is returned as is.
+
+        At a chance node, the child of the outcome that selection drew (an outcome's node
+        keeps the statistics of the player who rolled: its ``player`` is the chance node's).
+        """
+        if game.has_chance and game.to_move(node.state) == CHANCE:
+            move, self._drawn = self._drawn, None
+            child = self.node_class(game.apply(node.state, move), node.player, move, node)
+            node.children = [*node.children, child]
+            return child
         move = self.pop_untried(game, node)
         if move is None:
             return node
@@ -294,7 +315,11 @@ class UCT(Agent):
             node = node.parent
 
     def iterate(self, game: Game, root: Node) -> int:
-        """One iteration of the four steps; returns the depth of the node simulated from."""
+        """One iteration of the four steps; returns the depth of the node simulated from.
+
+        In a game with chance (:attr:`Game.has_chance`) selection goes through chance nodes
+        (:meth:`select_through_chance`) and expansion may add an outcome (:meth:`expand`).
+        """
         leaf, depth = self.select(root)
         node = self.expand(game, leaf)
         if node is not leaf:
@@ -302,10 +327,51 @@ class UCT(Agent):
         self.backpropagate(node, self.simulate(game, node))
         return depth
 
+    def select_through_chance(self, game: Game, node: Node) -> tuple[Node, int]:
+        """Step 1 in a game with chance: descend by the :attr:`rule`, drawing an outcome at each chance node.
+
+        At a chance node (``to_move`` is :data:`CHANCE`) the children are the outcomes: one is
+        drawn with its probability (:meth:`Game.chance_move`) and followed if it has a node;
+        if not, selection stops there and :meth:`expand` adds the drawn outcome's node. A
+        player's node is left as in :meth:`select`: by the rule while fully expanded.
+
+        Returns:
+            The node where selection stops and its depth below ``node``.
+        """
+        if type(self).select_child is not UCT.select_child:
+            pick = self.select_child
+        else:
+            rule = self.rule
+            pick = lambda parent: best_child_by(rule, parent)  # noqa: E731
+        depth = 0
+        while True:
+            if game.to_move(node.state) == CHANCE:
+                move = game.chance_move(node.state, self.rng)
+                child = next((ch for ch in node.children if ch.move == move), None)
+                if child is None:
+                    self._drawn = move
+                    return node, depth
+            elif not node.untried and node.children:
+                child = pick(node)
+            else:
+                return node, depth
+            node = child
+            depth += 1
+
     # -- searching -----------------------------------------------------------------
     def new_root(self, game: Game, state: State) -> Node:
-        """A fresh root (a :attr:`node_class`) for ``state``; ``player`` is the opponent of the player to move."""
+        """A fresh root (a :attr:`node_class`) for ``state``; ``player`` is the opponent of the player to move.
+
+        Also tells :meth:`select` whether this search goes through chance nodes.
+        """
+        self._search_game(game)
         return self.node_class(state, 1 - game.to_move(state))
+
+    def _search_game(self, game: Game) -> None:
+        """Remember ``game`` for :meth:`select` if it has chance (``None`` otherwise)."""
+        if game.has_chance and self.playout != "random":
+            raise ValueError(f"playout={self.playout} cannot play {game.spec}'s dice: use playout=random")
+        self._chance_game = game if game.has_chance else None
 
     def search(self, game: Game, state: State) -> Node:
         """Run the search from ``state`` within the budget and return the root of the tree.
@@ -333,6 +399,7 @@ class UCT(Agent):
 
     def _run(self, game: Game, state: State) -> tuple[Node, int, int]:
         legal_or_raise(game, state)
+        self._search_game(game)
         root = self._reusable(game, state) or self.new_root(game, state)
         max_depth = done = 0
         if self.seconds is None:
@@ -363,6 +430,8 @@ class UCT(Agent):
     def analyse(self, game: Game, state: State) -> Analysis:
         """Search, then return the final move with per-move statistics, depth and the tree."""
         if self.engine == "compiled":
+            if game.has_chance:
+                raise ValueError(f"engine=compiled cannot play {game.spec}: it has chance nodes; use engine=python")
             from .compiled import analyse
 
             return analyse(self, game, state)
@@ -385,6 +454,10 @@ class UCT(Agent):
             MoveStat(ch.move, ch.visits, ch.mean, exploration=rule.exploration(root, ch))
             for ch in sorted(root.children, key=lambda ch: ch.move)
         )
+
+    CHANCE_PARTS = ("select", "expand", "simulate", "backpropagate", "iterate", "new_root", "select_through_chance")
+    """The steps a search through chance nodes runs: a variant that changes one plays games without chance
+    only (its :attr:`handles` is :data:`~mctslab.games.kinds.CLASSIC`) unless it declares ``handles`` itself."""
 
     COMPILED_PARTS = (
         "node_class", "rule_class", "rule", "select_child", "select", "pop_untried", "expand", "simulate",

@@ -28,6 +28,8 @@ from . import kuhn  # Kuhn poker: exact best responses, exploitability, equilibr
 from .alphabeta import BudgetExhausted, alphabeta, optimal_moves
 from .enumeration import MAX_STATES, WIN, Enumeration, Odds, reachable_states
 from .perfect_play import best_moves, move_scores, move_values, solve
+from .pig import PigSolution
+from .pig import solve as solve_pig
 from .random_play import (
     TieRule,
     Trap,
@@ -48,6 +50,7 @@ __all__ = [
     "MAX_STATES",
     "Odds",
     "Optimum",
+    "PigSolution",
     "TieRule",
     "Trap",
     "WIN",
@@ -68,4 +71,5 @@ __all__ = [
     "reachable_states",
     "samegame_optimum",
     "solve",
+    "solve_pig",
 ]

@@ -1,0 +1,163 @@
+"""Pig: the dice game of Neller & Presser (2004), as OpenSpiel's ``pig``; the smallest game with chance nodes here.
+
+Two players take turns. On a turn a player rolls a die as often as they like: each face
+``2`` to ``die`` adds to the *turn total*; a ``1`` loses the turn total and passes the
+turn ("pigging out"). A player who *holds* adds the turn total to their score and
+passes the turn. The first whose score reaches ``target`` wins.
+
+Moves, in OpenSpiel's order: ``0`` roll, ``1`` hold (only hold once holding wins, as in
+OpenSpiel, so a game has finitely many positions). A roll leads to
+a chance node (:data:`~mctslab.games.kinds.CHANCE` to move) whose outcomes are the
+faces ``1`` to ``die``, each with probability ``Fraction(1, die)``; the face rolled is
+recorded as a move.
+
+Source: Todd W. Neller and Clifton G. M. Presser, "Optimal Play of the Dice Game Pig",
+The UMAP Journal 25(1), 2004 (the rules, and the optimal policy by value iteration:
+:mod:`mctslab.exact.pig`). With ``die=2`` (a coin: ``1`` loses the turn, ``2`` scores 2)
+and a small ``target`` the game is small enough to solve exactly with fractions.
+
+The state is a :class:`PigState`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import NamedTuple
+
+from .base import Game
+from .kinds import CHANCE
+from .registry import register_game
+
+ROLL = 0
+"""The move that rolls the die (OpenSpiel's ``pig``: action 0)."""
+HOLD = 1
+"""The move that banks the turn total and passes the turn (OpenSpiel's ``pig``: action 1)."""
+
+MAX_TARGET = 1000
+MAX_DIE = 20
+
+
+class PigState(NamedTuple):
+    """A Pig position.
+
+    Attributes:
+        scores: the banked scores of players 0 and 1.
+        total: the turn total of the player to move (points rolled this turn, not yet banked).
+        player: the player whose turn it is, 0 or 1.
+        rolling: True at a chance node: the die is in the air.
+    """
+
+    scores: tuple[int, int]
+    total: int
+    player: int
+    rolling: bool
+
+
+@register_game(
+    "pig",
+    params={"target": int, "die": int},
+    summary="Pig, the dice game: roll (0) or hold (1); a 1 loses the turn's points (default target=100, die=6)",
+    test_spec="pig:target=10",
+)
+class Pig(Game):
+    """Pig with a ``die``-sided die, played to ``target`` points.
+
+    Args:
+        target: the score that wins, 1 to 1000 (default 100).
+        die: the number of faces, 2 to 20 (default 6).
+
+    Raises:
+        ValueError: if ``target`` or ``die`` is out of range.
+    """
+
+    has_chance = True
+    rollout_order = "ordered"
+
+    def __init__(self, target: int = 100, die: int = 6) -> None:
+        if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_TARGET:
+            raise ValueError(f"Pig's target must be an int from 1 to {MAX_TARGET}, got {target!r}")
+        if isinstance(die, bool) or not isinstance(die, int) or not 2 <= die <= MAX_DIE:
+            raise ValueError(f"Pig's die must have 2 to {MAX_DIE} faces, got die={die!r}")
+        self.target = target
+        self.die = die
+        self.spec = f"pig:target={target},die={die}"
+        self._outcomes = tuple((face, Fraction(1, die)) for face in range(1, die + 1))
+        self._initial = PigState((0, 0), 0, 0, False)
+
+    def initial_state(self) -> PigState:
+        """Both scores 0, player 0 to move."""
+        return self._initial
+
+    def check_state(self, state: PigState) -> None:
+        """Refuse a state of another game, or scores, totals or players this game cannot have.
+
+        Raises:
+            InvalidStateError: saying what is wrong.
+        """
+        super().check_state(state)
+        scores, total, player, rolling = state
+        if type(scores) is not tuple or len(scores) != 2 or not all(type(s) is int and s >= 0 for s in scores):
+            self.refuse_state(state, "its scores must be two ints >= 0")
+        if min(scores) >= self.target:
+            self.refuse_state(state, f"only one score can reach the target {self.target}")
+        if type(total) is not int or total < 0:
+            self.refuse_state(state, "its turn total must be an int >= 0")
+        if type(player) is not int or player not in (0, 1) or type(rolling) is not bool:
+            self.refuse_state(state, "the player must be 0 or 1 and rolling a bool")
+
+    def to_move(self, state: PigState) -> int:
+        """The player whose turn it is, or ``CHANCE`` while the die rolls."""
+        return CHANCE if state.rolling else state.player
+
+    def chance_outcomes(self, state: PigState) -> tuple[tuple[int, Fraction], ...]:
+        """While the die rolls: each face ``1`` to ``die`` with probability ``Fraction(1, die)``.
+
+        Raises:
+            ValueError: if the die is not rolling.
+        """
+        if not state.rolling:
+            return super().chance_outcomes(state)
+        return self._outcomes
+
+    def legal_moves(self, state: PigState) -> tuple[int, ...]:
+        """``(0, 1)`` (roll, hold); ``(1,)`` once holding wins; the faces while the die rolls; ``()`` at the end."""
+        if self.is_terminal(state):
+            return ()
+        if state.rolling:
+            return tuple(range(1, self.die + 1))
+        if state.scores[state.player] + state.total >= self.target:
+            return (HOLD,)  # as OpenSpiel: holding wins, so it is the only move
+        return (ROLL, HOLD)
+
+    def apply(self, state: PigState, move: int) -> PigState:
+        """Roll, hold, or (while rolling) the face that came up (unchecked; see :meth:`Game.play`)."""
+        scores, total, player, rolling = state
+        if rolling:
+            if move == 1:  # pigged out: the turn total is lost, the turn passes
+                return PigState(scores, 0, 1 - player, False)
+            return PigState(scores, total + move, player, False)
+        if move == ROLL:
+            return PigState(scores, total, player, True)
+        banked = (scores[0] + total, scores[1]) if player == 0 else (scores[0], scores[1] + total)
+        return PigState(banked, 0, 1 - player, False)
+
+    def is_terminal(self, state: PigState) -> bool:
+        """True once a score has reached the target."""
+        return max(state.scores) >= self.target
+
+    def winner(self, state: PigState) -> int | None:
+        """The player whose score reached the target; ``None`` during the game."""
+        if state.scores[0] >= self.target:
+            return 0
+        if state.scores[1] >= self.target:
+            return 1
+        return None
+
+    def render(self, state: PigState) -> str:
+        """Scores, the turn total and who is to move (or who won)."""
+        head = f"P0 {state.scores[0]} - P1 {state.scores[1]} (target {self.target}, d{self.die})"
+        won = self.winner(state)
+        if won is not None:
+            return f"{head}\nplayer {won} wins"
+        action = "rolling the die" if state.rolling else "to move: 0 roll, 1 hold"
+        return f"{head}\nplayer {state.player} {action}, turn total {state.total}"
