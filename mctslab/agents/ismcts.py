@@ -7,7 +7,9 @@ draws one world, a determinization of the root from the searching player's view
 (:meth:`~mctslab.games.base.Game.sample_state`), and descends it: chance outcomes
 drawn with their probabilities, at a player's node the UCB rule over the moves legal
 in this world, one new node added, a random playout, and the returns backed up along
-the path (each node adds its own player's return).
+the path (each node adds its own player's return). In games whose positions repeat (Pig)
+the descent also stops, for a playout, at an information set already on its path: the
+statistics do not change during a descent, so it would otherwise go round the cycle forever.
 
 Availability counts: a move may be legal in some worlds of a node and not in others.
 Its UCB term uses the number of visits in which it was *available*,
@@ -92,16 +94,20 @@ class ISMCTS(Agent):
 
     def _iterate(self, game: Game, world: State, tree: dict[tuple[int, Hashable], InfoNode]) -> None:
         path: list[tuple[InfoNode, int]] = []
+        on_path: set[tuple[int, Hashable]] = set()
         while not game.is_terminal(world):
             player = game.to_move(world)
             if player == CHANCE:
                 world = game.apply(world, game.chance_move(world, self.rng))
                 continue
             key = (player, game.information_state(world, player))
+            if key in on_path:  # an information set met again (positions repeat, as in Pig): a playout from here
+                break
             node = tree.get(key)
             if node is None:
                 tree[key] = InfoNode(player)
                 break  # the new node is evaluated by a playout from here
+            on_path.add(key)
             move = self._choose(node, game.legal_moves(world))
             path.append((node, move))
             world = game.apply(world, move)
