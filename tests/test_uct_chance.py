@@ -51,12 +51,36 @@ def test_compiled_engine_playouts_and_variants_refuse_chance():
     state = game.initial_state()
     with pytest.raises(ValueError, match="engine=compiled cannot play pig"):
         make_agent("uct:iterations=10,engine=compiled").analyse(game, state)
-    with pytest.raises(ValueError, match="playout=decisive"):
-        make_agent("uct:iterations=10,playout=decisive").analyse(game, state)
     for variant in (Rave, Solver):
         with pytest.raises(CannotPlayError):
             variant(iterations=10).analyse(game, state)
     assert make_agent("uct").analyse(game, game.play(state, HOLD)).move in (ROLL, HOLD)
+
+
+def test_decisive_playouts_draw_the_dice_by_their_probabilities():
+    """Decisive and anti-decisive playouts pass through chance positions with the die's own odds."""
+    import random
+
+    from mctslab.agents.playouts import policy_rollout
+    from mctslab.games.kinds import CHANCE
+    from mctslab.tournament import wilson
+
+    game = make_game("pig:target=10")
+    faces = dict.fromkeys(range(1, 7), 0)
+    for playout in ("decisive", "antidecisive"):
+        for seed in range(150):
+            played = policy_rollout(game, game.initial_state(), random.Random(seed), playout=playout)
+            state = game.initial_state()
+            for move in played.moves:  # a legal game, ending where the playout says
+                if game.to_move(state) == CHANCE:
+                    faces[move] += 1
+                state = game.play(state, move)
+            assert game.is_terminal(state) and game.returns(state) == played.returns
+        assert make_agent(f"uct:iterations=30,playout={playout}", seed=1).analyse(game, state=game.initial_state())
+    rolls = sum(faces.values())
+    for face, count in faces.items():  # each face 1/6 (Bonferroni over 6 faces, 99.9% intervals)
+        low, high = wilson(count, rolls, 1 - 0.001 / 6)
+        assert low <= 1 / 6 <= high, (face, count, rolls)
 
 
 def test_a_stored_match_resumes_where_it_stopped(tmp_path):

@@ -11,7 +11,8 @@ blind:
   games this blocks the opponent's immediate win.
 
 Both use only the :class:`~mctslab.games.base.Game` interface, so they work on every
-game; their price is the look-ahead: decisive tries every legal move at every step
+game (at a chance position the outcome is drawn by its probability, as in a random
+playout; chance never "wins"); their price is the look-ahead: decisive tries every legal move at every step
 (``b`` applications instead of one), anti-decisive also every reply (``b**2``).
 :func:`mctslab.course.experiments.improvements.playout_costs` measures it. ``"random"`` is the
 game's own fast :meth:`~mctslab.games.base.Game.rollout`.
@@ -23,6 +24,7 @@ import random
 from math import floor
 
 from ..games.base import DRAW, Game, State
+from ..games.kinds import CHANCE
 from ..games.rollouts import PlayedRollout
 
 PLAYOUTS = ("random", "decisive", "antidecisive")
@@ -42,10 +44,12 @@ def wins_now(game: Game, state: State, player: int) -> bool:
 
 
 def can_win_at_once(game: Game, state: State) -> bool:
-    """True if the player to move in ``state`` has a move that wins at once."""
+    """True if the player to move in ``state`` has a move that wins at once (never at a chance position)."""
     if game.is_terminal(state):
         return False
     mover = game.to_move(state)
+    if mover == CHANCE:
+        return False
     return any(wins_now(game, game.apply(state, m), mover) for m in game.legal_moves(state))
 
 
@@ -95,7 +99,10 @@ def policy_rollout(
     while not game.is_terminal(state):
         if max_moves is not None and len(moves) >= max_moves:
             return PlayedRollout(tuple(moves), DRAW, state, True)
-        move = policy_move(game, state, rng, playout)
+        if game.to_move(state) == CHANCE:
+            move = game.chance_move(state, rng)
+        else:
+            move = policy_move(game, state, rng, playout)
         moves.append(move)
         state = game.apply(state, move)
     return PlayedRollout(tuple(moves), game.returns(state), state, False)

@@ -369,8 +369,6 @@ class UCT(Agent):
 
     def _search_game(self, game: Game) -> None:
         """Remember ``game`` for :meth:`select` if it has chance (``None`` otherwise)."""
-        if game.has_chance and self.playout != "random":
-            raise ValueError(f"playout={self.playout} cannot play {game.spec}'s dice: use playout=random")
         self._chance_game = game if game.has_chance else None
 
     def search(self, game: Game, state: State) -> Node:
