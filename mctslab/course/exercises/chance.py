@@ -81,7 +81,8 @@ class _Runner(_Probes):
         blocked = [f"'{self.report[n].title}'" for n in needs if self.report.status(n) != PASSED]
         if blocked:
             those = blocked[0] if len(blocked) == 1 else ", ".join(blocked[:-1]) + " and " + blocked[-1]
-            return SKIPPED, f"runs once {those} pass{'es' * (len(blocked) == 1)}: fix that first", part
+            one = len(blocked) == 1
+            return SKIPPED, f"runs once {those} pass{'es' * one}: fix {'that' if one else 'those'} first", part
         try:
             ok, detail, *blame = getattr(self, name)()
         except NotImplementedError as err:

@@ -112,6 +112,9 @@ def _roll_position(roller: int) -> tuple[LoadedDice, DiceState]:
     return LoadedDice((LOADED,), turns=3), DiceState(2, (0, 1), -1)
 
 
+_NAMES = {"roll0": "loaded dice, player 0 rolls", "roll1": "loaded dice, player 1 rolls", "pig": "Pig to 10"}
+
+
 def _nodes(root: Any) -> Iterator[Any]:
     stack = [root]
     while stack:
@@ -214,8 +217,8 @@ class _Probes:
             game, root = self.tree(name)
             if root.visits != ITERATIONS:
                 return False, (
-                    f"after a search of {ITERATIONS} iterations ({game.render(root.state)}) the root has "
-                    f"{root.visits} visits: every iteration adds one visit to each node on its path, the root too"
+                    f"after a search of {ITERATIONS} iterations ({_NAMES[name]}) the root has {root.visits} visits: "
+                    "every iteration adds one visit to each node on its path, the root too"
                 )
         return True, f"three searches of {ITERATIONS} iterations (Pig, loaded dice): the root has {ITERATIONS} visits"
 
@@ -255,8 +258,8 @@ class _Probes:
                     return (
                         False,
                         (
-                            f"after {node.visits} visits a chance node has children for {sorted(moves)} of its outcomes "
-                            f"{faces}: every outcome drawn gets its child"
+                            f"after {node.visits} visits a chance node has children for {sorted(moves)} of its "
+                            f"outcomes {faces}: every outcome drawn gets its child"
                         ),
                         None,
                     )
@@ -281,10 +284,11 @@ class _Probes:
                         if uniform
                         else "in other proportions: draw each outcome with its probability, at every chance node"
                     )
-                    shown = ", ".join(f"{f}: {counts.get(f, 0)}" for f, _ in LOADED)
+                    shown = ", ".join(str(counts.get(f, 0)) for f, _ in LOADED)
                     return False, (
-                        f"a loaded die (faces 0, 1, 2 with probabilities 6/10, 3/10, 1/10) was drawn {n} times, "
-                        f"{shown}; face {face} should come {lo} to {hi} times. The faces came {why}"
+                        f"a loaded die (faces 0, 1, 2 with probabilities 6/10, 3/10, 1/10) was drawn {n} times: "
+                        f"the faces came {shown} times, where face {face} should come {lo} to {hi} times. They "
+                        f"came {why}"
                     )
             seen.append(f"{n} draws: " + ", ".join(str(counts.get(f, 0)) for f, _ in LOADED))
         return True, f"faces 0, 1, 2 (probabilities 6/10, 3/10, 1/10): {'; '.join(seen)}, within exact bounds"
@@ -356,24 +360,27 @@ class _Probes:
         return True, f"{told}, within {lo} to {hi} (probability {p})"
 
     def determinism(self) -> Outcome:
-        for game, state, seed in ((make_game("pig:target=10"), PigState((0, 0), 0, 0, False), 3),
-                                  (_DICE, _DICE.initial_state(), 4)):  # fmt: skip
+        for what, game, state, seed in (
+            ("Pig to 10 from the start", make_game("pig:target=10"), PigState((0, 0), 0, 0, False), 3),
+            ("loaded dice from the start", _DICE, _DICE.initial_state(), 4),
+        ):
             runs = [_shape(self.search(self.agent(seed, 200), game, state)) for _ in range(2)]
             if runs[0] != runs[1]:
                 with _GlobalRandom() as shared:
                     self.search(self.agent(seed, 200), game, state)
                 fix = "take every random draw, the chance draws too, from `self.rng`"
+                told = f"two agents made with seed {seed} searched {what} differently"
                 if shared.names:
                     name = shared.names[0]
                     return (
                         False,
                         (
-                            f"two agents made with seed {seed} searched {game.render(state)!r} differently: `{name}` "
-                            f"draws from the random module's own generator; {fix} (passed to it as `rng`)"
+                            f"{told}: `{name}` draws from the random module's own generator; {fix} (passed to it "
+                            "as `rng`)"
                         ),
                         name,
                     )
-                return False, f"two agents made with seed {seed} searched differently: {fix} (random.Random(seed))"
+                return False, f"{told}: {fix} (random.Random(seed))"
         return True, "two agents per seed, Pig and loaded dice: the same trees"
 
     def strength(self) -> Outcome:
