@@ -367,3 +367,25 @@ def test_the_exact_answers_the_checks_rely_on():
     assert sum(p for _, p in LOADED) == 1
     lo, hi = acceptance(299, 0.6)
     assert (lo, hi) == (137, 220)  # face 0 of the loaded die, 299 draws; a uniform draw gives about 100
+
+
+def test_the_strength_positions_are_answered_by_a_correct_agent_with_seeds_the_check_does_not_use():
+    # The margin of the strength check rests on the reference missing none of 1,000 searches per
+    # position (seeds 10,000-10,999, chance_probes' docstring); 40 more seeds per position here.
+    from mctslab.course.exercises.chance_probes import _DICE, ITERATIONS, STRENGTH_POSITIONS
+    from mctslab.games import make_game
+
+    pig = make_game("pig:target=10")
+    for what, state, best in STRENGTH_POSITIONS:
+        game = _DICE if isinstance(state, DiceState) else pig
+        moves = [ChanceUCT(ITERATIONS, seed=2000 + seed).select_move(game, state) for seed in range(40)]
+        assert moves.count(best) == 40, what
+
+
+def test_an_agent_that_raises_is_reported_not_raised():
+    def make_agent(seed):
+        return {}["iterations"]
+
+    report = check_chance_uct(make_agent, show_progress=False)
+    assert report.failed == ["factory"] and "KeyError" in report["factory"].detail
+    assert report["factory"].part == "make_agent"
