@@ -8,6 +8,7 @@ the code away. ``tests/test_exercises_uct.py`` shows, for every classic mistake,
 deliberately broken version that fails exactly the check named after it.
 
 * :func:`check_uct`: a whole UCT agent (notebook 04b);
+* :func:`check_chance_uct`: that agent with chance nodes added (notebook 12);
 * :func:`check_ucb1`, :func:`check_select`, :func:`check_expand`, :func:`check_simulate`,
   :func:`check_backpropagate`: its parts, one at a time, on small hand-built trees
   of :class:`TreeNode`;
@@ -15,6 +16,7 @@ deliberately broken version that fails exactly the check named after it.
 * :func:`play_student_match`: the student's agent against another, scored with a Wilson interval.
 """
 
+from .chance import check_chance_uct
 from .parts import check_expand, check_select, check_ucb1
 from .playout_parts import check_backpropagate, check_simulate
 from .report import Check, Report
@@ -28,6 +30,7 @@ __all__ = [
     "Report",
     "TreeNode",
     "check_backpropagate",
+    "check_chance_uct",
     "check_expand",
     "check_select",
     "check_simulate",
