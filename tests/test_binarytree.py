@@ -12,6 +12,7 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
+from test_nmcs import level_one_distribution
 
 from mctslab import check_game, make_game, play_game
 from mctslab.agents.nmcs import nested_search
@@ -75,7 +76,12 @@ def test_level1_always_finds_the_leftmost_path_in_2n_playouts_and_n_n_minus_1_ra
     big = make_game("leftmost:depth=30")
     for seed in range(20):
         found = nested_search(big, (), 1, random.Random(seed))
-        assert found.moves == (0,) * 30 and found.playouts == 60
+        assert found.moves == (0,) * 30 and (found.playouts, found.random_moves) == level1_cost(30) == (60, 30 * 29)
+
+
+def test_the_exact_level1_distribution_agrees_with_test_nmcs_s_independent_one():
+    for depth in range(1, 9):
+        assert level1_distribution(make_game(f"leftmove:depth={depth}")) == level_one_distribution(depth)
 
 
 def test_the_playout_distributions_are_exact():
