@@ -21,6 +21,7 @@ found first (moves are tried in ascending order).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import floor
 from typing import Any, NamedTuple
@@ -53,15 +54,19 @@ class NestedResult:
     random_moves: int = 0
 
 
-def playout(game: Game, state: State, rng: random.Random) -> NestedResult:
-    """A level-0 search: uniformly random legal moves to the end (one ``rng.random()`` per move)."""
+def play_to_end(game: Game, state: State, choose: Callable[[tuple[int, ...]], int]) -> NestedResult:
+    """One playout from ``state`` to the end, ``choose(legal moves)`` drawing each move (NMCS's and NRPA's level 0)."""
     moves = []
     while not game.is_terminal(state):
-        legal = game.legal_moves(state)
-        move = legal[floor(rng.random() * len(legal))]
+        move = choose(game.legal_moves(state))
         moves.append(move)
         state = game.apply(state, move)
     return NestedResult(game.returns(state)[0], tuple(moves), 1, len(moves))
+
+
+def playout(game: Game, state: State, rng: random.Random) -> NestedResult:
+    """A level-0 search: uniformly random legal moves to the end (one ``rng.random()`` per move)."""
+    return play_to_end(game, state, lambda legal: legal[floor(rng.random() * len(legal))])
 
 
 def nested_search(game: Game, state: State, level: int, rng: random.Random, memorise: bool = True) -> NestedResult:
@@ -124,11 +129,19 @@ def step(
     return best.moves[0], best, Spent(spent, random_moves), stats
 
 
-def _check_level(name: str, value: Any) -> int:
-    level = check_positive_int(name, value)
-    if level > MAX_LEVEL:
-        raise ValueError(f"{name} must be an int from 1 to {MAX_LEVEL} (level 0 is a random playout), got {value!r}")
-    return level
+def level_checker(max_level: int, note: str = "") -> Callable[[str, Any], int]:
+    """A :class:`Param` check accepting a nesting level from 1 to ``max_level`` (``note`` is added to its error)."""
+
+    def check(name: str, value: Any) -> int:
+        level = check_positive_int(name, value)
+        if level > max_level:
+            raise ValueError(f"{name} must be an int from 1 to {max_level}{note}, got {value!r}")
+        return level
+
+    return check
+
+
+_check_level = level_checker(MAX_LEVEL, " (level 0 is a random playout)")
 
 
 def _check_bool(name: str, value: Any) -> bool:
