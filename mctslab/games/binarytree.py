@@ -20,7 +20,7 @@ A state is the tuple of moves played so far (``0`` left, ``1`` right).
 
 from __future__ import annotations
 
-from .base import Game
+from .puzzle import Puzzle
 from .registry import register_game
 
 LEFT, RIGHT = 0, 1
@@ -30,7 +30,7 @@ Path = tuple[int, ...]
 """A state: the moves played so far from the root, ``0`` (left) or ``1`` (right)."""
 
 
-class BinaryTreePuzzle(Game):
+class BinaryTreePuzzle(Puzzle):
     """A path down a complete binary tree of depth ``depth``, scored by :meth:`score` (a subclass's rule).
 
     The board (:meth:`board_cells`) has two rows and ``depth`` columns: column ``i`` holds an
@@ -44,7 +44,6 @@ class BinaryTreePuzzle(Game):
         ValueError: if ``depth`` is not an int from 1 to 64.
     """
 
-    num_players = 1
     name = "binarytree"
 
     def __init__(self, depth: int = 10) -> None:
@@ -68,10 +67,6 @@ class BinaryTreePuzzle(Game):
         if type(state) is not tuple or len(state) > self.depth or any(m not in (LEFT, RIGHT) for m in state):
             self.refuse_state(state, f"it must be a tuple of at most {self.depth} moves, each 0 (left) or 1 (right)")
 
-    def to_move(self, state: Path) -> int:
-        """Always player 0: the only player."""
-        return 0
-
     def legal_moves(self, state: Path) -> tuple[int, ...]:
         """``(0, 1)``: left and right, until the leaf."""
         return () if len(state) >= self.depth else (LEFT, RIGHT)
@@ -83,28 +78,6 @@ class BinaryTreePuzzle(Game):
     def is_terminal(self, state: Path) -> bool:
         """True at a leaf: ``depth`` moves played."""
         return len(state) >= self.depth
-
-    def winner(self, state: Path) -> None:
-        """None: a puzzle has a score, not a winner."""
-        return None
-
-    def score(self, state: Path) -> int:
-        """The raw score of a path (a subclass's rule)."""
-        raise NotImplementedError
-
-    def returns(self, state: Path) -> tuple[float]:
-        """The score normalised onto [0, 1]: ``score / depth``.
-
-        Raises:
-            ValueError: if the puzzle is not over.
-        """
-        if not self.is_terminal(state):
-            raise ValueError("returns() needs a finished game; this one is still in progress")
-        return (self.normalise(self.score(state)),)
-
-    def mark(self, player: int) -> str:
-        """The one player's name."""
-        return "solver"
 
     def move_text(self, move: int, short: bool = False) -> str:
         """``"left"`` / ``"right"``; short: ``"L"`` / ``"R"``."""
