@@ -6,8 +6,10 @@ it (the code right before or right after it): a code cell that starts ``# Check:
 ``check``, asserts, and asserts with an interval or an exact value (its source contains one of
 :data:`EVIDENCE`). A word used in a non-verdict sense ("a better move" in a definition) is waived
 by an HTML comment in the markdown cell, ``<!-- not a verdict: REASON -->``, which exempts that
-cell. A count alone ("0 of 100 games lost") does not back "never", "ahead" or "better": an
-interval (``score_ci``, Wilson's, corrected for the number of comparisons) or the exact value does.
+cell; words in inline code (``level=2`` in backquotes) are names, not verdicts. The evidence
+must be in the check's code: a token named only in a comment does not count. A count alone
+("0 of 100 games lost") does not back "never", "ahead" or "better": an interval (``score_ci``,
+Wilson's, corrected for the number of comparisons) or the exact value does.
 
 Notebooks 00-08 are checked by ``tests/test_notebooks_meta.py``'s conventions; this rule starts
 with 09, the first notebook whose verdicts compare agents over many intervals.
@@ -15,8 +17,10 @@ with 09, the first notebook whose verdicts compare agents over many intervals.
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -25,10 +29,17 @@ NOTEBOOKS = sorted(
     p for p in (Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb") if int(p.name[:2]) >= 9
 )
 
-VERDICT = re.compile(r"\b(beat|beats|beaten|better|worse|never|level|as\s+strong|ahead|at\s+most|none)\b", re.I)
-"""A word that states a verdict about a result (a two-word one may break across source lines)."""
+VERDICT = re.compile(
+    r"\b(beat|beats|beaten|better|worse|never|(?:draws?|drew|drawn|drawing)\s+level|level\s+with|on\s+a\s+level"
+    r"|as\s+strong|ahead|at\s+most|none)\b",
+    re.I,
+)
+"""A word that states a verdict about a result (a two-word one may break across source lines).
 
-EVIDENCE = ("_ci(", "wilson(", "interval", "bonferroni", "holm", "fraction(", "exact")
+"level" alone names a search level (NMCS) or a trap level (Ramanujan et al. 2010): only "draw
+level", "level with" and "on a level" state a verdict."""
+
+EVIDENCE = ("_ci(", ".ci(", "wilson(", "interval", "bonferroni", "holm", "fraction(", "exact")
 """What a check's source contains when it asserts with an interval or an exact value (any case)."""
 
 WAIVER = re.compile(r"<!--\s*not a verdict:\s*\S[^>]*?-->", re.I)
@@ -47,15 +58,25 @@ def _label(cells: list[dict], i: int) -> str:
     return f"cell {i} ({cells[i].get('id', 'no id')})"
 
 
+def _code_only(source: str) -> str:
+    """``source`` without its comments: evidence named in a comment is no evidence."""
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type != tokenize.COMMENT]
+        return tokenize.untokenize(tokens)
+    except (tokenize.TokenError, SyntaxError, IndentationError):  # not Python (a %magic): drop # to line end
+        return re.sub(r"#.*", "", source)
+
+
 def _backs_a_verdict(cell: dict) -> bool:
-    """A claim check that asserts with an interval or an exact value."""
+    """A claim check that asserts with an interval or an exact value (in its code, not its comments)."""
     source = _source(cell)
+    code = _code_only(source)
     return (
         cell["cell_type"] == "code"
         and source.startswith(CHECK)
         and "check" in cell.get("metadata", {}).get("tags", [])
-        and re.search(r"^\s*assert\b", source, re.M) is not None
-        and any(token in source.lower() for token in EVIDENCE)
+        and re.search(r"^\s*assert\b", code, re.M) is not None
+        and any(token in code.lower() for token in EVIDENCE)
     )
 
 
@@ -88,7 +109,8 @@ def unbacked_verdicts(cells: list[dict]) -> list[str]:
         if cell["cell_type"] != "markdown":
             continue
         text = _source(cell)
-        words = sorted({" ".join(m.group(0).lower().split()) for m in VERDICT.finditer(text)})
+        prose = re.sub(r"`[^`]*`", "", text)  # `nmcs:level=2` names a parameter: code spans are no verdict
+        words = sorted({" ".join(m.group(0).lower().split()) for m in VERDICT.finditer(prose)})
         if not words or WAIVER.search(text):
             continue
         if not any(_backs_a_verdict(c) for c in _neighbouring_code(cells, i)):
@@ -142,6 +164,9 @@ def test_a_verdict_without_an_interval_check_fails():
     untagged = _code(_source(INTERVAL_CHECK))
     assert unbacked_verdicts([_markdown("UCT is AHEAD."), untagged]) == ["cell 0 (md) says 'ahead'"]
     comment_first = _code("# UCT beats flat.\nassert match.outcomes.score_ci()[0] > 0.5", ("check",))
+    # Evidence named only in a comment is no evidence: the assert itself must use the interval.
+    said = _code("# Check: UCT beats flat (Wilson interval).\nassert match.outcomes.wins > 200  # interval", ("check",))
+    assert unbacked_verdicts([_markdown("UCT beats flat."), said]) == ["cell 0 (md) says 'beats'"]
     assert unbacked_verdicts([_markdown("UCT beats flat."), comment_first]) == ["cell 0 (md) says 'beats'"]
     # A check beyond the next markdown cell is not beside the verdict.
     far = [_markdown("They play as\nstrong as each other."), _markdown("Next section."), INTERVAL_CHECK]
@@ -155,3 +180,8 @@ def test_a_waived_word_passes_and_words_are_whole():
     assert unbacked_verdicts([_markdown("A better move. <!-- not a verdict: -->")]) == ["cell 0 (md) says 'better'"]
     # Words inside other words are no verdict: "levels", "betterment", "nonetheless".
     assert unbacked_verdicts([_markdown("Two levels of search; nonetheless, no betterment.")]) == []
+    # A parameter in inline code is no verdict; the same word in prose is.
+    assert unbacked_verdicts([_markdown("The agent `nmcs:level=2` plays.")]) == []
+    assert unbacked_verdicts([_markdown("Now UCT draws\nlevel.")]) == ["cell 0 (md) says 'draws level'"]
+    assert unbacked_verdicts([_markdown("UCT is level with PUCT.")]) == ["cell 0 (md) says 'level with'"]
+    assert unbacked_verdicts([_markdown("A level-2 search; traps of level 3.")]) == []
