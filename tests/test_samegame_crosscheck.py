@@ -1,6 +1,6 @@
 """SameGame's rules cross-checked against an implementation nobody here wrote.
 
-The reference is the CodinGame port of SameGame by Jakub Kowalski and colleagues,
+The reference is the CodinGame port of SameGame in the repository
 github.com/acatai/SameGame, whose statement (``config/statement_en.html``) says its rules
 "are the same as used for benchmarks in AI publications", and whose referee is
 ``src/main/java/com/codingame/game/engine/GameState.java``. Its rules, as read there:
