@@ -106,7 +106,7 @@ class BinaryTreePuzzle(Puzzle):
 @register_game(
     "leftmove",
     params={"depth": int},
-    summary="Left move (Cazenave 2009's toy): a path down a binary tree scoring its number of left moves",
+    summary="Left move, a toy for nested search: a path down a binary tree scoring its number of left moves",
     test_spec="leftmove:depth=4",
 )
 class LeftMove(BinaryTreePuzzle):
@@ -122,7 +122,7 @@ class LeftMove(BinaryTreePuzzle):
 @register_game(
     "leftmost",
     params={"depth": int},
-    summary="Leftmost path (Cazenave 2009's toy): a path down a binary tree scoring its lefts before the first right",
+    summary="Leftmost path, a toy for nested search: a path down a binary tree scoring the lefts before a right",
     test_spec="leftmost:depth=4",
 )
 class LeftmostPath(BinaryTreePuzzle):
