@@ -143,7 +143,7 @@ def test_the_decorator_and_the_function_register_a_game_and_the_name_is_checked(
     for bad in ("", "a:b", "two words"):
         with pytest.raises(ValueError, match="a game's name must be a word"):
             register_game(bad, Race)
-    known = "connect4, fractio, kuhn, nim, pgame, phantom_ttt, pig, race"
+    known = "connect4, fractio, kuhn, leftmost, leftmove, nim, pgame, phantom_ttt, pig, race"
     with pytest.raises(SpecError, match=f"unknown game 'nothere'; known games: {known}"):
         make_game("nothere")
 

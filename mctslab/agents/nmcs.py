@@ -21,9 +21,10 @@ found first (moves are tried in ascending order).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import floor
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..games.base import Game, State
 from ..games.kinds import ONE_PLAYER
@@ -44,22 +45,28 @@ class NestedResult:
         score: the normalised return of the sequence played (with memorisation, the best found).
         moves: the moves played from the search's position to the end.
         playouts: random playouts run (level-0 searches).
+        random_moves: moves drawn at random in those playouts (one ``rng.random()`` each).
     """
 
     score: float
     moves: tuple[int, ...]
     playouts: int
+    random_moves: int = 0
+
+
+def play_to_end(game: Game, state: State, choose: Callable[[tuple[int, ...]], int]) -> NestedResult:
+    """One playout from ``state`` to the end, ``choose(legal moves)`` drawing each move (NMCS's and NRPA's level 0)."""
+    moves = []
+    while not game.is_terminal(state):
+        move = choose(game.legal_moves(state))
+        moves.append(move)
+        state = game.apply(state, move)
+    return NestedResult(game.returns(state)[0], tuple(moves), 1, len(moves))
 
 
 def playout(game: Game, state: State, rng: random.Random) -> NestedResult:
     """A level-0 search: uniformly random legal moves to the end (one ``rng.random()`` per move)."""
-    moves = []
-    while not game.is_terminal(state):
-        legal = game.legal_moves(state)
-        move = legal[floor(rng.random() * len(legal))]
-        moves.append(move)
-        state = game.apply(state, move)
-    return NestedResult(game.returns(state)[0], tuple(moves), 1)
+    return play_to_end(game, state, lambda legal: legal[floor(rng.random() * len(legal))])
 
 
 def nested_search(game: Game, state: State, level: int, rng: random.Random, memorise: bool = True) -> NestedResult:
@@ -73,25 +80,33 @@ def nested_search(game: Game, state: State, level: int, rng: random.Random, memo
         memorise: follow the best sequence found so far (Cazenave 2009); False plays the best move of each step.
 
     Returns:
-        A :class:`NestedResult`: the sequence played, its score and the playouts spent.
+        A :class:`NestedResult`: the sequence played, its score, and the playouts and random moves spent.
     """
     if level == 0:
         return playout(game, state, rng)
     best: NestedResult | None = None
     played: list[int] = []
-    playouts = 0
+    playouts = random_moves = 0
     while not game.is_terminal(state):
         move, best, spent, _ = step(game, state, level, rng, best if memorise else None)
-        playouts += spent
+        playouts += spent.playouts
+        random_moves += spent.random_moves
         played.append(move)
         state = game.apply(state, move)
         best = NestedResult(best.score, best.moves[1:], 0)
-    return NestedResult(game.returns(state)[0], tuple(played), playouts)
+    return NestedResult(game.returns(state)[0], tuple(played), playouts, random_moves)
+
+
+class Spent(NamedTuple):
+    """What a step of a nested search cost: random playouts, and random moves in them."""
+
+    playouts: int
+    random_moves: int
 
 
 def step(
     game: Game, state: State, level: int, rng: random.Random, best: NestedResult | None
-) -> tuple[int, NestedResult, int, list[MoveStat]]:
+) -> tuple[int, NestedResult, Spent, list[MoveStat]]:
     """One step of a level-``level`` search: each move with a level ``level - 1`` search after it.
 
     Args:
@@ -99,24 +114,34 @@ def step(
 
     Returns:
         The move to play, the best sequence from ``state`` (starting with that move), the
-        playouts spent, and one :class:`MoveStat` per move (its playouts and its search's score).
+        playouts and random moves spent (:class:`Spent`), and one :class:`MoveStat` per move
+        (its playouts and its search's score).
     """
-    stats, spent = [], 0
+    stats, spent, random_moves = [], 0, 0
     for move in game.legal_moves(state):
         found = nested_search(game, game.apply(state, move), level - 1, rng)
         spent += found.playouts
+        random_moves += found.random_moves
         stats.append(MoveStat(move, found.playouts, found.score))
         if best is None or found.score > best.score:
             best = NestedResult(found.score, (move, *found.moves), 0)
     assert best is not None  # state is not terminal: at least one move was tried
-    return best.moves[0], best, spent, stats
+    return best.moves[0], best, Spent(spent, random_moves), stats
 
 
-def _check_level(name: str, value: Any) -> int:
-    level = check_positive_int(name, value)
-    if level > MAX_LEVEL:
-        raise ValueError(f"{name} must be an int from 1 to {MAX_LEVEL} (level 0 is a random playout), got {value!r}")
-    return level
+def level_checker(max_level: int, note: str = "") -> Callable[[str, Any], int]:
+    """A :class:`Param` check accepting a nesting level from 1 to ``max_level`` (``note`` is added to its error)."""
+
+    def check(name: str, value: Any) -> int:
+        level = check_positive_int(name, value)
+        if level > max_level:
+            raise ValueError(f"{name} must be an int from 1 to {max_level}{note}, got {value!r}")
+        return level
+
+    return check
+
+
+_check_level = level_checker(MAX_LEVEL, " (level 0 is a random playout)")
 
 
 def _check_bool(name: str, value: Any) -> bool:
@@ -162,4 +187,4 @@ class NestedMonteCarlo(Agent):
             best = self._memory[1]
         move, best, spent, stats = step(game, state, self.level, self.rng, best)
         self._memory = (game.apply(state, move), NestedResult(best.score, best.moves[1:], 0))
-        return Analysis(move, tuple(stats), iterations=spent)
+        return Analysis(move, tuple(stats), iterations=spent.playouts)

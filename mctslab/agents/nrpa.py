@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from ..games.base import Game, State
@@ -25,6 +24,7 @@ from ..games.kinds import ONE_PLAYER
 from ..seeding import Seed
 from ..validation import positive_number
 from .base import Agent, Analysis, Param, check_positive_int, legal_or_raise
+from .nmcs import NestedResult, level_checker, play_to_end
 from .registry import register_agent
 
 Policy = dict[int, float]
@@ -34,30 +34,28 @@ MAX_LEVEL = 3
 """The deepest level the agent accepts: a level-n search runs ``iterations ** n`` playouts."""
 
 
-@dataclass(frozen=True)
-class RolloutResult:
-    """What an NRPA search found: the best sequence's normalised score, its moves, and the playouts run."""
+RolloutResult = NestedResult
+"""What an NRPA search found: the best sequence's normalised score, its moves, the playouts and their random moves."""
 
-    score: float
-    moves: tuple[int, ...]
-    playouts: int
+
+def _weights(policy: Policy, legal: tuple[int, ...]) -> list[float]:
+    """``exp(weight)`` of each legal move's code."""
+    return [math.exp(policy.get(m, 0.0)) for m in legal]
 
 
 def policy_playout(game: Game, state: State, policy: Policy, rng: random.Random) -> RolloutResult:
     """A level-0 search: moves drawn with probability proportional to ``exp(policy[move])``."""
-    moves = []
-    while not game.is_terminal(state):
-        legal = game.legal_moves(state)
-        weights = [math.exp(policy.get(m, 0.0)) for m in legal]
-        u, total, move = rng.random() * sum(weights), 0.0, legal[-1]
+
+    def choose(legal: tuple[int, ...]) -> int:
+        weights = _weights(policy, legal)
+        u, total = rng.random() * sum(weights), 0.0
         for m, w in zip(legal, weights, strict=True):
             total += w
             if u < total:
-                move = m
-                break
-        moves.append(move)
-        state = game.apply(state, move)
-    return RolloutResult(game.returns(state)[0], tuple(moves), 1)
+                return m
+        return legal[-1]
+
+    return play_to_end(game, state, choose)
 
 
 def adapt(game: Game, state: State, policy: Policy, moves: tuple[int, ...], alpha: float) -> Policy:
@@ -65,7 +63,7 @@ def adapt(game: Game, state: State, policy: Policy, moves: tuple[int, ...], alph
     new = dict(policy)
     for move in moves:
         legal = game.legal_moves(state)
-        weights = [math.exp(policy.get(m, 0.0)) for m in legal]
+        weights = _weights(policy, legal)
         z = sum(weights)
         new[move] = new.get(move, 0.0) + alpha
         for m, w in zip(legal, weights, strict=True):
@@ -91,22 +89,19 @@ def nrpa(
     if level == 0:
         return policy_playout(game, state, policy, rng)
     best: RolloutResult | None = None
-    playouts = 0
+    playouts = random_moves = 0
     for _ in range(iterations):
         found = nrpa(game, state, level - 1, policy, rng, iterations, alpha)
         playouts += found.playouts
+        random_moves += found.random_moves
         if best is None or found.score >= best.score:
             best = found
         policy = adapt(game, state, policy, best.moves, alpha)
     assert best is not None  # iterations >= 1
-    return RolloutResult(best.score, best.moves, playouts)
+    return RolloutResult(best.score, best.moves, playouts, random_moves)
 
 
-def _check_level(name: str, value: Any) -> int:
-    level = check_positive_int(name, value)
-    if level > MAX_LEVEL:
-        raise ValueError(f"{name} must be an int from 1 to {MAX_LEVEL}, got {value!r}")
-    return level
+_check_level = level_checker(MAX_LEVEL)
 
 
 def _check_alpha(name: str, value: Any) -> float:

@@ -19,7 +19,7 @@ import random
 from functools import lru_cache
 from typing import NamedTuple
 
-from .base import Game
+from .puzzle import Puzzle
 from .registry import register_game
 
 CLEAR_BONUS = 1000
@@ -93,7 +93,7 @@ def _parse_seed(text: str) -> int:
     summary="SameGame, a one-player puzzle: remove groups of one colour, (n-2)^2 points each (seeded board)",
     test_spec="samegame:rows=4,cols=4,colors=3,seed=1",
 )
-class SameGame(Game):
+class SameGame(Puzzle):
     """SameGame on a ``rows x cols`` board of ``colors`` colours drawn from ``seed``.
 
     A move is the cell of the group's lowest block in its leftmost column, as
@@ -113,8 +113,6 @@ class SameGame(Game):
     Raises:
         ValueError: if a size or the number of colours is out of range.
     """
-
-    num_players = 1
 
     def __init__(self, rows: int = 5, cols: int = 5, colors: int = 3, seed: int = 0) -> None:
         for name, value, low, high in (
@@ -162,10 +160,6 @@ class SameGame(Game):
             ):
                 self.refuse_state(state, f"each column must hold 1 to {self.rows} colours from 1 to {self.colors}")
 
-    def to_move(self, state: SameState) -> int:
-        """Always player 0: the only player."""
-        return 0
-
     def legal_moves(self, state: SameState) -> tuple[int, ...]:
         """One move per group of two or more blocks (its first cell, ``column * rows + height``), ascending."""
         rows = self.rows
@@ -192,27 +186,9 @@ class SameGame(Game):
         """True when no group of two or more is left."""
         return not groups(state.columns)
 
-    def winner(self, state: SameState) -> None:
-        """None: a puzzle has a score, not a winner."""
-        return None
-
     def score(self, state: SameState) -> int:
         """The raw score: points so far, plus :data:`CLEAR_BONUS` if the board is empty."""
         return state.points + (CLEAR_BONUS if not state.columns else 0)
-
-    def returns(self, state: SameState) -> tuple[float]:
-        """The final score normalised onto [0, 1] (:meth:`Game.normalise`).
-
-        Raises:
-            ValueError: if the puzzle is not over.
-        """
-        if not self.is_terminal(state):
-            raise ValueError("returns() needs a finished game; this one is still in progress")
-        return (self.normalise(self.score(state)),)
-
-    def mark(self, player: int) -> str:
-        """The one player's name."""
-        return "solver"
 
     def move_text(self, move: int, short: bool = False) -> str:
         """``"col 2 h 0"``; short: ``"2.0"``."""
