@@ -238,6 +238,8 @@ def run(
                 j = min(j + 1, times.size - 1)
             if stats.t % chunk == 0:
                 bar.update(chunk)
+        bar.update(steps - bar.n)  # the last partial chunk, so the bar ends at 100%
+        bar.refresh()
     return BanditResult(
         policy=policy.name, means=bandit.means, times=times, counts=stats.counts.astype(np.int64), **out
     )
