@@ -8,6 +8,7 @@ it (evaluated in the student's namespace after their cells ran) and keyword argu
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .points import POINTS
@@ -89,15 +90,33 @@ EXERCISES: dict[str, Exercise] = {
             }
         ),
     ),
+    "12": Exercise(
+        key="12",
+        parts=(
+            Part(
+                "chance_uct",
+                f"{_EX}:check_chance_uct",
+                "lambda seed: ChanceUCT(seed=seed)",
+                ("draw_outcome", "select_chance", "expand_chance", "simulate_chance"),
+                {"show_progress": False},
+            ),
+        ),
+        # The notebook's long runs read stored data the submission does not carry: not run.
+        skip_calls=frozenset({"check_chance_uct", "run_pig_match", "duel", "holds", "display"}),
+    ),
 }
 """The notebooks the grader marks, by key."""
 
 
 def identify(filename: str, defined: set[str]) -> Exercise | None:
-    """The exercise of a submission: by its key in the file name, else by the names its cells define."""
+    """The exercise of a submission: by its key in the file name, else by the names its cells define.
+
+    The key must stand alone in the name (``12_chance_nodes.ipynb``, ``alice-04b.ipynb``): ``12``
+    is not the key of ``12b_hidden_information.ipynb`` nor of ``2012.ipynb``.
+    """
     lowered = filename.lower()
     for key, exercise in EXERCISES.items():
-        if key in lowered:
+        if re.search(rf"(?<![0-9a-z]){re.escape(key)}(?![0-9a-z])", lowered):
             return exercise
     best = max(EXERCISES.values(), key=lambda e: len(e.names & defined), default=None)
     return best if best is not None and best.names & defined else None

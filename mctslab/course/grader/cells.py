@@ -37,7 +37,18 @@ def _loads(node: ast.AST) -> set[str]:
 
 
 def _binds(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    """The names a statement binds or changes: ``x = ...``, and ``x`` in ``x[k] = ...``, ``x.a = ...``."""
+    out = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            out.add(n.id)
+        elif isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            base = n.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                out.add(base.id)
+    return out
 
 
 def _calls(node: ast.AST) -> set[str]:

@@ -16,6 +16,9 @@ POINTS: dict[str, dict[str, float]] = {
         "uct": 25,
         "wilson": 10,
     },
+    "12": {
+        "chance_uct": 100,
+    },
 }
 
 PARTIAL_CREDIT = True
