@@ -87,7 +87,8 @@ def library(rng: str = "mt") -> ctypes.CDLL:
             target.parent.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
                 built = Path(tmp) / target.name
-                done = subprocess.run([cc, *flags, str(SOURCE), "-o", str(built), "-lm"], capture_output=True, text=True)
+                command = [cc, *flags, str(SOURCE), "-o", str(built), "-lm"]
+                done = subprocess.run(command, capture_output=True, text=True)
                 if done.returncode != 0:
                     errors.append(done.stderr.strip().splitlines()[-1:] or [f"exit {done.returncode}"])
                     continue
