@@ -35,6 +35,8 @@ class Case:
         reference: OpenSpiel's equivalent, or ``None``.
         reference_name: what the reference is (``"OpenSpiel Python"``, ``"OpenSpiel C++"``).
         baseline: the row (name) of the same game this one is compared with, or ``None``.
+        c_runs: the C reference's same search (:mod:`mctslab.bench.creference`), drawing from
+            Numba's generator and from xorshift64*, or ``None``.
     """
 
     name: str
@@ -45,6 +47,7 @@ class Case:
     reference: Callable[[], object] | None = None
     reference_name: str = "OpenSpiel Python"
     baseline: str | None = None
+    c_runs: tuple[Callable[[], object], Callable[[], object]] | None = None
 
 
 @dataclass
@@ -62,6 +65,9 @@ class Row:
     ratio: float | None = None
     reference: str | None = None
     speedup: float | None = None
+    c_rate: float | None = None
+    c_ratio: float | None = None
+    c_xorshift_rate: float | None = None
 
 
 @dataclass
@@ -71,12 +77,14 @@ class Report:
     Attributes:
         compile_seconds: seconds to compile (or load from Numba's cache) the compiled
             engine's kernels, paid once per process; ``None`` without Numba.
+        c_note: why the C reference was not measured (asked for, but no compiler), or ``None``.
     """
 
     rows: list[Row]
     rounds: int
     machine: dict = field(default_factory=dict)
     compile_seconds: float | None = None
+    c_note: str | None = None
 
 
 def _uct(game_spec: str, iterations: int, agent: str = "uct") -> Callable[[], object]:
@@ -132,8 +140,23 @@ BATCHED_PER_MOVE = {"tictactoe": (100, 2_000), "tictactoe:n=4,k=3": (200,)}
 """Flat Monte Carlo with ``batched=true`` (NumPy playouts): Racioppo 2020's 100 per move, and more."""
 
 
-def cases(scale: float = 1.0, compare: bool = True) -> list[Case]:
-    """The benchmark rows; ``scale`` multiplies every budget (the tests use a small one)."""
+def _c_runs(game_spec: str, iterations: int) -> tuple[Callable[[], object], Callable[[], object]]:
+    from .creference import c_search
+
+    game = make_game(game_spec)
+    c = make_agent("uct", seed=0).c
+
+    def run(rng: str) -> Callable[[], object]:
+        return lambda: c_search(game, game.initial_state(), c=c, iterations=iterations, seed=0, rng=rng, arrays=False)
+
+    return run("mt"), run("xorshift")
+
+
+def cases(scale: float = 1.0, compare: bool = True, c_reference: bool = False) -> list[Case]:
+    """The benchmark rows; ``scale`` multiplies every budget (the tests use a small one).
+
+    ``c_reference``: the compiled rows also time the C reference (the caller checks that it can be built).
+    """
 
     def n(x: int) -> int:
         return max(1, int(x * scale))
@@ -146,7 +169,8 @@ def cases(scale: float = 1.0, compare: bool = True) -> list[Case]:
         for game, its in UCT_BUDGETS.items():
             reference = openspiel.cpp_uct_search(game, n(its)) if compare and openspiel.available() else None
             run = _compiled_uct(game, n(its))
-            out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct"))
+            c_runs = _c_runs(game, n(its)) if c_reference else None
+            out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct", c_runs))
     for agent in VARIANTS:
         out.append(Case(agent, "connect4", n(VARIANT_BUDGET), "iterations", _uct("connect4", n(VARIANT_BUDGET), agent)))
     naive_budget = n(2_000)
@@ -182,7 +206,14 @@ def machine() -> dict:
     }
 
 
-def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, progress: bool = True) -> Report:
+def run_benchmark(
+    rounds: int = 5,
+    scale: float = 1.0,
+    compare: bool = True,
+    progress: bool = True,
+    c_reference: bool = False,
+    only: tuple[str, ...] | None = None,
+) -> Report:
     """Measure every row ``rounds`` times, interleaved, and keep the medians.
 
     Args:
@@ -190,6 +221,10 @@ def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, pro
         scale: budget multiplier, > 0 (1 is the documented benchmark).
         compare: include OpenSpiel's MCTS when it is installed.
         progress: show a progress bar.
+        c_reference: time the C reference (:mod:`mctslab.bench.creference`) right after each
+            compiled row in every round; the ratio compiled / C is the median of the rounds'
+            ratios. Without a C compiler, :attr:`Report.c_note` says it was skipped.
+        only: measure only the rows with these names (``("uct compiled",)``); ``None``: all.
 
     Raises:
         ValueError: for ``rounds < 1`` or ``scale <= 0``.
@@ -201,7 +236,13 @@ def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, pro
     from tqdm.auto import tqdm
 
     compile_seconds = engine.compile_seconds() if engine.available() else None
-    todo = cases(scale, compare)
+    c_note = None
+    if c_reference:
+        from .creference import unavailable
+
+        c_note = unavailable() if engine.available() else "the C reference is skipped: the compiled engine needs Numba"
+    todo = [c for c in cases(scale, compare, c_reference and c_note is None) if only is None or c.name in only]
+    c_times: dict[int, list[tuple[float, float, float]]] = {i: [] for i in range(len(todo))}
     walls: dict[int, list[float]] = {i: [] for i in range(len(todo))}
     cpus: dict[int, list[float]] = {i: [] for i in range(len(todo))}
     refs: dict[int, list[float]] = {i: [] for i in range(len(todo))}
@@ -213,6 +254,9 @@ def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, pro
                 walls[i].append(wall)
                 cpus[i].append(cpu)
                 bar.update()
+                if case.c_runs is not None:
+                    c_wall, x_wall = _time(case.c_runs[0])[0], _time(case.c_runs[1])[0]
+                    c_times[i].append((c_wall, x_wall, c_wall / wall))
                 if case.reference is not None:
                     refs[i].append(_time(case.reference)[0])
                     bar.update()
@@ -224,22 +268,29 @@ def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, pro
             row.openspiel_rate = case.work / statistics.median(refs[i])
             row.ratio = row.rate / row.openspiel_rate
             row.reference = case.reference_name
+        if c_times[i]:
+            row.c_rate = case.work / statistics.median(t[0] for t in c_times[i])
+            row.c_xorshift_rate = case.work / statistics.median(t[1] for t in c_times[i])
+            row.c_ratio = statistics.median(t[2] for t in c_times[i])
         rows.append(row)
     for row, case in zip(rows, todo, strict=True):
         base = [r for r in rows if case.baseline and (r.name, r.game) == (case.baseline, case.game)]
         if base:
             row.speedup = row.rate / base[0].rate
-    return Report(rows, rounds, machine(), compile_seconds)
+    return Report(rows, rounds, machine(), compile_seconds, c_note)
 
 
 def format_report(report: Report) -> str:
     """The report as a text table."""
     head = f"{'what':<10} {'game':<17} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
     head += f" {'OpenSpiel/s':>11} {'ratio':>6} {'x python':>8}"
+    with_c = any(r.c_rate for r in report.rows)
+    head += f" {'C/s':>11} {'x C':>6} {'C xorsh/s':>11}" if with_c else ""
     lines = [head, "-" * len(head)]
     for r in report.rows:
         ref = f"{r.openspiel_rate:>11,.0f} {r.ratio:>6.1f}" if r.openspiel_rate else f"{'':>11} {'':>6}"
-        ref += f" {r.speedup:>8.1f}" if r.speedup else ""
+        ref += f" {r.speedup:>8.1f}" if r.speedup else (f" {'':>8}" if r.c_rate else "")
+        ref += f" {r.c_rate:>11,.0f} {r.c_ratio:>6.2f} {r.c_xorshift_rate:>11,.0f}" if r.c_rate else ""
         name = r.name if len(r.name) <= 10 else r.name.replace("uct compiled", "uct (nb)")
         lines.append(
             f"{name:<10} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
@@ -261,6 +312,17 @@ def format_report(report: Report) -> str:
         )
     else:
         lines.append("compiled engine: not measured (Numba not installed: pip install -e .[fast])")
+    if with_c:
+        lines.append(
+            "C/s: the C reference UCT (mctslab/bench/c/uct.c: the engine's algorithm and random numbers, its trees"
+            " bit for bit), timed after the compiled row in each round;"
+        )
+        lines.append(
+            "  x C: compiled / C, the median of the rounds' ratios; C xorsh/s: the same C search drawing from"
+            " xorshift64* instead of Numba's MT19937 (what the generator costs)"
+        )
+    if report.c_note:
+        lines.append(report.c_note)
     return "\n".join(lines)
 
 
@@ -270,6 +332,7 @@ def report_dict(report: Report) -> dict:
         "rounds": report.rounds,
         "machine": report.machine,
         "compile_seconds": report.compile_seconds,
+        "c_note": report.c_note,
         "rows": [asdict(r) for r in report.rows],
     }
 
