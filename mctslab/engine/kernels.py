@@ -64,7 +64,7 @@ ONGOING, DRAWN = -1, 2
 #    tab[cell, 0] = number of winning lines through cell, tab[cell, 1 + j] = their masks.
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ttt_completes(tab, stones, cell):
     for j in range(tab[cell, 0]):
         m = tab[cell, 1 + j]
@@ -73,7 +73,7 @@ def _ttt_completes(tab, stones, cell):
     return False
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ttt_apply(prm, tab, st, move):
     p = st[1]
     st[2 + p] |= 1 << move
@@ -84,7 +84,7 @@ def _ttt_apply(prm, tab, st, move):
     st[1] = 1 - p
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ttt_legal(prm, st, out):
     occupied = st[2] | st[3]
     n = 0
@@ -95,7 +95,7 @@ def _ttt_legal(prm, st, out):
     return n
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ttt_rollout(prm, tab, st, buf, limit):
     n = _ttt_legal(prm, st, buf)  # the pool of empty cells
     p = st[1]
@@ -119,8 +119,20 @@ def _ttt_rollout(prm, tab, st, buf, limit):
 #    tab[d, j]: the j-th shift of direction d's run test (vertical, horizontal, diagonals).
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
+def _c4_four(bits, h):
+    # Four in a row on a board of column height h: runs of 2, then of 4, along each direction.
+    a = bits & (bits >> 1)
+    b = bits & (bits >> h)
+    c = bits & (bits >> (h + 1))
+    d = bits & (bits >> (h - 1))
+    return ((a & (a >> 2)) | (b & (b >> (2 * h))) | (c & (c >> (2 * h + 2))) | (d & (d >> (2 * h - 2)))) != 0
+
+
+@njit(cache=CACHE, inline="always")
 def _c4_won(prm, tab, bits):
+    if prm[5] == 2 and tab[0, 1] == 2:  # k = 4 (the shifts 1, 2): the run test with shifts the compiler sees
+        return _c4_four(bits, 7) if prm[3] == 7 else _c4_four(bits, prm[3])  # 7: the standard board's height
     for d in range(4):
         m = bits
         for j in range(prm[5]):
@@ -130,7 +142,7 @@ def _c4_won(prm, tab, bits):
     return False
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _c4_apply(prm, tab, st, move):
     p = st[1]
     occupied = st[2] | st[3]
@@ -145,7 +157,7 @@ def _c4_apply(prm, tab, st, move):
     st[1] = 1 - p
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _c4_legal(prm, st, out):
     occupied = st[2] | st[3]
     n = 0
@@ -156,7 +168,7 @@ def _c4_legal(prm, st, out):
     return n
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _c4_rollout(prm, tab, st, buf, limit):
     n = _c4_legal(prm, st, buf)  # the pool of open columns
     p = st[1]
@@ -189,7 +201,7 @@ def _c4_rollout(prm, tab, st, buf, limit):
 #    tab[2 + i, m] its i-th cell (ascending).
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ut_apply(prm, tab, st, move):
     p = st[1]
     board = move // 9
@@ -215,7 +227,7 @@ def _ut_apply(prm, tab, st, move):
         st[23] = cell
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ut_legal(st, out):
     n = 0
     forced = st[23]
@@ -230,7 +242,7 @@ def _ut_legal(st, out):
     return n
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ut_rollout(prm, tab, st, buf, limit):
     # The move is drawn without listing the legal moves: tab[1, m] counts the cells of the
     # 9-bit set m, tab[2 + i, m] is its i-th cell; "anywhere" walks the open boards in order,
@@ -265,7 +277,7 @@ def _ut_rollout(prm, tab, st, buf, limit):
 # -- dispatch ---------------------------------------------------------------------
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def apply_move(kind, prm, tab, st, move):
     """Play ``move`` in ``st`` (in place)."""
     if kind == TICTACTOE:
@@ -276,7 +288,7 @@ def apply_move(kind, prm, tab, st, move):
         _ut_apply(prm, tab, st, move)
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def legal_moves(kind, prm, st, out):
     """Write the legal moves of ``st`` into ``out``, ascending; return their number (0 when over)."""
     if st[0] != ONGOING:
@@ -288,7 +300,7 @@ def legal_moves(kind, prm, st, out):
     return _ut_legal(st, out)
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def rollout(kind, prm, tab, st, buf, limit):
     """A uniformly random playout from ``st`` (changed); the result, a cut after ``limit`` moves a draw."""
     if st[0] != ONGOING:
