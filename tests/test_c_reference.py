@@ -102,3 +102,11 @@ def test_without_a_compiler_it_says_so(monkeypatch):
 def test_unknown_generator_is_refused():
     with pytest.raises(ValueError, match="rng must be one of mt, xorshift, got 'pcg'"):
         creference.library("pcg")
+
+
+@pytest.mark.parametrize(("spec", "moves"), POSITIONS)
+def test_c_playouts_count_as_the_engines(spec, moves):
+    game, state = _position(spec, moves)
+    ours = engine.random_results(game, state, 2_000, seed=5)
+    ref = creference.c_playouts(game, state, 2_000, seed=5)
+    assert ref.tolist() == ours.tolist() and ref.sum() == 2_000

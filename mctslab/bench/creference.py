@@ -28,7 +28,7 @@ import numpy as np
 
 from ..games.base import Game, State
 
-__all__ = ["RNGS", "CSearch", "c_search", "compiler", "library", "unavailable"]
+__all__ = ["RNGS", "CSearch", "c_playouts", "c_search", "compiler", "library", "unavailable"]
 
 SOURCE = Path(__file__).with_name("c") / "uct.c"
 FLAGS = ("-O2", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared")
@@ -106,6 +106,8 @@ def _declare(lib: ctypes.CDLL) -> None:
         ctypes.c_int, i64p, i64p, i64, i64p, i64, ctypes.c_double, i64, i64, ctypes.c_uint32, i64,
         i32p, i32p, i32p, i32p, i32p, i32p, i64p,
     ]  # fmt: skip
+    lib.mcts_playouts.restype = i64
+    lib.mcts_playouts.argtypes = [ctypes.c_int, i64p, i64p, i64, i64p, i64, i64, i64, ctypes.c_uint32, i64p]
 
 
 @dataclass
@@ -180,3 +182,28 @@ def c_search(
         [int(out["visits"][s]) for s in kids],
         [int(out["wins2"][s]) for s in kids],
     )
+
+
+def c_playouts(
+    game: Game, state: State, playouts: int, seed: int, max_moves: int | None = None, rng: str = "mt"
+) -> np.ndarray:
+    """:func:`mctslab.engine.random_results` by the C reference: counts of X wins, O wins and draws.
+
+    Raises:
+        ValueError: for a game without a kernel, or playouts < 1.
+        RuntimeError: when the library cannot be built.
+    """
+    from ..engine import NO_LIMIT, check_supported, tables
+
+    check_supported(game)
+    if playouts < 1:
+        raise ValueError(f"playouts must be >= 1, got {playouts}")
+    kind, prm, tab = tables(*game.compiled_encoding())
+    st = np.array(game.compiled_state(state), dtype=np.int64)
+    prm, tab = np.ascontiguousarray(prm), np.ascontiguousarray(tab)
+    counts = np.zeros(3, dtype=np.int64)
+    library(rng).mcts_playouts(
+        kind, _ptr(prm, ctypes.c_int64), _ptr(tab, ctypes.c_int64), tab.shape[1], _ptr(st, ctypes.c_int64), st.size,
+        playouts, NO_LIMIT if max_moves is None else max_moves, seed, _ptr(counts, ctypes.c_int64),
+    )  # fmt: skip
+    return counts

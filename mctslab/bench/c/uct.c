@@ -385,3 +385,20 @@ int64_t mcts_uct(int kind, const int64_t *prm, const int64_t *tab, int64_t tab_c
     free(r);
     return done;
 }
+
+/* `playouts` random playouts from st, as the engine's random_results: counts[0..2] = X wins, O wins,
+ * draws. Returns 0, or -1 for a position longer than this file handles. */
+int64_t mcts_playouts(int kind, const int64_t *prm, const int64_t *tab, int64_t tab_cols, const int64_t *root_st,
+                      int64_t st_len, int64_t playouts, int64_t limit, uint32_t seed, int64_t *counts) {
+    game_t game = {kind, prm, tab, tab_cols};
+    int64_t st[32], buf[128];
+    rng_t r;
+    if (st_len > 32) return -1;
+    rng_seed(&r, seed);
+    counts[0] = counts[1] = counts[2] = 0;
+    for (int64_t k = 0; k < playouts; k++) {
+        memcpy(st, root_st, (size_t)st_len * sizeof(int64_t));
+        counts[rollout(&game, st, buf, limit, &r)] += 1;
+    }
+    return 0;
+}
