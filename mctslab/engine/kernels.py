@@ -32,7 +32,13 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.extending import intrinsic
+
+try:  # Numba's own draw from its per-thread np.random state, emitted inline (np.random.random() is a call)
+    from numba.cpython.randomimpl import get_next_double, get_state_ptr
+except ImportError:  # pragma: no cover - a Numba without these internals: the same numbers through the call
+    get_next_double = None
 
 
 def _probe():  # pragma: no cover - never called: asking Numba to cache it finds a cache directory or not
@@ -56,6 +62,24 @@ def _cache_usable() -> bool:
 
 CACHE = _cache_usable()
 """Whether the kernels are cached on disk (False, with one warning, where Numba cannot write a cache)."""
+
+if get_next_double is not None:
+
+    @intrinsic
+    def _random(typingctx):
+        """``np.random.random()`` inline: the same MT19937 state, the same double from two 32-bit draws."""
+
+        def codegen(context, builder, signature, args):
+            return get_next_double(context, builder, get_state_ptr(context, builder, "np"))
+
+        return types.float64(), codegen
+
+else:  # pragma: no cover
+
+    @njit(cache=CACHE, inline="always")
+    def _random():
+        return np.random.random()
+
 
 TICTACTOE, CONNECT4, ULTIMATE = 0, 1, 2
 ONGOING, DRAWN = -1, 2
@@ -102,7 +126,7 @@ def _ttt_rollout(prm, tab, st, buf, limit):
     mine = st[2 + p]
     theirs = st[3 - p]
     for _ in range(min(n, limit)):
-        i = int(np.random.random() * n)
+        i = int(_random() * n)
         cell = buf[i]
         n -= 1
         buf[i] = buf[n]
@@ -178,7 +202,7 @@ def _c4_rollout(prm, tab, st, buf, limit):
     occupied = mine | theirs
     steps = 0
     while n > 0 and steps < limit:
-        i = int(np.random.random() * n)
+        i = int(_random() * n)
         c = buf[i]
         bit = (occupied + (1 << (c * height))) & (((1 << rows) - 1) << (c * height))
         occupied |= bit
@@ -254,13 +278,13 @@ def _ut_rollout(prm, tab, st, buf, limit):
         board = st[23]
         if board >= 0:
             free = 511 & ~(st[2 + board] | st[11 + board])
-            i = int(np.random.random() * tab[1, free])
+            i = int(_random() * tab[1, free])
         else:
             total = 0
             for b in range(9):
                 if not (st[22] >> b) & 1:
                     total += tab[1, 511 & ~(st[2 + b] | st[11 + b])]
-            i = int(np.random.random() * total)
+            i = int(_random() * total)
             free = 0
             for b in range(9):
                 if not (st[22] >> b) & 1:
@@ -367,7 +391,7 @@ def uct(kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, ne
             ne = nexp[node]
             nl = nlegal[node]
             if ne < nl:  # expand: a random untried move becomes the next child
-                i = ne + int(np.random.random() * (nl - ne))
+                i = ne + int(_random() * (nl - ne))
                 child = f + ne
                 m = move[f + i]
                 move[f + i] = move[child]
