@@ -52,6 +52,7 @@ class CompiledTree:
         self.isq = np.zeros(capacity, dtype=np.float64)
         self.move[0], self.first[0], self.mean[0], self.isq[0] = -1, -1, 0.5, inf
         self.info = np.array([1, 0, 0, self.block], dtype=np.int64)  # slots used, max depth, iterations, block
+        self.scratch = np.empty(kernels().SCRATCH, dtype=np.int64)  # the kernel's working arrays, kept alive here
         self.root = 0
         self.root_state = root_state
 
@@ -105,7 +106,7 @@ class CompiledTree:
             done += compiled.uct(
                 self.kind, self.prm, self.tab, self.root_state, self.root, float(c), limit, todo,
                 self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
-                self.info,
+                self.info, self.scratch,
             )  # fmt: skip
             took = time.perf_counter() - start
             if self.info[0] + self.block > self.move.shape[0]:
