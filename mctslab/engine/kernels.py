@@ -22,6 +22,13 @@ a block of consecutive slots, one per legal move (``first[node]`` is the first s
 order of the block, and the slots not yet created hold the untried moves. A random
 untried move is swapped to the front of the untried part and becomes the next child,
 so, as in :meth:`mctslab.agents.uct.UCT.expand`, each untried move is equally likely.
+
+Speed (measured against a C reference of the same search, ``python -m mctslab bench --c``):
+the helpers are inlined (``inline="always"``), the random draw is emitted in place
+(:func:`_random`: Numba's own generator, the same numbers as ``np.random.random()``), the
+helpers get borrowed array views (:func:`_borrow`: no reference counting per ply), and
+the scratch arrays belong to the caller. None of this changes a result: the C reference,
+written plainly, builds the same trees (``tests/test_c_reference.py``).
 """
 
 # Inside @njit, Numba supports NumPy's legacy np.random functions (its own per-thread
