@@ -110,3 +110,16 @@ def test_c_playouts_count_as_the_engines(spec, moves):
     ours = engine.random_results(game, state, 2_000, seed=5)
     ref = creference.c_playouts(game, state, 2_000, seed=5)
     assert ref.tolist() == ours.tolist() and ref.sum() == 2_000
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4", "uttt"])
+def test_the_bench_times_one_search_in_both(spec):
+    """``bench --c`` times the compiled row's own search in C: the same seed, the same tree, every round."""
+    from mctslab.bench.suite import _compiled_uct
+
+    run, seed = _compiled_uct(spec, 300)
+    first, again = run(), run()
+    game = make_game(spec)
+    ref = creference.c_search(game, game.initial_state(), c=C, iterations=300, seed=seed)
+    assert [ch.visits for ch in first.children] == [ch.visits for ch in again.children] == ref.visits
+    assert [ch.move for ch in first.children] == ref.moves

@@ -98,14 +98,19 @@ def _uct(game_spec: str, iterations: int, agent: str = "uct") -> Callable[[], ob
     return run
 
 
-def _compiled_uct(game_spec: str, iterations: int) -> Callable[[], object]:
+def _compiled_uct(game_spec: str, iterations: int) -> tuple[Callable[[], object], int]:
+    """One search as a seeded agent makes it (every run the same), and the seed of that search."""
     game = make_game(game_spec)
     agent = make_agent(f"uct:iterations={iterations},engine=compiled", seed=0)
+    start = agent.rng.getstate()
 
     def run() -> object:
+        agent.rng.setstate(start)  # as a fresh agent seeded 0, as the Python rows are
         return agent.search(game, game.initial_state())
 
-    return run
+    search_seed = agent.rng.getrandbits(32)  # what the search seeds the engine with
+    agent.rng.setstate(start)
+    return run, search_seed
 
 
 def _rollouts(game_spec: str, playouts: int) -> Callable[[], object]:
@@ -141,14 +146,17 @@ BATCHED_PER_MOVE = {"tictactoe": (100, 2_000), "tictactoe:n=4,k=3": (200,)}
 """Flat Monte Carlo with ``batched=true`` (NumPy playouts): Racioppo 2020's 100 per move, and more."""
 
 
-def _c_runs(game_spec: str, iterations: int) -> tuple[Callable[[], object], Callable[[], object]]:
+def _c_runs(game_spec: str, iterations: int, seed: int) -> tuple[Callable[[], object], Callable[[], object]]:
+    """The C reference's search with the compiled row's seed (the same tree), and its xorshift build's."""
     from .creference import c_search
 
     game = make_game(game_spec)
     c = make_agent("uct", seed=0).c
 
     def run(rng: str) -> Callable[[], object]:
-        return lambda: c_search(game, game.initial_state(), c=c, iterations=iterations, seed=0, rng=rng, arrays=False)
+        return lambda: c_search(
+            game, game.initial_state(), c=c, iterations=iterations, seed=seed, rng=rng, arrays=False
+        )
 
     return run("mt"), run("xorshift")
 
@@ -169,8 +177,8 @@ def cases(scale: float = 1.0, compare: bool = True, c_reference: bool = False) -
     if engine.available():
         for game, its in UCT_BUDGETS.items():
             reference = openspiel.cpp_uct_search(game, n(its)) if compare and openspiel.available() else None
-            run = _compiled_uct(game, n(its))
-            c_runs = _c_runs(game, n(its)) if c_reference else None
+            run, search_seed = _compiled_uct(game, n(its))
+            c_runs = _c_runs(game, n(its), search_seed) if c_reference else None
             out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct", c_runs))
     for agent in VARIANTS:
         out.append(Case(agent, "connect4", n(VARIANT_BUDGET), "iterations", _uct("connect4", n(VARIANT_BUDGET), agent)))
