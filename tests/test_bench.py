@@ -82,3 +82,8 @@ def test_without_a_compiler_the_c_reference_is_skipped_with_a_line(monkeypatch):
     assert all(r.c_rate is None for r in report.rows)
     assert report.c_note == "the C reference is skipped: no C compiler found (set CC, or install gcc or clang)"
     assert format_report(report).splitlines()[-1] == report.c_note
+
+
+def test_only_names_rows_that_exist():
+    with pytest.raises(ValueError, match="no benchmark row named 'uct compild'; rows: "):
+        run_benchmark(rounds=1, scale=0.01, compare=False, progress=False, only=("uct compild",))

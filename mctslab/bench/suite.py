@@ -243,7 +243,7 @@ def run_benchmark(
         only: measure only the rows with these names (``("uct compiled",)``); ``None``: all.
 
     Raises:
-        ValueError: for ``rounds < 1`` or ``scale <= 0``.
+        ValueError: for ``rounds < 1``, ``scale <= 0`` or a name in ``only`` that no row has.
     """
     if rounds < 1:
         raise ValueError(f"rounds must be >= 1, got {rounds}")
@@ -257,7 +257,13 @@ def run_benchmark(
         from .creference import unavailable
 
         c_note = unavailable() if engine.available() else "the C reference is skipped: the compiled engine needs Numba"
-    todo = [c for c in cases(scale, compare, c_reference and c_note is None) if only is None or c.name in only]
+    todo = cases(scale, compare, c_reference and c_note is None)
+    if only is not None:
+        names = sorted({c.name for c in todo})
+        unknown = [name for name in only if name not in names]
+        if unknown:
+            raise ValueError(f"no benchmark row named {unknown[0]!r}; rows: {', '.join(names)}")
+        todo = [c for c in todo if c.name in only]
     c_times: dict[int, list[tuple[float, float, float]]] = {i: [] for i in range(len(todo))}
     walls: dict[int, list[float]] = {i: [] for i in range(len(todo))}
     cpus: dict[int, list[float]] = {i: [] for i in range(len(todo))}
