@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -28,7 +29,7 @@ import numpy as np
 
 from ..games.base import Game, State
 
-__all__ = ["RNGS", "CSearch", "c_playouts", "c_search", "compiler", "library", "unavailable"]
+__all__ = ["RNGS", "CSearch", "c_playouts", "c_search", "compiler", "library", "timed_searches", "unavailable"]
 
 SOURCE = Path(__file__).with_name("c") / "uct.c"
 FLAGS = ("-O2", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared")
@@ -207,3 +208,19 @@ def c_playouts(
         playouts, NO_LIMIT if max_moves is None else max_moves, seed, _ptr(counts, ctypes.c_int64),
     )  # fmt: skip
     return counts
+
+
+def timed_searches(game_spec: str, iterations: int, seed: int) -> tuple[Callable[[], object], Callable[[], object]]:
+    """What ``bench --c`` times beside a compiled row: the C search with its seed (the same tree), and on xorshift."""
+    from ..agents import make_agent
+    from ..games import make_game
+
+    game = make_game(game_spec)
+    c = make_agent("uct", seed=0).c
+
+    def run(rng: str) -> Callable[[], object]:
+        return lambda: c_search(
+            game, game.initial_state(), c=c, iterations=iterations, seed=seed, rng=rng, arrays=False
+        )
+
+    return run("mt"), run("xorshift")

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from .. import engine
 from ..agents import make_agent
 from ..games import make_game
-from . import openspiel
+from . import creference, openspiel
 from .naive import naive_uct
 
 
@@ -146,21 +146,6 @@ BATCHED_PER_MOVE = {"tictactoe": (100, 2_000), "tictactoe:n=4,k=3": (200,)}
 """Flat Monte Carlo with ``batched=true`` (NumPy playouts): Racioppo 2020's 100 per move, and more."""
 
 
-def _c_runs(game_spec: str, iterations: int, seed: int) -> tuple[Callable[[], object], Callable[[], object]]:
-    """The C reference's search with the compiled row's seed (the same tree), and its xorshift build's."""
-    from .creference import c_search
-
-    game = make_game(game_spec)
-    c = make_agent("uct", seed=0).c
-
-    def run(rng: str) -> Callable[[], object]:
-        return lambda: c_search(
-            game, game.initial_state(), c=c, iterations=iterations, seed=seed, rng=rng, arrays=False
-        )
-
-    return run("mt"), run("xorshift")
-
-
 def cases(scale: float = 1.0, compare: bool = True, c_reference: bool = False) -> list[Case]:
     """The benchmark rows; ``scale`` multiplies every budget (the tests use a small one).
 
@@ -178,7 +163,7 @@ def cases(scale: float = 1.0, compare: bool = True, c_reference: bool = False) -
         for game, its in UCT_BUDGETS.items():
             reference = openspiel.cpp_uct_search(game, n(its)) if compare and openspiel.available() else None
             run, search_seed = _compiled_uct(game, n(its))
-            c_runs = _c_runs(game, n(its), search_seed) if c_reference else None
+            c_runs = creference.timed_searches(game, n(its), search_seed) if c_reference else None
             out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct", c_runs))
     for agent in VARIANTS:
         out.append(Case(agent, "connect4", n(VARIANT_BUDGET), "iterations", _uct("connect4", n(VARIANT_BUDGET), agent)))
@@ -254,9 +239,11 @@ def run_benchmark(
     compile_seconds = engine.compile_seconds() if engine.available() else None
     c_note = None
     if c_reference:
-        from .creference import unavailable
-
-        c_note = unavailable() if engine.available() else "the C reference is skipped: the compiled engine needs Numba"
+        c_note = (
+            creference.unavailable()
+            if engine.available()
+            else "the C reference is skipped: the compiled engine needs Numba"
+        )
     todo = cases(scale, compare, c_reference and c_note is None)
     if only is not None:
         names = sorted({c.name for c in todo})
