@@ -123,3 +123,15 @@ def test_the_bench_times_one_search_in_both(spec):
     ref = creference.c_search(game, game.initial_state(), c=C, iterations=300, seed=seed)
     assert [ch.visits for ch in first.children] == [ch.visits for ch in again.children] == ref.visits
     assert [ch.move for ch in first.children] == ref.moves
+
+
+def test_the_engines_root_tables_hold_the_very_doubles():
+    """The tables of sqrt(ln n) and 1 / sqrt(n) keep what computing them each time gives, bit for bit."""
+    game, state = _position("connect4", ())
+    tree = engine.search(game, state, c=C, iterations=3_000, seconds=None, max_moves=None, seed=4).tree
+    filled = [np.flatnonzero(tree.roots[k]) for k in (0, 1)]
+    assert len(filled[0]) > 100 and len(filled[1]) > 100
+    assert all(tree.roots[0, n] == math.sqrt(math.log(n)) for n in filled[0])
+    assert all(tree.roots[1, n] == 1.0 / math.sqrt(n) for n in filled[1])
+    kids = tree.children()
+    assert all(tree.isq[s] == 1.0 / math.sqrt(int(tree.visits[s])) for s in kids)

@@ -111,6 +111,34 @@ def _borrow(typingctx, array):
 TICTACTOE, CONNECT4, ULTIMATE = 0, 1, 2
 SCRATCH = 416
 """Length of the kernels' scratch array: a position (up to 32 fields), 128 moves, a path of 256 slots."""
+ROOTS = 1 << 16
+"""Visit counts below this have their ``sqrt(ln n)`` and ``1 / sqrt(n)`` kept in a table (:func:`_sqrt_log`)."""
+
+
+@njit(cache=CACHE, inline="always")
+def _sqrt_log(roots, n):
+    """``np.sqrt(np.log(n))`` (the same double), from ``roots[0, n]``, computed when first asked (0: not yet)."""
+    if n >= ROOTS:
+        return np.sqrt(np.log(n))
+    v = roots[0, n]
+    if v == 0.0:  # n = 1 stays 0.0 and is computed again: the same value
+        v = np.sqrt(np.log(n))
+        roots[0, n] = v
+    return v
+
+
+@njit(cache=CACHE, inline="always")
+def _inv_sqrt(roots, n):
+    """``1.0 / np.sqrt(n)`` (the same double), from ``roots[1, n]``, computed when first asked."""
+    if n >= ROOTS:
+        return 1.0 / np.sqrt(n)
+    v = roots[1, n]
+    if v == 0.0:
+        v = 1.0 / np.sqrt(n)
+        roots[1, n] = v
+    return v
+
+
 ONGOING, DRAWN = -1, 2
 
 # -- tic-tac-toe: st[2] X's stones, st[3] O's (bit = cell); prm = (n, k, cells, full);
@@ -413,10 +441,13 @@ def random_results(kind, prm, tab, root_st, playouts, limit, scratch):
     return counts
 
 
+# fmt: off
 @njit(cache=CACHE)
 def uct(
-    kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch
+    kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch,
+    roots,
 ):
+    # fmt: on
     """Run up to ``budget`` UCT iterations from slot ``root`` (position ``root_st``).
 
     Stops early when fewer than ``info[3]`` free slots are left (the caller grows the
@@ -424,9 +455,11 @@ def uct(
     slots needed for one block]. ``wins2`` counts rewards in half points (win 2, draw 1)
     for the player who made the slot's move; ``mean`` and ``isq`` (``1 / sqrt(visits)``)
     are kept for selection. ``scratch``: an int64 array of at least :data:`SCRATCH` (the
-    position, the moves being drawn, the path). Returns the iterations done by this call.
+    position, the moves being drawn, the path). ``roots``: a float64 array (2, :data:`ROOTS`),
+    zeros or filled by earlier calls: ``sqrt(ln n)`` and ``1 / sqrt(n)`` as they are first
+    needed (``log`` was a tenth of the time). Returns the iterations done by this call.
     """
-    prm, tab = _borrow(prm), _borrow(tab)
+    prm, tab, roots = _borrow(prm), _borrow(tab), _borrow(roots)
     st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), scratch[160:416]
     capacity = move.shape[0]
     mover0 = root_st[1]
@@ -470,7 +503,7 @@ def uct(
             if nl == 0:
                 break
             # select: the child with the highest UCB1 value, the first one on a tie
-            scale = c * np.sqrt(np.log(visits[node]))
+            scale = c * _sqrt_log(roots, visits[node])
             best = f
             best_value = -np.inf
             for j in range(f, f + nl):
@@ -492,7 +525,7 @@ def uct(
             elif result == DRAWN:
                 wins2[slot] += 1
             mean[slot] = wins2[slot] / (2.0 * visits[slot])
-            isq[slot] = 1.0 / np.sqrt(visits[slot])
+            isq[slot] = _inv_sqrt(roots, visits[slot])
         if depth > info[1]:
             info[1] = depth
         done += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from math import inf
 
 import numpy as np
@@ -28,6 +29,12 @@ FIRST_CHUNK, MAX_CHUNK = 1024, 1 << 24
 """Iterations of the first compiled call of a search, and the most in one call."""
 
 
+@lru_cache(maxsize=1)
+def _roots() -> np.ndarray:
+    """The kernels' table of ``sqrt(ln n)`` and ``1 / sqrt(n)``, one per process, filled by the kernels as they go."""
+    return np.zeros((2, kernels().ROOTS), dtype=np.float64)
+
+
 class CompiledTree:
     """A UCT tree in arrays (see :mod:`mctslab.engine.kernels`), rooted at slot :attr:`root`.
 
@@ -45,6 +52,7 @@ class CompiledTree:
         self.move[0], self.first[0], self.mean[0], self.isq[0] = -1, -1, 0.5, inf
         self.info = np.array([1, 0, 0, self.block], dtype=np.int64)  # slots used, max depth, iterations, block
         self.scratch = np.empty(kernels().SCRATCH, dtype=np.int64)  # the kernel's working arrays, kept alive here
+        self.roots = _roots()
         self.root = 0
         self.root_state = root_state
 
@@ -107,7 +115,7 @@ class CompiledTree:
             done += compiled.uct(
                 self.kind, self.prm, self.tab, self.root_state, self.root, float(c), limit, todo,
                 self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
-                self.info, self.scratch,
+                self.info, self.scratch, self.roots,
             )  # fmt: skip
             took = time.perf_counter() - start
             if self.info[0] + self.block > self.move.shape[0]:

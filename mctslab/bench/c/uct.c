@@ -272,6 +272,25 @@ static int64_t rollout(const game_t *g, int64_t *st, int64_t *buf, int64_t limit
 
 /* -- the search -------------------------------------------------------------------------- */
 
+/* sqrt(ln n) and 1 / sqrt(n) for n < ROOTS, computed when first needed (0: not yet), as the
+ * engine's table (kernels.ROOTS): the same doubles as computing them each time, without the log. */
+#define ROOTS (1 << 16)
+static double roots[2][ROOTS];
+
+static inline double sqrt_log(int32_t n) {
+    if (n >= ROOTS) return sqrt(log((double)n));
+    double v = roots[0][n];
+    if (v == 0.0) roots[0][n] = v = sqrt(log((double)n));
+    return v;
+}
+
+static inline double inv_sqrt(int32_t n) {
+    if (n >= ROOTS) return 1.0 / sqrt((double)n);
+    double v = roots[1][n];
+    if (v == 0.0) roots[1][n] = v = 1.0 / sqrt((double)n);
+    return v;
+}
+
 typedef struct { /* one slot: what selection reads first, together */
     double mean, isq;
     int32_t move, first, visits, wins2;
@@ -341,7 +360,7 @@ int64_t mcts_uct(int kind, const int64_t *prm, const int64_t *tab, int64_t tab_c
                 break;
             }
             if (nl == 0) break;
-            double scale = c * sqrt(log((double)s->visits));
+            double scale = c * sqrt_log(s->visits);
             int64_t best = f;
             double best_value = -INFINITY;
             for (int64_t j = f; j < f + nl; j++) {
@@ -365,7 +384,7 @@ int64_t mcts_uct(int kind, const int64_t *prm, const int64_t *tab, int64_t tab_c
             else if (result == DRAWN)
                 s->wins2 += 1;
             s->mean = (double)s->wins2 / (2.0 * (double)s->visits);
-            s->isq = 1.0 / sqrt((double)s->visits);
+            s->isq = inv_sqrt(s->visits);
         }
         if (depth > deepest) deepest = depth;
     }
