@@ -26,9 +26,10 @@ so, as in :meth:`mctslab.agents.uct.UCT.expand`, each untried move is equally li
 Speed (measured against a C reference of the same search, ``python -m mctslab bench --c``):
 the helpers are inlined (``inline="always"``), the random draw is emitted in place
 (:func:`_random`: Numba's own generator, the same numbers as ``np.random.random()``), the
-helpers get borrowed array views (:func:`_borrow`: no reference counting per ply), and
-the scratch arrays belong to the caller. None of this changes a result: the C reference,
-written plainly, builds the same trees (``tests/test_c_reference.py``).
+helpers get borrowed array views (:func:`_borrow`: no reference counting per ply), the
+scratch arrays belong to the caller, and ``sqrt(ln n)`` and ``1 / sqrt(n)`` come from a
+table filled as first needed (:func:`_sqrt_log`). None of this changes a result: the C
+reference builds the same trees (``tests/test_c_reference.py``).
 """
 
 # Inside @njit, Numba supports NumPy's legacy np.random functions (its own per-thread
