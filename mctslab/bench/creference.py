@@ -210,17 +210,18 @@ def c_playouts(
     return counts
 
 
-def timed_searches(game_spec: str, iterations: int, seed: int) -> tuple[Callable[[], object], Callable[[], object]]:
-    """What ``bench --c`` times beside a compiled row: the C search with its seed (the same tree), and on xorshift."""
+def timed_searches(game_spec: str, iterations: int, seed: int) -> tuple[Callable[[], object], Callable[..., object]]:
+    """What ``bench --c`` times beside a compiled row: the C search with its seed (the same tree), and a maker
+    ``(rng, seed) -> run`` of C searches (the generator's cost: the two generators on the same seeds)."""
     from ..agents import make_agent
     from ..games import make_game
 
     game = make_game(game_spec)
     c = make_agent("uct", seed=0).c
 
-    def run(rng: str) -> Callable[[], object]:
+    def run(rng: str, seed: int) -> Callable[[], object]:
         return lambda: c_search(
             game, game.initial_state(), c=c, iterations=iterations, seed=seed, rng=rng, arrays=False
         )
 
-    return run("mt"), run("xorshift")
+    return run("mt", seed), run

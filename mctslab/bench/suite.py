@@ -36,8 +36,8 @@ class Case:
         reference: OpenSpiel's equivalent, or ``None``.
         reference_name: what the reference is (``"OpenSpiel Python"``, ``"OpenSpiel C++"``).
         baseline: the row (name) of the same game this one is compared with, or ``None``.
-        c_runs: the C reference's same search (:mod:`mctslab.bench.creference`), drawing from
-            Numba's generator and from xorshift64*, or ``None``.
+        c_runs: the C reference's same search (:mod:`mctslab.bench.creference`), and a maker
+            of C searches ``(rng, seed) -> run``, or ``None``.
     """
 
     name: str
@@ -48,7 +48,7 @@ class Case:
     reference: Callable[[], object] | None = None
     reference_name: str = "OpenSpiel Python"
     baseline: str | None = None
-    c_runs: tuple[Callable[[], object], Callable[[], object]] | None = None
+    c_runs: tuple[Callable[[], object], Callable[..., Callable[[], object]]] | None = None
 
 
 @dataclass
@@ -68,7 +68,7 @@ class Row:
     speedup: float | None = None
     c_rate: float | None = None
     c_ratio: float | None = None
-    c_xorshift_rate: float | None = None
+    xorshift_speedup: float | None = None
 
 
 @dataclass
@@ -266,8 +266,11 @@ def run_benchmark(
                 cpus[i].append(cpu)
                 bar.update()
                 if case.c_runs is not None:
-                    c_wall, x_wall = _time(case.c_runs[0], False)[0], _time(case.c_runs[1], False)[0]
-                    c_times[i].append((c_wall, x_wall, c_wall / wall))
+                    c_wall = _time(case.c_runs[0], False)[0]
+                    # the generator's cost: C on MT19937 and on xorshift64*, seeded alike (other trees: times summed)
+                    mt_wall = _time(case.c_runs[1]("mt", 1 + len(c_times[i])), False)[0]
+                    xs_wall = _time(case.c_runs[1]("xorshift", 1 + len(c_times[i])), False)[0]
+                    c_times[i].append((c_wall, c_wall / wall, mt_wall, xs_wall))
                 if case.reference is not None:
                     refs[i].append(_time(case.reference)[0])
                     bar.update()
@@ -281,8 +284,8 @@ def run_benchmark(
             row.reference = case.reference_name
         if c_times[i]:
             row.c_rate = case.work / statistics.median(t[0] for t in c_times[i])
-            row.c_xorshift_rate = case.work / statistics.median(t[1] for t in c_times[i])
-            row.c_ratio = statistics.median(t[2] for t in c_times[i])
+            row.c_ratio = statistics.median(t[1] for t in c_times[i])
+            row.xorshift_speedup = sum(t[2] for t in c_times[i]) / sum(t[3] for t in c_times[i])
         rows.append(row)
     for row, case in zip(rows, todo, strict=True):
         base = [r for r in rows if case.baseline and (r.name, r.game) == (case.baseline, case.game)]
@@ -296,12 +299,12 @@ def format_report(report: Report) -> str:
     head = f"{'what':<10} {'game':<17} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
     head += f" {'OpenSpiel/s':>11} {'ratio':>6} {'x python':>8}"
     with_c = any(r.c_rate for r in report.rows)
-    head += f" {'C/s':>11} {'x C':>6} {'C xorsh/s':>11}" if with_c else ""
+    head += f" {'C/s':>11} {'x C':>6} {'C xorsh':>7}" if with_c else ""
     lines = [head, "-" * len(head)]
     for r in report.rows:
         ref = f"{r.openspiel_rate:>11,.0f} {r.ratio:>6.1f}" if r.openspiel_rate else f"{'':>11} {'':>6}"
         ref += f" {r.speedup:>8.1f}" if r.speedup else (f" {'':>8}" if r.c_rate else "")
-        ref += f" {r.c_rate:>11,.0f} {r.c_ratio:>6.2f} {r.c_xorshift_rate:>11,.0f}" if r.c_rate else ""
+        ref += f" {r.c_rate:>11,.0f} {r.c_ratio:>6.2f} {r.xorshift_speedup:>7.2f}" if r.c_rate else ""
         name = r.name if len(r.name) <= 10 else r.name.replace("uct compiled", "uct (nb)")
         lines.append(
             f"{name:<10} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
@@ -329,8 +332,8 @@ def format_report(report: Report) -> str:
             " bit for bit), timed after the compiled row in each round;"
         )
         lines.append(
-            "  x C: compiled / C, the median of the rounds' ratios; C xorsh/s: the same C search drawing from"
-            " xorshift64* instead of Numba's MT19937 (what the generator costs)"
+            "  x C: compiled / C, the median of the rounds' ratios; C xorsh: how much faster C runs on xorshift64*"
+            " than on Numba's MT19937 (one search per round on each, seeded alike, times summed)"
         )
     if report.c_note:
         lines.append(report.c_note)
