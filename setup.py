@@ -15,6 +15,8 @@ setup(
     packages=[*find_namespace_packages(include=["mctslab*"]), COURSE, f"{COURSE}.data"],
     package_dir={COURSE: "notebooks"},
     package_data={
+        # the C reference UCT that `python -m mctslab bench --c` builds (mctslab.bench.creference)
+        "mctslab.bench": ["c/*.c"],
         "mctslab.nets": ["weights/*.npz", "weights/*.jsonl", "weights/*.json"],
         # notebook 08's precomputed results (mctslab.course.reproduction.exact_rows, .ablation)
         "mctslab.course.reproduction": ["data/*.json"],

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from mctslab.bench import format_report, node_bytes, peak_memory, report_dict, run_benchmark
+from mctslab import engine
+from mctslab.bench import creference, format_report, node_bytes, peak_memory, report_dict, run_benchmark
 from mctslab.bench.naive import NaiveBoard, naive_uct
 
 
@@ -58,3 +59,31 @@ def test_memory_figures():
     assert 64 < per_node < 4_000
     peak = peak_memory(iterations=2_000)
     assert peak["nodes"] == 2_001 and peak["peak_rss_mb"] > 0
+
+
+@pytest.mark.skipif(not engine.available() or creference.compiler() is None, reason="needs Numba and a C compiler")
+def test_the_c_reference_is_timed_beside_the_compiled_rows():
+    report = run_benchmark(
+        rounds=2, scale=0.01, compare=False, progress=False, c_reference=True, only=("uct compiled",)
+    )
+    assert [(r.name, r.game) for r in report.rows] == [("uct compiled", g) for g in ("tictactoe", "connect4", "uttt")]
+    for row in report.rows:
+        assert row.c_rate > 0 and row.xorshift_speedup > 0 and row.c_ratio > 0
+    assert report.c_note is None and " x C " in format_report(report).splitlines()[0]
+
+
+@pytest.mark.skipif(not engine.available(), reason="needs Numba")
+def test_without_a_compiler_the_c_reference_is_skipped_with_a_line(monkeypatch):
+    monkeypatch.setenv("CC", "")
+    monkeypatch.setenv("PATH", "")
+    report = run_benchmark(
+        rounds=1, scale=0.01, compare=False, progress=False, c_reference=True, only=("uct compiled",)
+    )
+    assert all(r.c_rate is None for r in report.rows)
+    assert report.c_note == "the C reference is skipped: no C compiler found (set CC, or install gcc or clang)"
+    assert format_report(report).splitlines()[-1] == report.c_note
+
+
+def test_only_names_rows_that_exist():
+    with pytest.raises(ValueError, match="no benchmark row named 'uct compild'; rows: "):
+        run_benchmark(rounds=1, scale=0.01, compare=False, progress=False, only=("uct compild",))

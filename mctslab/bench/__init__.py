@@ -13,6 +13,11 @@ same searches on the compiled engine (:mod:`mctslab.engine`), with OpenSpiel's C
 to compile (or load from Numba's cache) the kernels is measured once, before the rounds,
 and reported apart.
 
+With ``--c``, the compiled rows are also timed against a hand-written C reference UCT
+(:mod:`mctslab.bench.creference`, ``mctslab/bench/c/uct.c``) of exactly the same algorithm
+and random numbers (its trees equal the engine's, slot for slot, from the same seed), built
+with the system compiler; the ratio compiled / C is the median of the rounds' ratios.
+
 The suite lives in :mod:`mctslab.bench.suite`; the naive baseline in :mod:`mctslab.bench.naive`.
 """
 

@@ -16,6 +16,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every budget (default 1)")
     parser.add_argument("--no-compare", action="store_true", help="skip OpenSpiel even when it is installed")
     parser.add_argument(
+        "--c",
+        action="store_true",
+        help="also time the C reference UCT beside the compiled rows (built with the system compiler; skipped without)",
+    )
+    parser.add_argument(
+        "--only", default=None, help="measure only these rows, comma-separated names (e.g. 'uct compiled')"
+    )
+    parser.add_argument(
         "--memory", action="store_true", help="also bytes per node and the peak memory of 1,000,000 iterations"
     )
     parser.add_argument("--bandits", action="store_true", help="also the bandit policies (1,000 x 10,000 x 10)")
@@ -29,7 +37,15 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--rounds must be from 1 to 1000, got {args.rounds}")
     if not 0 < args.scale <= 1000:  # also refuses nan and inf (an endless benchmark)
         raise ValueError(f"--scale must be > 0 and at most 1000, got {args.scale}")
-    report = run_benchmark(args.rounds, args.scale, compare=not args.no_compare, progress=not args.no_progress)
+    only = None if args.only is None else tuple(name.strip() for name in args.only.split(","))
+    report = run_benchmark(
+        args.rounds,
+        args.scale,
+        compare=not args.no_compare,
+        progress=not args.no_progress,
+        c_reference=args.c,
+        only=only,
+    )
     result = report_dict(report)
     text = [format_report(report)]
     if args.memory:

@@ -5,6 +5,7 @@ What is measured and how is described in :mod:`mctslab.bench`.
 
 from __future__ import annotations
 
+import gc
 import os
 import platform
 import random
@@ -18,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from .. import engine
 from ..agents import make_agent
 from ..games import make_game
-from . import openspiel
+from . import creference, openspiel
 from .naive import naive_uct
 
 
@@ -35,6 +36,8 @@ class Case:
         reference: OpenSpiel's equivalent, or ``None``.
         reference_name: what the reference is (``"OpenSpiel Python"``, ``"OpenSpiel C++"``).
         baseline: the row (name) of the same game this one is compared with, or ``None``.
+        c_runs: the C reference's same search (:mod:`mctslab.bench.creference`), and a maker
+            of C searches ``(rng, seed) -> run``, or ``None``.
     """
 
     name: str
@@ -45,6 +48,7 @@ class Case:
     reference: Callable[[], object] | None = None
     reference_name: str = "OpenSpiel Python"
     baseline: str | None = None
+    c_runs: tuple[Callable[[], object], Callable[..., Callable[[], object]]] | None = None
 
 
 @dataclass
@@ -62,6 +66,9 @@ class Row:
     ratio: float | None = None
     reference: str | None = None
     speedup: float | None = None
+    c_rate: float | None = None
+    c_ratio: float | None = None
+    xorshift_speedup: float | None = None
 
 
 @dataclass
@@ -71,12 +78,14 @@ class Report:
     Attributes:
         compile_seconds: seconds to compile (or load from Numba's cache) the compiled
             engine's kernels, paid once per process; ``None`` without Numba.
+        c_note: why the C reference was not measured (asked for, but no compiler), or ``None``.
     """
 
     rows: list[Row]
     rounds: int
     machine: dict = field(default_factory=dict)
     compile_seconds: float | None = None
+    c_note: str | None = None
 
 
 def _uct(game_spec: str, iterations: int, agent: str = "uct") -> Callable[[], object]:
@@ -89,14 +98,19 @@ def _uct(game_spec: str, iterations: int, agent: str = "uct") -> Callable[[], ob
     return run
 
 
-def _compiled_uct(game_spec: str, iterations: int) -> Callable[[], object]:
+def _compiled_uct(game_spec: str, iterations: int) -> tuple[Callable[[], object], int]:
+    """One search as a seeded agent makes it (every run the same), and the seed of that search."""
     game = make_game(game_spec)
     agent = make_agent(f"uct:iterations={iterations},engine=compiled", seed=0)
+    start = agent.rng.getstate()
 
     def run() -> object:
+        agent.rng.setstate(start)  # as a fresh agent seeded 0, as the Python rows are
         return agent.search(game, game.initial_state())
 
-    return run
+    search_seed = agent.rng.getrandbits(32)  # what the search seeds the engine with
+    agent.rng.setstate(start)
+    return run, search_seed
 
 
 def _rollouts(game_spec: str, playouts: int) -> Callable[[], object]:
@@ -132,8 +146,11 @@ BATCHED_PER_MOVE = {"tictactoe": (100, 2_000), "tictactoe:n=4,k=3": (200,)}
 """Flat Monte Carlo with ``batched=true`` (NumPy playouts): Racioppo 2020's 100 per move, and more."""
 
 
-def cases(scale: float = 1.0, compare: bool = True) -> list[Case]:
-    """The benchmark rows; ``scale`` multiplies every budget (the tests use a small one)."""
+def cases(scale: float = 1.0, compare: bool = True, c_reference: bool = False) -> list[Case]:
+    """The benchmark rows; ``scale`` multiplies every budget (the tests use a small one).
+
+    ``c_reference``: the compiled rows also time the C reference (the caller checks that it can be built).
+    """
 
     def n(x: int) -> int:
         return max(1, int(x * scale))
@@ -145,8 +162,9 @@ def cases(scale: float = 1.0, compare: bool = True) -> list[Case]:
     if engine.available():
         for game, its in UCT_BUDGETS.items():
             reference = openspiel.cpp_uct_search(game, n(its)) if compare and openspiel.available() else None
-            run = _compiled_uct(game, n(its))
-            out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct"))
+            run, search_seed = _compiled_uct(game, n(its))
+            c_runs = creference.timed_searches(game, n(its), search_seed) if c_reference else None
+            out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct", c_runs))
     for agent in VARIANTS:
         out.append(Case(agent, "connect4", n(VARIANT_BUDGET), "iterations", _uct("connect4", n(VARIANT_BUDGET), agent)))
     naive_budget = n(2_000)
@@ -163,7 +181,14 @@ def cases(scale: float = 1.0, compare: bool = True) -> list[Case]:
     return out
 
 
-def _time(fn: Callable[[], object]) -> tuple[float, float]:
+def _time(fn: Callable[[], object], collect: bool = True) -> tuple[float, float]:
+    """Wall and CPU seconds of ``fn()``; ``collect=False``: with the garbage collector off meanwhile."""
+    if not collect:
+        gc.disable()
+        try:
+            return _time(fn)
+        finally:
+            gc.enable()
     wall, cpu = time.perf_counter(), time.process_time()
     fn()
     return time.perf_counter() - wall, time.process_time() - cpu
@@ -182,7 +207,14 @@ def machine() -> dict:
     }
 
 
-def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, progress: bool = True) -> Report:
+def run_benchmark(
+    rounds: int = 5,
+    scale: float = 1.0,
+    compare: bool = True,
+    progress: bool = True,
+    c_reference: bool = False,
+    only: tuple[str, ...] | None = None,
+) -> Report:
     """Measure every row ``rounds`` times, interleaved, and keep the medians.
 
     Args:
@@ -190,9 +222,13 @@ def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, pro
         scale: budget multiplier, > 0 (1 is the documented benchmark).
         compare: include OpenSpiel's MCTS when it is installed.
         progress: show a progress bar.
+        c_reference: time the C reference (:mod:`mctslab.bench.creference`) right after each
+            compiled row in every round; the ratio compiled / C is the median of the rounds'
+            ratios. Without a C compiler, :attr:`Report.c_note` says it was skipped.
+        only: measure only the rows with these names (``("uct compiled",)``); ``None``: all.
 
     Raises:
-        ValueError: for ``rounds < 1`` or ``scale <= 0``.
+        ValueError: for ``rounds < 1``, ``scale <= 0`` or a name in ``only`` that no row has.
     """
     if rounds < 1:
         raise ValueError(f"rounds must be >= 1, got {rounds}")
@@ -201,7 +237,21 @@ def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, pro
     from tqdm.auto import tqdm
 
     compile_seconds = engine.compile_seconds() if engine.available() else None
-    todo = cases(scale, compare)
+    c_note = None
+    if c_reference:
+        c_note = (
+            creference.unavailable()
+            if engine.available()
+            else "the C reference is skipped: the compiled engine needs Numba"
+        )
+    todo = cases(scale, compare, c_reference and c_note is None)
+    if only is not None:
+        names = sorted({c.name for c in todo})
+        unknown = [name for name in only if name not in names]
+        if unknown:
+            raise ValueError(f"no benchmark row named {unknown[0]!r}; rows: {', '.join(names)}")
+        todo = [c for c in todo if c.name in only]
+    c_times: dict[int, list[tuple[float, float, float]]] = {i: [] for i in range(len(todo))}
     walls: dict[int, list[float]] = {i: [] for i in range(len(todo))}
     cpus: dict[int, list[float]] = {i: [] for i in range(len(todo))}
     refs: dict[int, list[float]] = {i: [] for i in range(len(todo))}
@@ -209,10 +259,18 @@ def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, pro
     with tqdm(total=total, disable=not progress, desc="bench") as bar:
         for _ in range(rounds):
             for i, case in enumerate(todo):
-                wall, cpu = _time(case.run)
+                # The compiled rows run with the collector off: a pause there would collect the Python
+                # rows' cyclic trees, no cost of theirs (and collecting before them would chill their caches).
+                wall, cpu = _time(case.run, collect=case.name != "uct compiled")
                 walls[i].append(wall)
                 cpus[i].append(cpu)
                 bar.update()
+                if case.c_runs is not None:
+                    c_wall = _time(case.c_runs[0], False)[0]
+                    # the generator's cost: C on MT19937 and on xorshift64*, seeded alike (other trees: times summed)
+                    mt_wall = _time(case.c_runs[1]("mt", 1 + len(c_times[i])), False)[0]
+                    xs_wall = _time(case.c_runs[1]("xorshift", 1 + len(c_times[i])), False)[0]
+                    c_times[i].append((c_wall, c_wall / wall, mt_wall, xs_wall))
                 if case.reference is not None:
                     refs[i].append(_time(case.reference)[0])
                     bar.update()
@@ -224,22 +282,29 @@ def run_benchmark(rounds: int = 5, scale: float = 1.0, compare: bool = True, pro
             row.openspiel_rate = case.work / statistics.median(refs[i])
             row.ratio = row.rate / row.openspiel_rate
             row.reference = case.reference_name
+        if c_times[i]:
+            row.c_rate = case.work / statistics.median(t[0] for t in c_times[i])
+            row.c_ratio = statistics.median(t[1] for t in c_times[i])
+            row.xorshift_speedup = sum(t[2] for t in c_times[i]) / sum(t[3] for t in c_times[i])
         rows.append(row)
     for row, case in zip(rows, todo, strict=True):
         base = [r for r in rows if case.baseline and (r.name, r.game) == (case.baseline, case.game)]
         if base:
             row.speedup = row.rate / base[0].rate
-    return Report(rows, rounds, machine(), compile_seconds)
+    return Report(rows, rounds, machine(), compile_seconds, c_note)
 
 
 def format_report(report: Report) -> str:
     """The report as a text table."""
     head = f"{'what':<10} {'game':<17} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
     head += f" {'OpenSpiel/s':>11} {'ratio':>6} {'x python':>8}"
+    with_c = any(r.c_rate for r in report.rows)
+    head += f" {'C/s':>11} {'x C':>6} {'C xorsh':>7}" if with_c else ""
     lines = [head, "-" * len(head)]
     for r in report.rows:
         ref = f"{r.openspiel_rate:>11,.0f} {r.ratio:>6.1f}" if r.openspiel_rate else f"{'':>11} {'':>6}"
-        ref += f" {r.speedup:>8.1f}" if r.speedup else ""
+        ref += f" {r.speedup:>8.1f}" if r.speedup else (f" {'':>8}" if r.c_rate else "")
+        ref += f" {r.c_rate:>11,.0f} {r.c_ratio:>6.2f} {r.xorshift_speedup:>7.2f}" if r.c_rate else ""
         name = r.name if len(r.name) <= 10 else r.name.replace("uct compiled", "uct (nb)")
         lines.append(
             f"{name:<10} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
@@ -261,6 +326,17 @@ def format_report(report: Report) -> str:
         )
     else:
         lines.append("compiled engine: not measured (Numba not installed: pip install -e .[fast])")
+    if with_c:
+        lines.append(
+            "C/s: the C reference UCT (mctslab/bench/c/uct.c: the engine's algorithm and random numbers, its trees"
+            " bit for bit), timed after the compiled row in each round;"
+        )
+        lines.append(
+            "  x C: compiled / C, the median of the rounds' ratios; C xorsh: how much faster C runs on xorshift64*"
+            " than on Numba's MT19937 (one search per round on each, seeded alike, times summed)"
+        )
+    if report.c_note:
+        lines.append(report.c_note)
     return "\n".join(lines)
 
 
@@ -270,6 +346,7 @@ def report_dict(report: Report) -> dict:
         "rounds": report.rounds,
         "machine": report.machine,
         "compile_seconds": report.compile_seconds,
+        "c_note": report.c_note,
         "rows": [asdict(r) for r in report.rows],
     }
 

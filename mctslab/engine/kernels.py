@@ -22,6 +22,14 @@ a block of consecutive slots, one per legal move (``first[node]`` is the first s
 order of the block, and the slots not yet created hold the untried moves. A random
 untried move is swapped to the front of the untried part and becomes the next child,
 so, as in :meth:`mctslab.agents.uct.UCT.expand`, each untried move is equally likely.
+
+Speed (measured against a C reference of the same search, ``python -m mctslab bench --c``):
+the helpers are inlined (``inline="always"``), the random draw is emitted in place
+(:func:`_random`: Numba's own generator, the same numbers as ``np.random.random()``), the
+helpers get borrowed array views (:func:`_borrow`: no reference counting per ply), the
+scratch arrays belong to the caller, and ``sqrt(ln n)`` and ``1 / sqrt(n)`` come from a
+table filled as first needed (:func:`_sqrt_log`). None of this changes a result: the C
+reference builds the same trees (``tests/test_c_reference.py``).
 """
 
 # Inside @njit, Numba supports NumPy's legacy np.random functions (its own per-thread
@@ -32,7 +40,13 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.extending import intrinsic
+
+try:  # Numba's own draw from its per-thread np.random state, emitted inline (np.random.random() is a call)
+    from numba.cpython.randomimpl import get_next_double, get_state_ptr
+except ImportError:  # pragma: no cover - a Numba without these internals: the same numbers through the call
+    get_next_double = None
 
 
 def _probe():  # pragma: no cover - never called: asking Numba to cache it finds a cache directory or not
@@ -57,14 +71,82 @@ def _cache_usable() -> bool:
 CACHE = _cache_usable()
 """Whether the kernels are cached on disk (False, with one warning, where Numba cannot write a cache)."""
 
+if get_next_double is not None:
+
+    @intrinsic
+    def _random(typingctx):
+        """``np.random.random()`` inline: the same MT19937 state, the same double from two 32-bit draws."""
+
+        def codegen(context, builder, signature, args):
+            return get_next_double(context, builder, get_state_ptr(context, builder, "np"))
+
+        return types.float64(), codegen
+
+else:  # pragma: no cover
+
+    @njit(cache=CACHE, inline="always")
+    def _random():
+        return np.random.random()
+
+
+@intrinsic
+def _borrow(typingctx, array):
+    """A view of ``array`` that holds no reference (its meminfo is null).
+
+    Every array a helper receives is counted in and out (an atomic add each way, a large
+    part of a ply's cost in the kernels); a borrowed view makes those counts no-ops. Only
+    for arrays that outlive the whole call: the kernels' arguments, never an array they make.
+    """
+
+    def codegen(context, builder, signature, args):
+        source = context.make_array(signature.args[0])(context, builder, value=args[0])
+        view = context.make_array(signature.return_type)(context, builder)
+        context.populate_array(
+            view, data=source.data, shape=source.shape, strides=source.strides, itemsize=source.itemsize, meminfo=None
+        )
+        return view._getvalue()
+
+    return array(array), codegen
+
+
 TICTACTOE, CONNECT4, ULTIMATE = 0, 1, 2
+SCRATCH = 416
+"""Length of the kernels' scratch array: a position (up to 32 fields), 128 moves, a path of 256 slots."""
+ROOTS = 1 << 16
+"""Visit counts below this have their ``sqrt(ln n)`` and ``1 / sqrt(n)`` kept in a table (:func:`_sqrt_log`)."""
+
+
+@njit(cache=CACHE, inline="always")
+def _sqrt_log(roots, n):
+    """``np.sqrt(np.log(n))`` (the same double), from ``roots[0, n]``, computed when first asked (0: not yet)."""
+    if n >= ROOTS:
+        return np.sqrt(np.log(n))
+    v = roots[0, n]
+    if v == 0.0:  # n = 1 stays 0.0 and is computed again: the same value
+        v = np.sqrt(np.log(n))
+        roots[0, n] = v
+    return v
+
+
+@njit(cache=CACHE, inline="always")
+def _inv_sqrt(roots, n):
+    """``1.0 / np.sqrt(n)`` (the same double), from ``roots[1, n]``, computed when first asked."""
+    if n >= ROOTS:
+        return 1.0 / np.sqrt(n)
+    v = roots[1, n]
+    if v == 0.0:
+        v = 1.0 / np.sqrt(n)
+        roots[1, n] = v
+    return v
+
+
 ONGOING, DRAWN = -1, 2
 
 # -- tic-tac-toe: st[2] X's stones, st[3] O's (bit = cell); prm = (n, k, cells, full);
 #    tab[cell, 0] = number of winning lines through cell, tab[cell, 1 + j] = their masks.
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ttt_completes(tab, stones, cell):
     for j in range(tab[cell, 0]):
         m = tab[cell, 1 + j]
@@ -73,7 +155,7 @@ def _ttt_completes(tab, stones, cell):
     return False
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ttt_apply(prm, tab, st, move):
     p = st[1]
     st[2 + p] |= 1 << move
@@ -84,7 +166,7 @@ def _ttt_apply(prm, tab, st, move):
     st[1] = 1 - p
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ttt_legal(prm, st, out):
     occupied = st[2] | st[3]
     n = 0
@@ -95,14 +177,14 @@ def _ttt_legal(prm, st, out):
     return n
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ttt_rollout(prm, tab, st, buf, limit):
     n = _ttt_legal(prm, st, buf)  # the pool of empty cells
     p = st[1]
     mine = st[2 + p]
     theirs = st[3 - p]
     for _ in range(min(n, limit)):
-        i = int(np.random.random() * n)
+        i = int(_random() * n)
         cell = buf[i]
         n -= 1
         buf[i] = buf[n]
@@ -119,8 +201,20 @@ def _ttt_rollout(prm, tab, st, buf, limit):
 #    tab[d, j]: the j-th shift of direction d's run test (vertical, horizontal, diagonals).
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
+def _c4_four(bits, h):
+    # Four in a row on a board of column height h: runs of 2, then of 4, along each direction.
+    a = bits & (bits >> 1)
+    b = bits & (bits >> h)
+    c = bits & (bits >> (h + 1))
+    d = bits & (bits >> (h - 1))
+    return ((a & (a >> 2)) | (b & (b >> (2 * h))) | (c & (c >> (2 * h + 2))) | (d & (d >> (2 * h - 2)))) != 0
+
+
+@njit(cache=CACHE, inline="always")
 def _c4_won(prm, tab, bits):
+    if prm[5] == 2 and tab[0, 1] == 2:  # k = 4 (the shifts 1, 2): the run test with shifts the compiler sees
+        return _c4_four(bits, 7) if prm[3] == 7 else _c4_four(bits, prm[3])  # 7: the standard board's height
     for d in range(4):
         m = bits
         for j in range(prm[5]):
@@ -130,7 +224,7 @@ def _c4_won(prm, tab, bits):
     return False
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _c4_apply(prm, tab, st, move):
     p = st[1]
     occupied = st[2] | st[3]
@@ -145,7 +239,7 @@ def _c4_apply(prm, tab, st, move):
     st[1] = 1 - p
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _c4_legal(prm, st, out):
     occupied = st[2] | st[3]
     n = 0
@@ -156,17 +250,18 @@ def _c4_legal(prm, st, out):
     return n
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _c4_rollout(prm, tab, st, buf, limit):
     n = _c4_legal(prm, st, buf)  # the pool of open columns
     p = st[1]
     mine = st[2 + p]
     theirs = st[3 - p]
     rows, height = prm[0], prm[3]
+    four = prm[5] == 2 and tab[0, 1] == 2
     occupied = mine | theirs
     steps = 0
     while n > 0 and steps < limit:
-        i = int(np.random.random() * n)
+        i = int(_random() * n)
         c = buf[i]
         bit = (occupied + (1 << (c * height))) & (((1 << rows) - 1) << (c * height))
         occupied |= bit
@@ -174,7 +269,11 @@ def _c4_rollout(prm, tab, st, buf, limit):
         if (occupied >> (c * height + rows - 1)) & 1:  # the column is full now
             n -= 1
             buf[i] = buf[n]
-        if _c4_won(prm, tab, mine):
+        if four:
+            won = _c4_four(mine, 7) if height == 7 else _c4_four(mine, height)
+        else:
+            won = _c4_won(prm, tab, mine)
+        if won:
             return p
         mine, theirs = theirs, mine
         p = 1 - p
@@ -189,7 +288,7 @@ def _c4_rollout(prm, tab, st, buf, limit):
 #    tab[2 + i, m] its i-th cell (ascending).
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ut_apply(prm, tab, st, move):
     p = st[1]
     board = move // 9
@@ -215,7 +314,7 @@ def _ut_apply(prm, tab, st, move):
         st[23] = cell
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ut_legal(st, out):
     n = 0
     forced = st[23]
@@ -230,7 +329,7 @@ def _ut_legal(st, out):
     return n
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _ut_rollout(prm, tab, st, buf, limit):
     # The move is drawn without listing the legal moves: tab[1, m] counts the cells of the
     # 9-bit set m, tab[2 + i, m] is its i-th cell; "anywhere" walks the open boards in order,
@@ -242,13 +341,13 @@ def _ut_rollout(prm, tab, st, buf, limit):
         board = st[23]
         if board >= 0:
             free = 511 & ~(st[2 + board] | st[11 + board])
-            i = int(np.random.random() * tab[1, free])
+            i = int(_random() * tab[1, free])
         else:
             total = 0
             for b in range(9):
                 if not (st[22] >> b) & 1:
                     total += tab[1, 511 & ~(st[2 + b] | st[11 + b])]
-            i = int(np.random.random() * total)
+            i = int(_random() * total)
             free = 0
             for b in range(9):
                 if not (st[22] >> b) & 1:
@@ -257,7 +356,29 @@ def _ut_rollout(prm, tab, st, buf, limit):
                         board = b
                         break
                     i -= tab[1, free]
-        _ut_apply(prm, tab, st, 9 * board + tab[2 + i, free])
+        # _ut_apply(prm, tab, st, 9 * board + cell) written out: even inlined, a helper taking arrays leaves calls
+        # to Numba's reference counting (no-ops on borrowed views) around it, and Ultimate's playouts run 15% slower
+        cell = tab[2 + i, free]
+        p = st[1]
+        k = 2 + 9 * p + board
+        st[k] |= 1 << cell
+        if tab[0, st[k]]:
+            st[20 + p] |= 1 << board
+            st[22] |= 1 << board
+            if prm[0] or tab[0, st[20 + p]]:
+                st[0] = p
+        if st[2 + board] | st[11 + board] == 511:
+            st[22] |= 1 << board
+        st[1] = 1 - p
+        if st[0] != ONGOING:
+            st[23] = -1
+        elif st[22] == 511:
+            st[0] = DRAWN
+            st[23] = -1
+        elif (st[22] >> cell) & 1:
+            st[23] = -1
+        else:
+            st[23] = cell
         steps += 1
     return st[0]
 
@@ -265,7 +386,7 @@ def _ut_rollout(prm, tab, st, buf, limit):
 # -- dispatch ---------------------------------------------------------------------
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def apply_move(kind, prm, tab, st, move):
     """Play ``move`` in ``st`` (in place)."""
     if kind == TICTACTOE:
@@ -276,7 +397,7 @@ def apply_move(kind, prm, tab, st, move):
         _ut_apply(prm, tab, st, move)
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def legal_moves(kind, prm, st, out):
     """Write the legal moves of ``st`` into ``out``, ascending; return their number (0 when over)."""
     if st[0] != ONGOING:
@@ -288,7 +409,7 @@ def legal_moves(kind, prm, st, out):
     return _ut_legal(st, out)
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def rollout(kind, prm, tab, st, buf, limit):
     """A uniformly random playout from ``st`` (changed); the result, a cut after ``limit`` moves a draw."""
     if st[0] != ONGOING:
@@ -307,30 +428,40 @@ def seed(value):
 
 
 @njit(cache=CACHE)
-def random_results(kind, prm, tab, root_st, playouts, limit):
-    """Counts of ``playouts`` random playouts from ``root_st``: [X wins, O wins, draws]."""
+def random_results(kind, prm, tab, root_st, playouts, limit, scratch):
+    """Counts of ``playouts`` random playouts from ``root_st``: [X wins, O wins, draws].
+
+    ``scratch``: an int64 array of at least :data:`SCRATCH` (the position and the moves being drawn).
+    """
     counts = np.zeros(3, dtype=np.int64)
-    st = np.empty_like(root_st)
-    buf = np.empty(128, dtype=np.int64)
+    prm, tab = _borrow(prm), _borrow(tab)
+    st, buf = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160])
     for _ in range(playouts):
         st[:] = root_st
         counts[rollout(kind, prm, tab, st, buf, limit)] += 1
     return counts
 
 
+# fmt: off
 @njit(cache=CACHE)
-def uct(kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info):
+def uct(
+    kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch,
+    roots,
+):
+    # fmt: on
     """Run up to ``budget`` UCT iterations from slot ``root`` (position ``root_st``).
 
     Stops early when fewer than ``info[3]`` free slots are left (the caller grows the
     arrays and calls again). ``info`` = [slots used, deepest node, iterations done (total),
     slots needed for one block]. ``wins2`` counts rewards in half points (win 2, draw 1)
     for the player who made the slot's move; ``mean`` and ``isq`` (``1 / sqrt(visits)``)
-    are kept for selection. Returns the iterations done by this call.
+    are kept for selection. ``scratch``: an int64 array of at least :data:`SCRATCH` (the
+    position, the moves being drawn, the path). ``roots``: a float64 array (2, :data:`ROOTS`),
+    zeros or filled by earlier calls: ``sqrt(ln n)`` and ``1 / sqrt(n)`` as they are first
+    needed (``log`` was a tenth of the time). Returns the iterations done by this call.
     """
-    st = np.empty_like(root_st)
-    buf = np.empty(128, dtype=np.int64)
-    path = np.empty(256, dtype=np.int64)
+    prm, tab, roots = _borrow(prm), _borrow(tab), _borrow(roots)
+    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), scratch[160:416]
     capacity = move.shape[0]
     mover0 = root_st[1]
     done = 0
@@ -355,7 +486,7 @@ def uct(kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, ne
             ne = nexp[node]
             nl = nlegal[node]
             if ne < nl:  # expand: a random untried move becomes the next child
-                i = ne + int(np.random.random() * (nl - ne))
+                i = ne + int(_random() * (nl - ne))
                 child = f + ne
                 m = move[f + i]
                 move[f + i] = move[child]
@@ -373,7 +504,7 @@ def uct(kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, ne
             if nl == 0:
                 break
             # select: the child with the highest UCB1 value, the first one on a tie
-            scale = c * np.sqrt(np.log(visits[node]))
+            scale = c * _sqrt_log(roots, visits[node])
             best = f
             best_value = -np.inf
             for j in range(f, f + nl):
@@ -395,7 +526,7 @@ def uct(kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, ne
             elif result == DRAWN:
                 wins2[slot] += 1
             mean[slot] = wins2[slot] / (2.0 * visits[slot])
-            isq[slot] = 1.0 / np.sqrt(visits[slot])
+            isq[slot] = _inv_sqrt(roots, visits[slot])
         if depth > info[1]:
             info[1] = depth
         done += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from math import inf
 
 import numpy as np
@@ -28,6 +29,12 @@ FIRST_CHUNK, MAX_CHUNK = 1024, 1 << 24
 """Iterations of the first compiled call of a search, and the most in one call."""
 
 
+@lru_cache(maxsize=1)
+def _roots() -> np.ndarray:
+    """The kernels' table of ``sqrt(ln n)`` and ``1 / sqrt(n)``, one per process, filled by the kernels as they go."""
+    return np.zeros((2, kernels().ROOTS), dtype=np.float64)
+
+
 class CompiledTree:
     """A UCT tree in arrays (see :mod:`mctslab.engine.kernels`), rooted at slot :attr:`root`.
 
@@ -41,21 +48,29 @@ class CompiledTree:
     def __init__(self, kind: int, prm: np.ndarray, tab: np.ndarray, root_state: np.ndarray, capacity: int) -> None:
         self.kind, self.prm, self.tab = kind, prm, tab
         self.block = 81 if kind == KINDS["uttt"] else int(prm[2] if kind == KINDS["tictactoe"] else prm[1])
-        capacity = max(capacity, 1 + self.block)
-        self.move = np.zeros(capacity, dtype=np.int32)
-        self.first = np.zeros(capacity, dtype=np.int32)
-        self.nlegal = np.zeros(capacity, dtype=np.int16)
-        self.nexp = np.zeros(capacity, dtype=np.int16)
-        self.visits = np.zeros(capacity, dtype=np.int32)
-        self.wins2 = np.zeros(capacity, dtype=np.int32)
-        self.mean = np.zeros(capacity, dtype=np.float64)
-        self.isq = np.zeros(capacity, dtype=np.float64)
+        self._allocate(max(capacity, 1 + self.block))
         self.move[0], self.first[0], self.mean[0], self.isq[0] = -1, -1, 0.5, inf
         self.info = np.array([1, 0, 0, self.block], dtype=np.int64)  # slots used, max depth, iterations, block
+        self.scratch = np.empty(kernels().SCRATCH, dtype=np.int64)  # the kernel's working arrays, kept alive here
+        self.roots = _roots()
         self.root = 0
         self.root_state = root_state
 
-    _ARRAYS = ("move", "first", "nlegal", "nexp", "visits", "wins2", "mean", "isq")
+    _ARRAYS = (
+        ("mean", np.float64), ("isq", np.float64), ("move", np.int32), ("first", np.int32),
+        ("visits", np.int32), ("wins2", np.int32), ("nlegal", np.int16), ("nexp", np.int16),
+    )  # fmt: skip
+    """The arrays, widest first: as views of one zeroed block (one allocation), each stays aligned."""
+
+    def _allocate(self, size: int) -> dict[str, np.ndarray]:
+        """Make every array ``size`` slots long, zeroed, in one block; returns the old arrays by name."""
+        old = {name: getattr(self, name) for name, _ in self._ARRAYS if hasattr(self, name)}
+        block, at = np.zeros(size * SLOT_BYTES, dtype=np.uint8), 0
+        for name, dtype in self._ARRAYS:
+            width = size * np.dtype(dtype).itemsize
+            setattr(self, name, block[at : at + width].view(dtype))
+            at += width
+        return old
 
     def _grow(self, done: int) -> None:
         """Double every array (``done``: iterations so far, for the error)."""
@@ -66,19 +81,14 @@ class CompiledTree:
                 " lower iterations or seconds"
             )
         try:
-            grown = []
-            for name in self._ARRAYS:
-                old = getattr(self, name)
-                new = np.zeros(size, dtype=old.dtype)
-                new[: old.shape[0]] = old
-                grown.append(new)
+            old = self._allocate(size)
         except MemoryError:
             raise MemoryError(
                 f"the compiled tree cannot grow to {size:,} slots ({size * SLOT_BYTES / 2**30:.1f} GiB) after"
                 f" {done:,} iterations: not enough memory; lower iterations or seconds"
             ) from None
-        for name, new in zip(self._ARRAYS, grown, strict=True):
-            setattr(self, name, new)
+        for name, array in old.items():
+            getattr(self, name)[: array.shape[0]] = array
 
     def run(self, c: float, max_moves: int | None, iterations: int | None, seconds: float | None) -> int:
         """Iterate from the root within the budget (at least one iteration); returns iterations done.
@@ -105,7 +115,7 @@ class CompiledTree:
             done += compiled.uct(
                 self.kind, self.prm, self.tab, self.root_state, self.root, float(c), limit, todo,
                 self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
-                self.info,
+                self.info, self.scratch, self.roots,
             )  # fmt: skip
             took = time.perf_counter() - start
             if self.info[0] + self.block > self.move.shape[0]:

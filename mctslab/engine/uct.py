@@ -170,8 +170,9 @@ def random_results(game: Game, state: State, playouts: int, seed: int, max_moves
     compiled.seed(seed)
     limit = NO_LIMIT if max_moves is None else max_moves
     counts = np.zeros(3, dtype=np.int64)
+    scratch = np.empty(compiled.SCRATCH, dtype=np.int64)
     for done in range(0, playouts, PLAYOUT_CHUNK):
-        counts += compiled.random_results(kind, prm, tab, st, min(PLAYOUT_CHUNK, playouts - done), limit)
+        counts += compiled.random_results(kind, prm, tab, st, min(PLAYOUT_CHUNK, playouts - done), limit, scratch)
     return counts
 
 
