@@ -5,7 +5,7 @@ Commands::
     python -m mctslab match GAME AGENT_A AGENT_B --games N --seed S [--workers W] [--out FILE] [--json]
     python -m mctslab move GAME AGENT --moves 4,0,8 --seed S [--json]
     python -m mctslab tournament GAME AGENT AGENT... --games N --seed S [--workers W] [--out FILE] [--json]
-    python -m mctslab bench [--rounds R] [--scale S] [--memory] [--bandits] [--json]
+    python -m mctslab bench [--rounds R] [--scale S] [--c] [--only ROWS] [--memory] [--bandits] [--json]
     python -m mctslab course student OUT [--notebooks DIR]
     python -m mctslab course site OUT [--edition student|instructor] [--cdn]
     python -m mctslab grade SUBMISSIONS/ --out grades.csv [--html REPORT_DIR] [--workers N]
