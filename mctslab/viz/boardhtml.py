@@ -83,7 +83,7 @@ def session_html(session: Any) -> str:
     else:
         board = f'<pre class="mctslab-view" style="margin:0">{escape(session.view())}</pre>'
     events = session.events_text() if session.tells_events() else ""
-    said = f'<p style="margin:4px 0;color:#555">{escape(events)}</p>' if events else ""
+    said = f'<p style="margin:4px 0;color:#555;white-space:pre-line">{escape(events)}</p>' if events else ""
     status = escape(session.status())
     spec = session.agent.spec if session.agent is not None else "(no agent: a puzzle you play alone)"
     stats = f"{escape(spec)}\n{escape(session.stats_table())}"

@@ -143,7 +143,7 @@ class PlayBoardWidget:
         """The position in words (as you may see it), what just happened, and a button per move of yours."""
         session = self.session
         events = session.events_text() if session.tells_events() else ""
-        said = f'<div style="color:#555">{escape(events)}</div>' if events else ""
+        said = f'<div style="color:#555;white-space:pre-line">{escape(events)}</div>' if events else ""
         if self.buttons:  # the board shows the position
             self.view.value = said
             return
