@@ -228,16 +228,23 @@ class PlaySession:
     def events_text(self) -> str:
         """What happened since your last move (the whole game, once it is over): a line per turn, events by ``;``.
 
-        A line starts where the mover changes between you and the agent (chance's outcomes stay
-        on the line of the move that called for them: ``"the agent (P1): roll; chance: rolled 6"``).
+        A line starts where the mover changes between you and the agent and names them once;
+        chance's outcomes stay on the line of the move that called for them:
+        ``"the agent (P1): roll; chance: rolled 6; roll; chance: rolled 1: loses 6, turn over"``.
         """
         shown = self.events if self.over else self.events[self._yours :]
         text, mover = "", None
+        prefixes = {"you": "you: ", "agent": f"the agent ({mark(self.game, 1 - self.human)}): "}
         for event in shown:
-            if text:
-                text += "\n" if event.who != "chance" and event.who != mover else "; "
+            said = self.event_text(event)
+            if text and event.who != "chance" and event.who != mover:
+                text += "\n"
+            elif text:
+                text += "; "
+                if event.who == mover and said.startswith(prefixes[mover]):
+                    said = said[len(prefixes[mover]) :]  # the line already says who moves
             mover = event.who if event.who != "chance" else mover
-            text += self.event_text(event)
+            text += said
         return text
 
     def choices(self) -> list[tuple[str, int]]:
