@@ -204,4 +204,5 @@ class Kuhn(Game):
             tail = "; the cards are not shown" if player is None else "; a folded hand is not shown"
             return f"{name(folder)} folded: {name(winner)} {verb} 1 chip (the ante){tail}"
         high, low = max(state.cards), min(state.cards)
-        return f"showdown: {CARDS[high]} beats {CARDS[low]}: {name(winner)} {verb} {abs(chips)} chips"
+        won = "1 chip (the other ante)" if abs(chips) == 1 else "2 chips (the other ante and bet)"
+        return f"showdown: {CARDS[high]} beats {CARDS[low]}: {name(winner)} {verb} {won}"
