@@ -53,7 +53,7 @@ def twin_positions(game, seed: int, count: int = 4):
 
 
 def test_there_are_hidden_information_agents_and_games():
-    assert {"ismcts", "determinized"} <= set(HIDDEN_AGENTS)
+    assert {"ismcts", "moismcts", "determinized"} <= set(HIDDEN_AGENTS)
     assert {"kuhn", "phantom_ttt"} <= {spec.partition(":")[0] for spec in HIDDEN_GAMES}
 
 

@@ -44,6 +44,7 @@ NON_DEFAULT = {
     "nmcs": {"level": 2, "memorise": False},
     "nrpa": {"level": 2, "iterations": 5, "alpha": 0.5},
     "ismcts": {"iterations": 31, "c": 0.7, "final": "mean"},
+    "moismcts": {"iterations": 31, "c": 0.7, "final": "mean"},
     "determinized": {"worlds": 3, "iterations": 17, "c": 0.7},
     "racioppo": {"playouts": 12, "window": 3, "procedure": "paper", "defects": frozenset({"turn", "ties"})},
     "puct": {

@@ -13,6 +13,7 @@ from .determinized import Determinized, WorldView
 from .expectimax import Expectimax
 from .ismcts import ISMCTS, InfoNode
 from .minimax import Minimax
+from .moismcts import MOISMCTS, ObserverNode
 from .montecarlo import FlatMonteCarlo, WindowedMonteCarlo
 from .nmcs import NestedMonteCarlo
 from .nrpa import NestedRolloutPolicyAdaptation
@@ -32,6 +33,8 @@ __all__ = [
     "Determinized",
     "ISMCTS",
     "InfoNode",
+    "MOISMCTS",
+    "ObserverNode",
     "WorldView",
     "PUCT",
     "PUCTNode",

@@ -58,6 +58,15 @@ class DrawingHooks:
             return self.render(state)  # type: ignore[attr-defined]
         return f"what {self.mark(player)} sees: {self.information_state(state, player)}"  # type: ignore[attr-defined]
 
+    def reveals_at_end(self, state: Hashable) -> bool:
+        """Whether the finished game ``state`` is shown whole to the players (the play board's last view).
+
+        The default: yes, every hidden card and mark is shown once the game is over. Poker
+        says otherwise: a hand that ends in a fold is not shown down, so Kuhn poker reveals
+        the cards only after a showdown (the play board then keeps :meth:`render_for`).
+        """
+        return True
+
     def board_cells(self, state: Hashable) -> list[list[str]] | None:
         """The board as rows of equal length of ``"X"``, ``"O"`` or ``""`` (top row first).
 

@@ -34,6 +34,8 @@ CARDS = "JQK"
 PASS, BET = 0, 1
 TERMINAL_HISTORIES = frozenset({(0, 0), (0, 1, 0), (0, 1, 1), (1, 0), (1, 1)})
 """The betting sequences that end the hand."""
+FOLDS = frozenset({(0, 1, 0), (1, 0)})
+"""The betting sequences that end in a fold (no showdown: the cards stay hidden)."""
 
 
 class KuhnState(NamedTuple):
@@ -136,10 +138,71 @@ class Kuhn(Game):
         cards[1 - player] = hidden[int(rng.random() * 2)]
         return KuhnState((cards[0], cards[1]), state.history)
 
+    def move_text(self, move: int, short: bool = False) -> str:
+        """``"pass"`` (check, or fold facing a bet) or ``"bet"`` (bet, or call a bet), as OpenSpiel names them."""
+        return {PASS: "pass", BET: "bet"}.get(move, str(move))
+
+    def outcome_text(self, state: KuhnState, outcome: int) -> str:
+        """The deal: ``"J to P0"`` (the card ``outcome`` goes to the next player without one)."""
+        return f"{CARDS[outcome]} to {self.mark(len(state.cards))}"
+
+    def reveals_at_end(self, state: KuhnState) -> bool:
+        """True after a showdown (both cards are turned over); a hand that ends in a fold shows no card."""
+        return self.is_terminal(state) and state.history not in FOLDS
+
     def render(self, state: KuhnState) -> str:
-        cards = " ".join(f"player {p}: {CARDS[c]}" for p, c in enumerate(state.cards)) or "no cards dealt"
-        bets = "".join("pb"[m] for m in state.history) or "-"
-        line = f"{cards}; bets {bets}"
+        """Both cards, the bets, and at the end who wins how many chips."""
+        cards = ", ".join(f"P{p} holds {CARDS[c]}" for p, c in enumerate(state.cards)) or "no cards dealt"
+        line = f"{cards}; bets: {self._bets(state)}"
         if self.is_terminal(state):
-            line += f"; player 0 wins {self.chips(state):+d} chips"
+            line += f"\n{self._result(state, None)}"
         return line
+
+    def render_for(self, state: KuhnState, player: int) -> str:
+        """What ``player`` sees: their own card, the pot, the bets, what their two moves mean; never the other card.
+
+        At the end of a hand, the result: after a showdown both cards (poker turns them over),
+        after a fold only the player's own.
+        """
+        me = self.mark(player)
+        if len(state.cards) <= player:
+            return f"you are {me}; the cards are being dealt"
+        pot = 2 + sum(state.history)
+        lines = [
+            f"you are {me} and hold {CARDS[state.cards[player]]} (J < Q < K; the other card is hidden)",
+            f"bets: {self._bets(state)}; the pot holds {pot} chips (1 ante each)",
+        ]
+        if self.is_terminal(state):
+            lines.append(self._result(state, player))
+        elif len(state.cards) == 2 and self.to_move(state) == player:
+            if BET in state.history:  # facing a bet
+                lines.append("your move: pass = fold (lose your ante), bet = call (1 more chip, then showdown)")
+            else:
+                lines.append("your move: pass = check, bet = put in 1 more chip")
+        return "\n".join(lines)
+
+    def _bets(self, state: KuhnState) -> str:
+        """The betting in words: ``"P0 passed, P1 bet, P0 called"``."""
+        words = []
+        for i, move in enumerate(state.history):
+            facing = BET in state.history[:i]
+            word = ("folded" if facing else "passed") if move == PASS else ("called" if facing else "bet")
+            words.append(f"P{i % 2} {word}")
+        return ", ".join(words) or "none yet"
+
+    def _result(self, state: KuhnState, player: int | None) -> str:
+        """Who won how many chips, and why (showdown or fold), said to ``player`` (``None``: to everyone)."""
+        chips = self.chips(state)
+        winner = 0 if chips > 0 else 1
+
+        def name(p: int) -> str:
+            return "you" if p == player else f"P{p}"
+
+        verb = "win" if winner == player else "wins"
+        if state.history in FOLDS:
+            folder = 1 - winner
+            tail = "; the cards are not shown" if player is None else "; a folded hand is not shown"
+            return f"{name(folder)} folded: {name(winner)} {verb} 1 chip (the ante){tail}"
+        high, low = max(state.cards), min(state.cards)
+        won = "1 chip (the other ante)" if abs(chips) == 1 else "2 chips (the other ante and bet)"
+        return f"showdown: {CARDS[high]} beats {CARDS[low]}: {name(winner)} {verb} {won}"

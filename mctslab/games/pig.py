@@ -161,3 +161,30 @@ class Pig(Game):
             return f"{head}\nplayer {won} wins"
         action = "rolling the die" if state.rolling else "to move: 0 roll, 1 hold"
         return f"{head}\nplayer {state.player} {action}, turn total {state.total}"
+
+    def move_text(self, move: int, short: bool = False) -> str:
+        """``"roll"`` (move 0) or ``"hold"`` (move 1)."""
+        return {ROLL: "roll", HOLD: "hold"}.get(move, str(move))
+
+    def outcome_text(self, state: PigState, outcome: int) -> str:
+        """The face rolled, ``"rolled 4"``; a 1 says what it cost: ``"rolled 1: loses 8, turn over"``."""
+        if outcome == 1:
+            return f"rolled 1: loses {state.total}, turn over" if state.total else "rolled 1: turn over"
+        return f"rolled {outcome}"
+
+    def render_for(self, state: PigState, player: int) -> str:
+        """The position told to ``player`` (Pig hides nothing): the scores, whose turn, the turn total, the choice."""
+        me = f"P{player}"
+        head = f"you are {me}; scores: P0 {state.scores[0]}, P1 {state.scores[1]} (first to {self.target} wins)"
+        won = self.winner(state)
+        if won is not None:
+            return f"{head}\n{'you win' if won == player else f'P{won} wins'}"
+        who = "your" if state.player == player else f"P{state.player}'s"
+        line = f"{who} turn, turn total {state.total}"
+        if state.player == player and not state.rolling and self.legal_moves(state) == (HOLD,):
+            line += f": hold and win ({state.scores[player] + state.total} points)"
+        elif state.player == player and not state.rolling:
+            risk = f"a 1 loses the {state.total}" if state.total else "a 1 ends your turn"
+            bank = f"bank it: {state.scores[player] + state.total}" if state.total else "pass the turn"
+            line += f": roll (2 to {self.die} add to it, {risk}) or hold ({bank})"
+        return f"{head}\n{line}"

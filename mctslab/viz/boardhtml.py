@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-__all__ = ["BLOCK_FILL", "BLOCK_LINE", "MARK_COLOUR", "WIN_FILL", "Cell", "heat_colour", "session_html"]
+__all__ = ["BLOCK_FILL", "BLOCK_LINE", "EVENTS_STYLE", "MARK_COLOUR", "WIN_FILL", "Cell", "heat_colour", "session_html"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,8 @@ WIN_FILL = "#9ed89a"
 """The background of the cells of the winning line (green)."""
 BLOCK_LINE = "3px solid #333333"
 """The line between blocks (Ultimate's local boards)."""
+EVENTS_STYLE = "margin:4px 0;color:#555;white-space:pre-line;line-height:1.4"
+"""What happened (a line per turn), in grey: ``pre-line`` keeps the lines, 1.4 spaces them as text, not as widgets."""
 
 
 MARK_COLOUR = {"X": "#1f4e9c", "O": "#b8460b"}
@@ -83,7 +85,7 @@ def session_html(session: Any) -> str:
     else:
         board = f'<pre class="mctslab-view" style="margin:0">{escape(session.view())}</pre>'
     events = session.events_text() if session.tells_events() else ""
-    said = f'<p style="margin:4px 0;color:#555">{escape(events)}</p>' if events else ""
+    said = f'<p style="{EVENTS_STYLE}">{escape(events)}</p>' if events else ""
     status = escape(session.status())
     spec = session.agent.spec if session.agent is not None else "(no agent: a puzzle you play alone)"
     stats = f"{escape(spec)}\n{escape(session.stats_table())}"

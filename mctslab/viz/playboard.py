@@ -18,6 +18,7 @@ from typing import Any
 
 from ..agents.base import Agent
 from ..games.base import Game
+from .boardhtml import EVENTS_STYLE
 from .labels import mark
 from .session import BLOCK_FILL, BLOCK_LINE, MARK_COLOUR, WIN_FILL, Cell, PlaySession, heat_colour
 
@@ -143,7 +144,7 @@ class PlayBoardWidget:
         """The position in words (as you may see it), what just happened, and a button per move of yours."""
         session = self.session
         events = session.events_text() if session.tells_events() else ""
-        said = f'<div style="color:#555">{escape(events)}</div>' if events else ""
+        said = f'<div style="{EVENTS_STYLE}">{escape(events)}</div>' if events else ""
         if self.buttons:  # the board shows the position
             self.view.value = said
             return

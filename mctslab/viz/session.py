@@ -121,8 +121,14 @@ class PlaySession:
 
     @property
     def hides(self) -> bool:
-        """True while the game goes on and hides something from you (a game without perfect information)."""
-        return not self.game.perfect_information and not self.over
+        """True while a game without perfect information hides something from you.
+
+        That is until the game ends, and after it too when the end is not shown
+        (:meth:`~mctslab.games.hooks.DrawingHooks.reveals_at_end`: a poker hand that ends in a fold).
+        """
+        if self.game.perfect_information:
+            return False
+        return not self.over or not self.game.reveals_at_end(self.state)
 
     def _move(self, who: str, move: int) -> None:
         self.events.append(Event(who, self.state, move))
@@ -181,21 +187,34 @@ class PlaySession:
         return not self.over and self.game.to_move(self.state) == self.human
 
     def view(self) -> str:
-        """The position in words as you may see it (``render_for``); all of it at the end."""
-        return self.game.render(self.state) if self.over else self.game.render_for(self.state, self.human)
+        """The position in words as you may see it (``render_for``); all of it (``render``) at an end showing it."""
+        if self.hides or self.game.perfect_information:
+            return self.game.render_for(self.state, self.human)
+        return self.game.render(self.state)
+
+    def _seen(self, event: Event) -> bool:
+        """Whether you may know ``event``'s move: yours, all of them once nothing is hidden, or one you can tell.
+
+        You can tell a hidden game's chance or agent move when no other move there would have left
+        you the same :meth:`~mctslab.games.base.Game.information_state` (in Kuhn poker: your own
+        card and every bet; not the agent's card, nor a phantom tic-tac-toe mark).
+        """
+        if event.who == "you" or not self.hides:
+            return True
+        game, human = self.game, self.human
+        known = game.information_state(game.apply(event.state, event.move), human)
+        others = (m for m in game.legal_moves(event.state) if m != event.move)
+        return all(game.information_state(game.apply(event.state, m), human) != known for m in others)
 
     def event_text(self, event: Event) -> str:
         """An event in words, ``"chance: 4"``, ``"the agent (O): 2"``; a move hidden from you only says who moved."""
-        game = self.game
+        game, seen = self.game, self._seen(event)
         if event.who == "chance":
-            return "chance moved" if self.hides else f"chance: {game.outcome_text(event.state, event.move)}"
+            return f"chance: {game.outcome_text(event.state, event.move)}" if seen else "chance: (hidden from you)"
         if event.who == "you":
             return f"you: {game.move_text(event.move)}"
-        return (
-            f"the agent ({mark(game, 1 - self.human)}) moved"
-            if self.hides
-            else (f"the agent ({mark(game, 1 - self.human)}): {game.move_text(event.move)}")
-        )
+        agent = f"the agent ({mark(game, 1 - self.human)})"
+        return f"{agent}: {game.move_text(event.move)}" if seen else f"{agent} moved (hidden from you)"
 
     def tells_events(self) -> bool:
         """Whether the board says what happened: when there is no board to see it on, chance moved, or moves are hidden.
@@ -207,9 +226,26 @@ class PlaySession:
         return any(event.who == "chance" for event in self.events)
 
     def events_text(self) -> str:
-        """What happened since your last move (the whole game, once it is over), one event after another."""
+        """What happened since your last move (the whole game, once it is over): a line per turn, events by ``;``.
+
+        A line starts where the mover changes between you and the agent and names them once;
+        chance's outcomes stay on the line of the move that called for them:
+        ``"the agent (P1): roll; chance: rolled 6; roll; chance: rolled 1: loses 6, turn over"``.
+        """
         shown = self.events if self.over else self.events[self._yours :]
-        return "; ".join(self.event_text(e) for e in shown)
+        text, mover = "", None
+        prefixes = {"you": "you: ", "agent": f"the agent ({mark(self.game, 1 - self.human)}): "}
+        for event in shown:
+            said = self.event_text(event)
+            if text and event.who != "chance" and event.who != mover:
+                text += "\n"
+            elif text:
+                text += "; "
+                if event.who == mover and said.startswith(prefixes[mover]):
+                    said = said[len(prefixes[mover]) :]  # the line already says who moves
+            mover = event.who if event.who != "chance" else mover
+            text += said
+        return text
 
     def choices(self) -> list[tuple[str, int]]:
         """Your legal moves as ``(name, move)`` (none when it is not your turn): a boardless game's buttons."""
@@ -219,7 +255,7 @@ class PlaySession:
 
     def cells(self) -> list[list[str]] | None:
         """The board's texts as you may see them (``board_cells_for``), or ``None`` without a board."""
-        if self.over:
+        if not self.hides:
             return self.game.board_cells(self.state)
         return self.game.board_cells_for(self.state, self.human)
 
@@ -260,6 +296,8 @@ class PlaySession:
             return ""
         if self.analysis is None:
             return "(the agent has not moved yet)"
+        if self.hides and self.over:
+            return "(the agent's statistics stay hidden: they depend on its card, which this end does not show)"
         if self.hides:
             return "(the agent's statistics are shown when the game ends: they depend on what it alone sees)"
         return self.analysis.table(self.game.move_text)
