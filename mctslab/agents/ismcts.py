@@ -1,8 +1,14 @@
-"""Single-observer information set MCTS (SO-ISMCTS; Cowling, Powley & Whitehouse 2012).
+"""Information set MCTS (Cowling, Powley & Whitehouse 2012) with one tree, as OpenSpiel's ``ismcts``.
 
 One tree over information sets, not positions: a node is keyed by the player to move
 and that player's :meth:`~mctslab.games.base.Game.information_state`, so every position
-the player cannot tell apart shares the node and its statistics. Each iteration
+the player cannot tell apart shares the node and its statistics. Every player's
+decisions in the tree therefore rest on what that player knows. The paper's
+single-observer ISMCTS (SO-ISMCTS) keys every node by the *searching* player's
+information instead, so the opponent's choices there are made on the searcher's view;
+its multiple-observer version (:mod:`mctslab.agents.moismcts`, one tree per player)
+gives each player their own view as this single tree does, and on phantom tic-tac-toe
+the two play alike (notebook 12b). Each iteration
 draws one world, a determinization of the root from the searching player's view
 (:meth:`~mctslab.games.base.Game.sample_state`), and descends it: chance outcomes
 drawn with their probabilities, at a player's node the UCB rule over the moves legal
@@ -62,7 +68,7 @@ class InfoNode:
 
 @register_agent
 class ISMCTS(Agent):
-    """Single-observer ISMCTS: one tree keyed by information sets, a world sampled per iteration.
+    """ISMCTS: one tree keyed by each mover's information sets, a world sampled per iteration.
 
     Args:
         iterations: iterations (worlds) per move.
