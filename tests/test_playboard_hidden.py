@@ -139,3 +139,27 @@ def test_pig_rolls_are_said_with_the_turn_total():
         names = [b.description for b in board.choices.children]
         click(board, "hold" if session.state.total >= 6 or names == ["hold"] else "roll")
     assert "wins" in board.view.value and " won" in board.status.value
+
+
+@pytest.mark.parametrize("human", [0, 1])
+def test_phantom_board_shows_your_marks_and_the_ones_your_tries_found_only(human):
+    """Phantom tic-tac-toe: the buttons hold your view (your marks, the marks your failed tries found), never the rest."""
+    game = make_game("phantom_ttt")
+    for seed in range(3):
+        board = play_board(game, make_agent("ismcts:iterations=50", seed=seed), human=human, seed=seed)
+        session, hidden_seen = board.session, 0
+        for step in range(30):
+            if session.over:
+                break
+            shown_cells = [[b.description.replace("\xa0", "") for b in row] for row in board.buttons]
+            assert shown_cells == game.board_cells_for(session.state, human), game.render(session.state)
+            truth = game.board_cells(session.state)
+            hidden_seen += sum(bool(t) and not s for r, q in zip(truth, shown_cells, strict=True) for t, s in zip(r, q))
+            assert "hidden" in board._repr_mimebundle_()["text/plain"]  # the words say how many are hidden
+            legal = session.game.legal_moves(session.state)
+            row, col = divmod(legal[(seed + step) % len(legal)], 3)
+            board.click(row, col)
+        assert session.over
+        marks = [[b.description if b.description in "XO" else "" for b in row] for row in board.buttons]
+        assert marks == game.board_cells(session.state)  # at the end the whole board (and the agent's visits)
+    assert hidden_seen > 0  # the agent's marks were on the board, and not shown

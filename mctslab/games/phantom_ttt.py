@@ -171,6 +171,39 @@ class PhantomTTT(Game):
         lines = [f"{rows[r]}   X sees {seen[0][r]}   O sees {seen[1][r]}" for r in range(3)]
         return "\n".join(lines)
 
+    def render_for(self, state: PhantomState, player: int) -> str:
+        """What ``player`` sees: their marks and the opponent marks their failed tries revealed, never the others."""
+        me, other = self.mark(player), self.mark(1 - player)
+        revealed = sum(cell == 2 - player for cell in state.views[player])
+        hidden = sum(cell == 2 - player for cell in state.board) - revealed
+        lines = [
+            f"you are {me}; you see your marks and the {other}s your tries found ({revealed} found, {hidden} hidden):",
+            self.render_view(state, player),
+        ]
+        if not self.is_terminal(state) and self.to_move(state) == player:
+            lines.append(f"try a cell: if an {other} is hidden there, you see it and try again")
+        return "\n".join(lines)
+
+    def board_cells(self, state: PhantomState) -> list[list[str]]:
+        """The true board, both players' marks (tree pictures, and the play board once the game is over)."""
+        return [[["", "X", "O"][state.board[3 * r + c]] for c in range(3)] for r in range(3)]
+
+    def board_cells_for(self, state: PhantomState, player: int) -> list[list[str]]:
+        """The board as ``player`` knows it: their marks and the revealed opponent marks only."""
+        view = state.views[player]
+        return [[["", "X", "O"][view[3 * r + c]] for c in range(3)] for r in range(3)]
+
+    def move_cell(self, state: PhantomState, move: int) -> tuple[int, int]:
+        """The cell ``move`` tries: ``(row, column)``."""
+        return divmod(move, 3)
+
+    def winning_cells(self, state: PhantomState) -> set[tuple[int, int]]:
+        """The winner's line(s) on the true board (empty while nobody has won)."""
+        winner = self._winner(state.board)
+        if winner is None:
+            return set()
+        return {divmod(i, 3) for line in LINES if all(state.board[i] == winner + 1 for i in line) for i in line}
+
     def render_view(self, state: PhantomState, player: int) -> str:
         """The board as ``player`` knows it: own marks, revealed opponent marks, ``.`` elsewhere."""
         view = state.views[player]
