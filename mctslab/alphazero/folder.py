@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..tournament.files import lock_exclusively
 from ..tournament.locks import LOCKS
 
 LOCK_NAME = "train.lock"
@@ -66,24 +67,18 @@ def lock(out: Path) -> Iterator[None]:
         ValueError: if another run holds it.
     """
     try:
-        import fcntl
-    except ImportError:  # not POSIX: no lock
-        fcntl = None
-    try:
         fd = os.open(out / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o666)
     except OSError as err:
         raise folder_error(out, "create the lock file", err) from None
     try:
-        if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise ValueError(
-                    f"{os.fspath(out)} is being trained by another run; wait for it to end "
-                    "(then run this command again to resume or extend it) or use another folder"
-                ) from None
-            except OSError:  # a file system without locks: go on unlocked
-                pass
+        lock_exclusively(
+            fd,
+            out / LOCK_NAME,
+            busy=lambda: ValueError(
+                f"{os.fspath(out)} is being trained by another run; wait for it to end "
+                "(then run this command again to resume or extend it) or use another folder"
+            ),
+        )
         LOCKS.add(fd)  # a forked evaluation worker lets go of it (tournament.locks)
         yield
     finally:

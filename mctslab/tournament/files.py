@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 __all__ = [
@@ -54,11 +54,17 @@ def quoted(path: Path) -> str:
     return repr(text if len(text) <= 80 else f"{text[:40]}...{text[-30:]}")
 
 
-def lock_exclusively(fd: int, path: Path) -> None:
+def lock_exclusively(fd: int, path: Path, busy: Callable[[], Exception] | None = None) -> None:
     """Take the exclusive ``flock`` on ``fd`` (none on a system or file system without locks).
 
+    Args:
+        fd: the open file.
+        path: its path, for the message.
+        busy: the error to raise when another run holds the lock (default: a
+            :class:`ResultsFileBusyError` naming the results file).
+
     Raises:
-        ResultsFileBusyError: if another run holds it.
+        ResultsFileBusyError: (or ``busy()``) if another run holds it.
     """
     try:
         import fcntl
@@ -67,6 +73,8 @@ def lock_exclusively(fd: int, path: Path) -> None:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
+        if busy is not None:
+            raise busy() from None
         raise ResultsFileBusyError(
             f"results file {quoted(path)} is being written by another run; wait for it to end "
             "(then run this command again to resume from it) or use another file"
