@@ -77,3 +77,13 @@ def test_merge_roots_adds_the_same_move_s_children():
 def test_a_bad_mode_is_named_with_the_modes_allowed():
     with pytest.raises(ValueError, match=r"mode='forest'.*tree, treenovl, root, leaf"):
         SimParallel(mode="forest")
+
+
+def test_a_child_not_yet_backed_up_is_taken_first_without_virtual_loss():
+    # Four moves from the end of a full column game, workers meet children of their own round.
+    agent = SimParallel(iterations=60, workers=16, mode="treenovl", seed=3)
+    state = START
+    for move in (0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 4, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4):
+        state = GAME.apply(state, move)
+    analysis = agent.analyse(GAME, state)  # once failed: log(0) at a parent of 0 visits, or looped on 0 x inf = NaN
+    assert analysis.root.visits == 960
