@@ -46,3 +46,12 @@ def test_a_match_is_stored_and_resumed(tmp_path):
     assert len(path.read_text().splitlines()) == 3  # header and two games
     assert parallel.run_match(spec, games=2, folder=tmp_path, progress=False) == first
     assert parallel.run_match(spec, games=2, folder=None, progress=False) == first  # seeded: the same games
+
+
+def test_the_difference_interval_holds_the_difference_and_is_narrower_than_the_intervals_end_to_end():
+    a, b = Outcomes(1200, 100, 700), Outcomes(1000, 100, 900)
+    low, high = parallel.difference_interval(a, b, 0.95)
+    assert low < a.score - b.score < high
+    (a_low, a_high), (b_low, b_high) = a.score_ci(0.95), b.score_ci(0.95)
+    assert a_low - b_high < low and high < a_high - b_low
+    assert parallel.difference_interval(b, a, 0.95) == pytest.approx((-high, -low))
