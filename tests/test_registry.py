@@ -36,6 +36,7 @@ NON_DEFAULT = {
     "uct": (UCT_VALUES, {**UCT_VALUES, "playout": "random", "engine": "compiled"}),
     "solver": UCT_VALUES,
     "rave": {**UCT_VALUES, "k": 40.0},
+    "simparallel": {**UCT_VALUES, "workers": 3, "mode": "root", "virtual_loss": 2},
     "transpositions": UCT_VALUES,
     "minimax": {"depth": 3, "max_nodes": 5000},
     "fixedbudget": {"kind": "halving", "budget": 123},

@@ -25,6 +25,7 @@ from .random_agent import RandomAgent  # noqa: I001
 from .rave import Rave, RaveNode
 from .registry import AGENTS, agent_label, canonical_spec, describe_agents, make_agent, register_agent
 from .rules import UCB1, SelectionRule
+from .simparallel import SimNode, SimParallel
 from .solver import Solver, SolverNode
 from .transpositions import TNode, TranspositionUCT
 from .uct import UCT, Node
@@ -58,6 +59,8 @@ __all__ = [
     "RaveNode",
     "SCHEDULES",
     "SelectionRule",
+    "SimNode",
+    "SimParallel",
     "Solver",
     "SolverNode",
     "TNode",
