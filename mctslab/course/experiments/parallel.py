@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...tournament import play_match
+from ...tournament import ResultsFileError, play_match, read_match
 from ...tournament.stats import Outcomes
 
 GAME = "connect4"
@@ -67,10 +67,16 @@ def run_match(
 ) -> Outcomes:
     """``spec`` against :data:`OPPONENT` at Connect Four, seats alternating, seed :data:`SEED`; A's outcomes.
 
-    With ``folder``, the games go to (and are read back from) one results file per spec there.
+    With ``folder``, the games go to (and are read back from) one results file per spec there:
+    a finished file is read without a progress bar (nothing to play), any other is resumed.
     """
     out = None if folder is None else Path(folder) / _file(spec)
     if out is not None:
+        if out.exists():
+            try:
+                return read_match(GAME, spec, OPPONENT, games, SEED, out=out).outcomes
+            except ResultsFileError:  # unfinished (or damaged): play_match resumes it, with its own checks
+                pass
         out.parent.mkdir(parents=True, exist_ok=True)
     return play_match(GAME, spec, OPPONENT, games=games, seed=SEED, workers=1, out=out, progress=progress).outcomes
 
