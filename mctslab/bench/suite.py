@@ -312,8 +312,9 @@ def format_report(report: Report) -> str:
     head += f" {'OpenSpiel/s':>11} {'ratio':>6} {'x python':>8}"
     with_c = any(r.c_rate for r in report.rows)
     head += f" {'C/s':>11} {'x C':>6} {'C xorsh':>7}" if with_c else ""
-    lines = [head, "-" * len(head)]
-    for r in (r for r in report.rows if r.name != parallel.NAME):  # the threads' rows: their own table
+    main = [r for r in report.rows if r.name != parallel.NAME]  # the threads' rows: their own table
+    lines = [head, "-" * len(head)] if main else []
+    for r in main:
         ref = f"{r.openspiel_rate:>11,.0f} {r.ratio:>6.1f}" if r.openspiel_rate else f"{'':>11} {'':>6}"
         ref += f" {r.speedup:>8.1f}" if r.speedup else (f" {'':>8}" if r.c_rate else "")
         ref += f" {r.c_rate:>11,.0f} {r.c_ratio:>6.2f} {r.xorshift_speedup:>7.2f}" if r.c_rate else ""
