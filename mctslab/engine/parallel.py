@@ -29,7 +29,7 @@ there). Every tree, its scratch arrays and its root position are the thread's ow
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -38,7 +38,7 @@ import numpy as np
 from .. import validation
 from ..games.base import Game, IllegalMoveError, State
 from .backend import MAX_THREADS, check_supported, kernels
-from .tree import INITIAL_SLOTS, CompiledTree, _roots
+from .tree import CHUNK_SECONDS, INITIAL_SLOTS, CompiledTree, _roots
 from .uct import _check_budget, _encode, compile_seconds
 
 __all__ = ["ParallelResult", "roots_filled", "search_root_parallel"]
@@ -153,6 +153,9 @@ def search_root_parallel(
     with ThreadPoolExecutor(max_workers=len(seeds), thread_name_prefix="mctslab-root") as pool:
         futures = [pool.submit(one, tree, seed) for tree, seed in zip(trees, seeds, strict=True)]
         try:
+            pending = set(futures)
+            while pending:  # waits of a tenth of a second: Ctrl-C is seen between them
+                _, pending = wait(pending, timeout=CHUNK_SECONDS)
             done = sum(f.result() for f in futures)
         except BaseException:  # Ctrl-C (or an error in one tree): the others stop after their current call
             stop.set()
