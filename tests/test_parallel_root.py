@@ -206,3 +206,23 @@ def test_bad_calls_of_the_engine_are_refused_in_one_line():
     for seeds, words in (([], "threads must be"), ([1] * 257, "threads must be"), ([-1], "seed")):
         with pytest.raises(ValueError, match=words):
             engine.search_root_parallel(game, state, c=C, iterations=10, seconds=None, max_moves=None, seeds=seeds)
+
+
+def test_the_benchmark_reports_every_thread_count_with_its_speedup():
+    """The bench's threads rows: K = 1, 2 (and more with more CPUs) per game, rates and speed-ups (never asserted)."""
+    from mctslab.bench import format_report, run_benchmark
+    from mctslab.bench.parallel import NAME, thread_counts
+
+    assert thread_counts(1) == thread_counts(2) == (1, 2)
+    assert thread_counts(6) == (1, 2, 4, 6) and thread_counts(8) == (1, 2, 4, 8)
+    report = run_benchmark(rounds=1, scale=0.01, compare=False, progress=False, only=(NAME,))
+    rows = report.rows
+    assert [(r.game, r.threads) for r in rows] == [(g, k) for g in GAMES for k in thread_counts()]
+    for r in rows:
+        assert (
+            r.rate > 0
+            and r.work % r.threads == 0
+            and r.speedup == pytest.approx(r.rate / next(b.rate for b in rows if (b.game, b.threads) == (r.game, 1)))
+        )
+    text = format_report(report)
+    assert "root parallelism" in text and "load average" in text and "speed-up" in text

@@ -63,19 +63,24 @@ def format_threads(rows: list, machine: dict) -> list[str]:
     rows = [r for r in rows if r.name == NAME]
     if not rows:
         return []
-    head = (
-        f"{'threads':>7} {'game':<17} {'per tree':>9} {'wall s':>8} {'cpu s':>8} {'iterations/s':>13} {'speed-up':>8}"
-    )
+    head = f"{'threads':>7} {'game':<17} {'per tree':>9} {'wall s':>8} {'cpu s':>8} {'iterations/s':>13}"
+    head += f" {'speed-up':>8} {'cpu eff':>7}"
     lines = ["root parallelism (uct:engine=compiled,threads=K,parallel=root):", head, "-" * len(head)]
     for r in rows:
         speedup = f"{r.speedup:>8.2f}" if r.speedup else f"{'':>8}"
+        one = [b for b in rows if b.game == r.game and b.threads == 1]
+        efficiency = f"{one[0].cpu / one[0].work * r.work / r.cpu:>7.2f}" if one and r.cpu > 0 else f"{'':>7}"
         lines.append(
             f"{r.threads:>7} {r.game:<17} {r.work // r.threads:>9,} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>13,.0f}"
-            f" {speedup}"
+            f" {speedup} {efficiency}"
         )
     lines.append(
         "  iterations/s: all trees' iterations per wall second; speed-up: over threads=1 on the same game;"
-        f" {machine['cpus']} CPUs; load average (1, 5, 15 min) {machine.get('load')} before the rounds,"
-        f" {machine.get('load_end')} after (other processes take from the speed-up)"
+        " cpu eff: CPU seconds per iteration of threads=1 over this row's (on K idle cores the speed-up is"
+        " about K times it; other processes lower the speed-up much more than it)"
+    )
+    lines.append(
+        f"  {machine['cpus']} CPUs; load average (1, 5, 15 min) {machine.get('load')} before the rounds,"
+        f" {machine.get('load_end')} after"
     )
     return lines
