@@ -9,16 +9,17 @@ player, state, children, visits, wins, mean...), so :meth:`UCT.search
 
 from __future__ import annotations
 
+from math import inf, sqrt
 from typing import Any
 
 import numpy as np
 
-from ..engine import CompiledTree, check_supported, search
+from ..engine import CompiledTree, ParallelResult, check_supported, search, search_root_parallel
 from ..games.base import Game, State
 from .base import Analysis, MoveStat, legal_or_raise
 from .node import Node
 
-__all__ = ["CompiledNode", "analyse"]
+__all__ = ["CompiledNode", "analyse", "merged_root"]
 
 
 class CompiledNode(Node):
@@ -133,6 +134,12 @@ def analyse(agent: Any, game: Game, state: State) -> Analysis:
     plays the same moves every time. ``Analysis.root`` is a :class:`CompiledNode` (its
     ``tree`` attribute holds the arrays).
 
+    With ``threads=K > 1`` (``parallel="root"``): K seeds drawn from the agent's generator
+    (the first is the seed ``threads=1`` would use), K trees searched at once
+    (:func:`~mctslab.engine.search_root_parallel`), ``iterations`` each; ``Analysis.root``
+    is then a :class:`Node` of one level, the summed root (see :func:`merged_root`), and
+    ``Analysis.iterations`` counts the iterations of all trees.
+
     Raises:
         ValueError: (one line, before anything is compiled) if ``agent``'s class changes
             a part of UCT the compiled engine cannot run, or ``game`` declares no kernel.
@@ -140,6 +147,8 @@ def analyse(agent: Any, game: Game, state: State) -> Analysis:
     agent.check_compiled()
     check_supported(game)
     legal_or_raise(game, state)
+    if agent.threads > 1:
+        return _analyse_root_parallel(agent, game, state)
     tree = _reusable(agent, game, state)
     result = search(
         game,
@@ -167,3 +176,57 @@ def analyse(agent: Any, game: Game, state: State) -> Analysis:
     stats = tuple(MoveStat(ch.move, ch.visits, ch.mean, exploration=rule.exploration(root, ch)) for ch in root.children)
     stats = tuple(sorted(stats, key=lambda s: s.move))
     return Analysis(best[0], stats, iterations=result.done, max_depth=result.tree.max_depth, root=root, rule=rule.name)
+
+
+def merged_root(game: Game, state: State, result: ParallelResult) -> Node:
+    """The K trees' roots as one :class:`Node` of one level: per move, the summed visits and wins.
+
+    The children are in move order (not creation order: each tree created them in its own
+    order); their ``untried`` is ``None`` (the trees below them are in ``result.trees``).
+    """
+    mover = game.to_move(state)
+    root = Node(state, 1 - mover)
+    root.visits, root.wins = result.root_visits, result.root_wins
+    root.mean = root.wins / root.visits
+    root.inv_sqrt = 1 / sqrt(root.visits)
+    kids = []
+    for move, visits, wins in zip(result.moves, result.visits, result.wins, strict=True):
+        child = Node(game.apply(state, move), mover, move, root)
+        child.visits, child.wins = visits, wins
+        child.mean = wins / visits if visits else 0.5
+        child.inv_sqrt = 1 / sqrt(visits) if visits else inf
+        kids.append(child)
+    root.children = kids
+    root.untried = []
+    return root
+
+
+def _analyse_root_parallel(agent: Any, game: Game, state: State) -> Analysis:
+    """Root parallelism: K seeds from the agent's generator, K trees at once, the move by the summed visits."""
+    if agent.reuse:
+        raise ValueError(
+            f"reuse=True with threads={agent.threads}: root parallelism starts K fresh trees every move;"
+            " use reuse=False, or threads=1"
+        )
+    seeds = tuple(agent.rng.getrandbits(32) for _ in range(agent.threads))
+    result = search_root_parallel(
+        game,
+        state,
+        c=agent.c,
+        iterations=agent.iterations,
+        seconds=agent.seconds,
+        max_moves=agent.max_moves,
+        seeds=seeds,
+    )
+    if not result.moves:  # as analyse: never silently a default move
+        raise RuntimeError(
+            f"the compiled engine found no legal move in {game.spec} position {state!r}; use engine=python"
+        )
+    root = merged_root(game, state, result)
+    if agent.final == "visits":
+        best = max(root.children, key=lambda ch: (ch.visits, ch.mean))
+    else:
+        best = max(root.children, key=lambda ch: (ch.mean, ch.visits))
+    rule = agent.rule
+    stats = tuple(MoveStat(ch.move, ch.visits, ch.mean, exploration=rule.exploration(root, ch)) for ch in root.children)
+    return Analysis(best.move, stats, iterations=result.done, max_depth=result.max_depth, root=root, rule=rule.name)

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from math import floor, inf, log, sqrt
 from typing import Any
 
-from ..engine import check_engine
+from ..engine import check_engine, check_parallel, check_threads
 from ..games.base import Game, State
 from ..games.kinds import CHANCE, CLASSIC, TWO_PLAYERS, WITH_CHANCE
 from ..seeding import Seed
@@ -80,6 +80,15 @@ class UCT(Agent):
             (:meth:`~mctslab.games.base.Game.compiled_encoding`); then :meth:`search`
             returns a read-only view of the arrays that reads like :class:`Node`
             (:class:`~mctslab.agents.compiled.CompiledNode`).
+        threads: compiled engine only: search with K threads at once (default 1: one
+            search, today's results). With ``parallel="root"``, K separate trees of the
+            position, each seeded from the agent's generator, their root children's
+            visits and wins summed and the move chosen by the summed visits (Chaslot,
+            Winands and van den Herik 2008's root parallelization). The budget is per
+            tree: ``iterations`` in each tree (K times the playouts), ``seconds`` the
+            wall time of the move. Not with ``reuse``.
+        parallel: how the threads search: ``"root"`` (the only kind built; ``"tree"``
+            and ``"leaf"`` are refused: not built yet).
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
 
     Raises:
@@ -140,7 +149,15 @@ class UCT(Agent):
         Param("reuse", to_bool, False, check_bool, "keep the subtree between moves"),
         Param("playout", str, "random", check_playout, "playout policy: random, decisive, antidecisive"),
         Param("engine", str, "python", check_engine, "python, or compiled (Numba: pip install mctslab[fast])"),
-    )
+        Param(
+            "threads", int, 1, check_threads,
+            "compiled: threads searching at once (parallel=root: K trees, iterations/seconds per tree)",
+        ),
+        Param(
+            "parallel", str, "root", check_parallel, "how threads search: root (K trees, root visits summed)",
+            show=lambda agent: agent.threads > 1,
+        ),
+    )  # fmt: skip
 
     node_class: type[Node] = Node
     """The class of the tree's nodes: :meth:`new_root` and :meth:`expand` create every
@@ -193,6 +210,8 @@ class UCT(Agent):
         playout: str = "random",
         seed: Seed = None,
         engine: str = "python",
+        threads: int = 1,
+        parallel: str = "root",
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -200,7 +219,16 @@ class UCT(Agent):
         self.set_params(
             iterations=iterations, c=c, seconds=seconds, max_moves=max_moves, final=final, reuse=reuse, playout=playout
         )
-        self.set_params(UCT, engine=engine)
+        self.set_params(UCT, engine=engine, threads=threads, parallel=parallel)
+        if self.threads > 1 and engine != "compiled":
+            raise ValueError(
+                f"threads={self.threads}: the python engine searches in one thread; use engine=compiled for threads > 1"
+            )
+        if self.threads > 1 and self.reuse:
+            raise ValueError(
+                f"reuse=True with threads={self.threads}: root parallelism starts K fresh trees every move;"
+                " use reuse=False, or threads=1"
+            )
         if engine == "compiled" and self.playout != "random":
             raise ValueError(
                 f"playout={self.playout}: the compiled engine plays random playouts only; use engine=python"
@@ -375,7 +403,8 @@ class UCT(Agent):
         """Run the search from ``state`` within the budget and return the root of the tree.
 
         With ``engine="compiled"`` the root is a :class:`~mctslab.agents.compiled.CompiledNode`,
-        a view of the engine's arrays with the attributes of :class:`Node`.
+        a view of the engine's arrays with the attributes of :class:`Node` (with ``threads``
+        above 1, a :class:`Node` of one level holding the trees' summed root statistics).
         """
         if self.engine == "compiled":
             return self.analyse(game, state).root
@@ -496,6 +525,6 @@ class UCT(Agent):
         self._compiled_previous = None
 
 
-VARIANT_PARAMS = tuple(p for p in UCT.params if p.name != "engine")
+VARIANT_PARAMS = tuple(p for p in UCT.params if p.name not in ("engine", "threads", "parallel"))
 """The parameters a variant of UCT inherits (``params = VARIANT_PARAMS`` or an extension of it):
-all of UCT's but ``engine``, since the compiled engine runs plain UCT only."""
+all of UCT's but ``engine``, ``threads`` and ``parallel``, since the compiled engine runs plain UCT only."""

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from .. import engine
 from ..agents import make_agent
 from ..games import make_game
-from . import creference, openspiel
+from . import creference, openspiel, parallel
 from .naive import naive_uct
 
 
@@ -38,6 +38,7 @@ class Case:
         baseline: the row (name) of the same game this one is compared with, or ``None``.
         c_runs: the C reference's same search (:mod:`mctslab.bench.creference`), and a maker
             of C searches ``(rng, seed) -> run``, or ``None``.
+        threads: threads searching at once (the root-parallel rows, :mod:`mctslab.bench.parallel`).
     """
 
     name: str
@@ -49,6 +50,7 @@ class Case:
     reference_name: str = "OpenSpiel Python"
     baseline: str | None = None
     c_runs: tuple[Callable[[], object], Callable[..., Callable[[], object]]] | None = None
+    threads: int = 1
 
 
 @dataclass
@@ -69,6 +71,7 @@ class Row:
     c_rate: float | None = None
     c_ratio: float | None = None
     xorshift_speedup: float | None = None
+    threads: int = 1
 
 
 @dataclass
@@ -165,6 +168,10 @@ def cases(scale: float = 1.0, compare: bool = True, c_reference: bool = False) -
             run, search_seed = _compiled_uct(game, n(its))
             c_runs = creference.timed_searches(game, n(its), search_seed) if c_reference else None
             out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct", c_runs))
+        for game, its in parallel.THREAD_BUDGETS.items():
+            for k in parallel.thread_counts():
+                run = parallel.root_parallel(game, n(its), k)
+                out.append(Case(parallel.NAME, game, k * n(its), "iterations", run, baseline=parallel.NAME, threads=k))
     for agent in VARIANTS:
         out.append(Case(agent, "connect4", n(VARIANT_BUDGET), "iterations", _uct("connect4", n(VARIANT_BUDGET), agent)))
     naive_budget = n(2_000)
@@ -204,6 +211,7 @@ def machine() -> dict:
         "system": platform.system(),
         "cpus": os.cpu_count(),
         "openspiel": openspiel.available(),
+        "load": parallel.load_average(),
     }
 
 
@@ -245,6 +253,7 @@ def run_benchmark(
             else "the C reference is skipped: the compiled engine needs Numba"
         )
     todo = cases(scale, compare, c_reference and c_note is None)
+    load = parallel.load_average()
     if only is not None:
         names = sorted({c.name for c in todo})
         unknown = [name for name in only if name not in names]
@@ -261,7 +270,7 @@ def run_benchmark(
             for i, case in enumerate(todo):
                 # The compiled rows run with the collector off: a pause there would collect the Python
                 # rows' cyclic trees, no cost of theirs (and collecting before them would chill their caches).
-                wall, cpu = _time(case.run, collect=case.name != "uct compiled")
+                wall, cpu = _time(case.run, collect=case.name not in ("uct compiled", parallel.NAME))
                 walls[i].append(wall)
                 cpus[i].append(cpu)
                 bar.update()
@@ -278,6 +287,7 @@ def run_benchmark(
     for i, case in enumerate(todo):
         wall = statistics.median(walls[i])
         row = Row(case.name, case.game, case.work, case.unit, wall, statistics.median(cpus[i]), case.work / wall)
+        row.threads = case.threads
         if refs[i]:
             row.openspiel_rate = case.work / statistics.median(refs[i])
             row.ratio = row.rate / row.openspiel_rate
@@ -288,10 +298,12 @@ def run_benchmark(
             row.xorshift_speedup = sum(t[2] for t in c_times[i]) / sum(t[3] for t in c_times[i])
         rows.append(row)
     for row, case in zip(rows, todo, strict=True):
-        base = [r for r in rows if case.baseline and (r.name, r.game) == (case.baseline, case.game)]
+        base = [r for r in rows if case.baseline and (r.name, r.game, r.threads) == (case.baseline, case.game, 1)]
         if base:
             row.speedup = row.rate / base[0].rate
-    return Report(rows, rounds, machine(), compile_seconds, c_note)
+    measured_on = machine()
+    measured_on["load"], measured_on["load_end"] = load, parallel.load_average()
+    return Report(rows, rounds, measured_on, compile_seconds, c_note)
 
 
 def format_report(report: Report) -> str:
@@ -300,8 +312,9 @@ def format_report(report: Report) -> str:
     head += f" {'OpenSpiel/s':>11} {'ratio':>6} {'x python':>8}"
     with_c = any(r.c_rate for r in report.rows)
     head += f" {'C/s':>11} {'x C':>6} {'C xorsh':>7}" if with_c else ""
-    lines = [head, "-" * len(head)]
-    for r in report.rows:
+    main = [r for r in report.rows if r.name != parallel.NAME]  # the threads' rows: their own table
+    lines = [head, "-" * len(head)] if main else []
+    for r in main:
         ref = f"{r.openspiel_rate:>11,.0f} {r.ratio:>6.1f}" if r.openspiel_rate else f"{'':>11} {'':>6}"
         ref += f" {r.speedup:>8.1f}" if r.speedup else (f" {'':>8}" if r.c_rate else "")
         ref += f" {r.c_rate:>11,.0f} {r.c_ratio:>6.2f} {r.xorshift_speedup:>7.2f}" if r.c_rate else ""
@@ -337,7 +350,8 @@ def format_report(report: Report) -> str:
         )
     if report.c_note:
         lines.append(report.c_note)
-    return "\n".join(lines)
+    threads = parallel.format_threads(report.rows, m)
+    return "\n".join(lines + ([""] if threads else []) + threads)
 
 
 def report_dict(report: Report) -> dict:

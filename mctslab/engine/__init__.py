@@ -29,27 +29,49 @@ parallel arrays (36 bytes per slot; see :mod:`mctslab.engine.kernels`), made sma
 (at most 65,536 slots) and doubled as the search needs: no budget sizes an allocation.
 The budget runs in compiled calls of about 0.1 s, one random stream across them, so
 Ctrl-C stops a search within a second and the chunks change no result.
+
+Root parallelism (``uct:engine=compiled,threads=K,parallel=root``,
+:func:`search_root_parallel`): K trees of the same position searched at once in K threads
+(the kernel releases the GIL), each from its own seed, their root children's visits and
+wins summed; see :mod:`mctslab.engine.parallel`.
 """
 
-from .backend import EXTRA_HINT, available, check_engine, check_supported, games_with_kernels, require, supports
+from .backend import (
+    EXTRA_HINT,
+    MAX_THREADS,
+    available,
+    check_engine,
+    check_parallel,
+    check_supported,
+    check_threads,
+    games_with_kernels,
+    require,
+    supports,
+)
+from .parallel import ParallelResult, search_root_parallel
 from .tree import KINDS, NO_LIMIT, SLOT_BYTES, CompiledTree
 from .uct import SearchResult, compile_seconds, random_results, search, tables
 
 __all__ = [
     "EXTRA_HINT",
     "KINDS",
+    "MAX_THREADS",
     "NO_LIMIT",
+    "ParallelResult",
     "SLOT_BYTES",
     "CompiledTree",
     "SearchResult",
     "available",
     "check_engine",
+    "check_parallel",
     "check_supported",
+    "check_threads",
     "compile_seconds",
     "games_with_kernels",
     "random_results",
     "require",
     "search",
+    "search_root_parallel",
     "supports",
     "tables",
 ]

@@ -11,11 +11,29 @@ from __future__ import annotations
 from functools import lru_cache
 from types import ModuleType
 
+from .. import validation
 from ..games.base import Game
 
-__all__ = ["EXTRA_HINT", "available", "check_engine", "check_supported", "games_with_kernels", "require", "supports"]
+__all__ = [
+    "EXTRA_HINT",
+    "MAX_THREADS",
+    "PARALLEL",
+    "available",
+    "check_engine",
+    "check_parallel",
+    "check_supported",
+    "check_threads",
+    "games_with_kernels",
+    "require",
+    "supports",
+]
 
 EXTRA_HINT = "the compiled engine needs Numba: pip install 'mctslab[fast]'"
+MAX_THREADS = 256
+"""The most threads one search may ask for (each thread builds its own tree)."""
+PARALLEL = ("root",)
+"""The kinds of parallel search built: root parallelism (K trees, their root statistics summed)."""
+NOT_BUILT = ("tree", "leaf")
 
 
 def available() -> bool:
@@ -45,6 +63,31 @@ def check_engine(name: str, engine: str) -> str:
     if engine == "compiled":
         require()
     return engine
+
+
+def check_threads(name: str, threads: int) -> int:
+    """An agent's ``threads`` parameter: an integer from 1 to :data:`MAX_THREADS`.
+
+    Raises:
+        TypeError: (one line) for a value that is not an integer.
+        ValueError: (one line) for a value outside 1 to :data:`MAX_THREADS`.
+    """
+    return validation.integer(name, threads, low=1, high=MAX_THREADS)
+
+
+def check_parallel(name: str, parallel: str) -> str:
+    """An agent's ``parallel`` parameter: ``"root"`` (the only kind built so far).
+
+    Raises:
+        ValueError: (one line) for ``"tree"`` or ``"leaf"`` (not built yet) and for any other value.
+    """
+    if parallel in NOT_BUILT:
+        raise ValueError(
+            f"{name}={parallel} is not built yet; only {name}=root (K trees searched at once, visits summed)"
+        )
+    if parallel not in PARALLEL:
+        raise ValueError(f"{name} must be 'root' (tree and leaf are not built yet), got {parallel!r}")
+    return parallel
 
 
 def kernels() -> ModuleType:

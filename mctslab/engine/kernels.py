@@ -442,8 +442,22 @@ def random_results(kind, prm, tab, root_st, playouts, limit, scratch):
     return counts
 
 
-# fmt: off
 @njit(cache=CACHE)
+def fill_roots(roots):
+    """Fill every entry of the table of :func:`_sqrt_log` and :func:`_inv_sqrt` (n from 1 to :data:`ROOTS` - 1).
+
+    Root parallelism (:mod:`mctslab.engine.parallel`) calls it before its threads start: the
+    searches then only read the shared table (and store, for n = 1, the 0.0 it already holds).
+    The values are the kernels' own (the same helpers), bit for bit.
+    """
+    roots = _borrow(roots)
+    for n in range(1, ROOTS):
+        _sqrt_log(roots, n)
+        _inv_sqrt(roots, n)
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
 def uct(
     kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch,
     roots,
@@ -459,6 +473,9 @@ def uct(
     position, the moves being drawn, the path). ``roots``: a float64 array (2, :data:`ROOTS`),
     zeros or filled by earlier calls: ``sqrt(ln n)`` and ``1 / sqrt(n)`` as they are first
     needed (``log`` was a tenth of the time). Returns the iterations done by this call.
+
+    Compiled with ``nogil=True`` (it touches no Python object): threads searching separate
+    trees run at once (root parallelism, :mod:`mctslab.engine.parallel`); the flag changes no result.
     """
     prm, tab, roots = _borrow(prm), _borrow(tab), _borrow(roots)
     st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), scratch[160:416]

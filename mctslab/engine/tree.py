@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from functools import lru_cache
 from math import inf
@@ -90,7 +91,14 @@ class CompiledTree:
         for name, array in old.items():
             getattr(self, name)[: array.shape[0]] = array
 
-    def run(self, c: float, max_moves: int | None, iterations: int | None, seconds: float | None) -> int:
+    def run(
+        self,
+        c: float,
+        max_moves: int | None,
+        iterations: int | None,
+        seconds: float | None,
+        stop: threading.Event | None = None,
+    ) -> int:
         """Iterate from the root within the budget (at least one iteration); returns iterations done.
 
         The budget runs in chunks of compiled calls of about :data:`CHUNK_SECONDS` each
@@ -98,6 +106,7 @@ class CompiledTree:
         second; the calls continue one random stream and one tree, so the chunks do not
         change what is found. The arrays grow (doubling) when a call runs out of slots.
         The root's visits stop at :data:`MAX_VISITS` (the 32-bit counters' limit).
+        ``stop``: when set (by another thread, e.g. on Ctrl-C), the search ends after the current call.
 
         Raises:
             MemoryError: (one line) when the arrays cannot grow any more.
@@ -109,7 +118,7 @@ class CompiledTree:
         while True:
             todo = NO_LIMIT if iterations is None else iterations - done
             todo = min(todo, MAX_VISITS - int(self.visits[self.root]), 512 if deadline is not None else chunk)
-            if todo <= 0:
+            if todo <= 0 or (stop is not None and stop.is_set()):
                 break
             start = time.perf_counter()
             done += compiled.uct(

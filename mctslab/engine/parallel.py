@@ -1,0 +1,164 @@
+"""Root parallelism: K compiled UCT searches of one position at once, in K threads, their roots summed.
+
+Root parallelization (Chaslot, Winands and van den Herik 2008, "Parallel Monte-Carlo
+Tree Search"): each thread builds its own tree of the same position, with nothing shared
+during the search; at the end the root children's visits (and wins) are summed move by
+move and the move is chosen by the summed visits. Here the threads are Python threads
+that each run the compiled kernel :func:`mctslab.engine.kernels.uct`, compiled with
+``nogil=True``, so they run on separate cores at once.
+
+The budget is per tree: ``iterations`` iterations in *each* tree (K times the playouts of
+one search), and ``seconds`` the wall time every tree searches for, as each of the
+paper's threads searches for the whole time of a move.
+
+Reproducible: tree ``k`` seeds Numba's generator with ``seeds[k]``. Numba's generator is
+one per thread (thread-local state in Numba's ``_random.c``; a new thread's is seeded from
+``os.urandom`` on first use), so each thread seeds its own state, inside the thread,
+before its search. Tree ``k`` is then exactly the single-thread search
+:func:`mctslab.engine.search` with ``seed=seeds[k]``, whatever the order in which the
+threads run (``tests/test_parallel_root.py`` compares the sums with K separate searches).
+
+Shared between the threads: the game's constant tables ``prm`` and ``tab`` (read only)
+and the per-process table of ``sqrt(ln n)`` and ``1 / sqrt(n)`` that the kernels fill as
+first needed. :func:`search_root_parallel` fills that table completely
+(:func:`mctslab.engine.kernels.fill_roots`) before any thread starts, so during the
+search the threads only read it (the one store left, for n = 1, writes the 0.0 already
+there). Every tree, its scratch arrays and its root position are the thread's own.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .. import validation
+from ..games.base import Game, IllegalMoveError, State
+from .backend import MAX_THREADS, check_supported, kernels
+from .tree import CHUNK_SECONDS, INITIAL_SLOTS, CompiledTree, _roots
+from .uct import _check_budget, _encode, compile_seconds
+
+__all__ = ["ParallelResult", "roots_filled", "search_root_parallel"]
+
+
+@lru_cache(maxsize=1)
+def roots_filled() -> np.ndarray:
+    """The kernels' shared table of ``sqrt(ln n)`` and ``1 / sqrt(n)``, filled for every ``n`` (once per process)."""
+    table = _roots()
+    kernels().fill_roots(table)
+    return table
+
+
+@dataclass
+class ParallelResult:
+    """K trees' root children, summed move by move (moves ascending).
+
+    Attributes:
+        trees: the K trees (tree ``k`` searched with ``seeds[k]``).
+        seeds: the seeds of Numba's generator, one per tree.
+        moves: every move some tree created at its root, ascending.
+        visits: per move, the visits summed over the trees.
+        wins: per move, the rewards (1 win, 0.5 draw) summed over the trees.
+        done: iterations run, over all trees.
+    """
+
+    trees: list[CompiledTree]
+    seeds: tuple[int, ...]
+    moves: list[int]
+    visits: list[int]
+    wins: list[float]
+    done: int
+
+    @property
+    def means(self) -> list[float]:
+        """Per move, summed wins / summed visits."""
+        return [w / v for w, v in zip(self.wins, self.visits, strict=True)]
+
+    @property
+    def root_visits(self) -> int:
+        """The roots' visits summed."""
+        return sum(int(t.visits[t.root]) for t in self.trees)
+
+    @property
+    def root_wins(self) -> float:
+        """The roots' rewards (for the player who moved to the root) summed."""
+        return sum(int(t.wins2[t.root]) for t in self.trees) / 2
+
+    @property
+    def max_depth(self) -> int:
+        """The deepest node added in any tree, in plies below the root."""
+        return max(t.max_depth for t in self.trees)
+
+
+def _summed(trees: list[CompiledTree]) -> tuple[list[int], list[int], list[float]]:
+    """Moves (ascending), summed visits and summed wins of the trees' root children."""
+    visits: dict[int, int] = {}
+    wins2: dict[int, int] = {}
+    for tree in trees:
+        for s in tree.children():
+            m = int(tree.move[s])
+            visits[m] = visits.get(m, 0) + int(tree.visits[s])
+            wins2[m] = wins2.get(m, 0) + int(tree.wins2[s])
+    moves = sorted(visits)
+    return moves, [visits[m] for m in moves], [wins2[m] / 2 for m in moves]
+
+
+def search_root_parallel(
+    game: Game,
+    state: State,
+    *,
+    c: float,
+    iterations: int | None,
+    seconds: float | None,
+    max_moves: int | None,
+    seeds: tuple[int, ...] | list[int],
+) -> ParallelResult:
+    """``len(seeds)`` compiled UCT searches of ``state`` at once, one per thread; their roots summed.
+
+    Args:
+        game, state: the position (checked; not over).
+        c, iterations, seconds, max_moves: as :func:`mctslab.engine.search`, for *each* tree
+            (``iterations`` per tree; ``seconds`` of wall time for every tree).
+        seeds: one 32-bit seed per tree (the number of seeds is the number of threads, 1 to
+            :data:`~mctslab.engine.backend.MAX_THREADS`).
+
+    Raises:
+        TypeError, ValueError: (one line) for a budget the engine cannot run or a bad seed or number of seeds.
+        InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
+    """
+    check_supported(game)
+    seeds = tuple(seeds)
+    validation.integer("threads", len(seeds), low=1, high=MAX_THREADS)
+    for seed in seeds:
+        _check_budget(c, iterations, seconds, max_moves, seed)
+    compiled = kernels()
+    compile_seconds()  # compiled (or loaded) once, before any thread
+    game.check_state(state)
+    if game.is_terminal(state):
+        raise IllegalMoveError("no move to search: the game is over")
+    kind, prm, tab, root_state = _encode(game, state)
+    budget = iterations if iterations is not None else 4096
+    capacity = min(1 + 4 * budget, INITIAL_SLOTS)
+    trees = [CompiledTree(kind, prm, tab, root_state.copy(), capacity=capacity) for _ in seeds]
+    roots_filled()  # before the threads: they only read the shared table
+    stop = threading.Event()
+
+    def one(tree: CompiledTree, seed: int) -> int:
+        compiled.seed(seed)  # this thread's own generator, seeded in the thread
+        return tree.run(c, max_moves, iterations, seconds, stop)
+
+    with ThreadPoolExecutor(max_workers=len(seeds), thread_name_prefix="mctslab-root") as pool:
+        futures = [pool.submit(one, tree, seed) for tree, seed in zip(trees, seeds, strict=True)]
+        try:
+            pending = set(futures)
+            while pending:  # waits of a tenth of a second: Ctrl-C is seen between them
+                _, pending = wait(pending, timeout=CHUNK_SECONDS)
+            done = sum(f.result() for f in futures)
+        except BaseException:  # Ctrl-C (or an error in one tree): the others stop after their current call
+            stop.set()
+            raise
+    moves, visits, wins = _summed(trees)
+    return ParallelResult(trees, seeds, moves, visits, wins, done)
