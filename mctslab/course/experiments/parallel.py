@@ -51,6 +51,28 @@ def sequential_spec(multiple: int, n: int = N) -> str:
     return f"uct:iterations={multiple * n},engine=compiled"
 
 
+THREADS = (2, 4)
+"""Real threads measured: root parallelism on the compiled engine (:func:`threads_spec`)."""
+
+
+def threads_spec(threads: int, n: int = N) -> str:
+    """Compiled UCT with real root parallelism: ``threads`` trees of ``n`` playouts each, searched in threads."""
+    from ...agents import make_agent
+
+    return make_agent(f"uct:iterations={n},engine=compiled,threads={threads},parallel=root").spec
+
+
+def run_threads(
+    games: int = GAMES, folder: str | os.PathLike | None = FOLDER, progress: bool = True
+) -> dict[int, Outcomes]:
+    """Real root parallelism at each of :data:`THREADS` threads against :data:`OPPONENT` (resumable with ``folder``).
+
+    The same algorithm as ``simparallel:mode=root`` at as many workers, on the compiled engine
+    with real threads: the two should play alike (the notebook compares them).
+    """
+    return {k: run_match(threads_spec(k), games, folder, progress) for k in THREADS}
+
+
 def parallel_spec(mode: str, workers: int, n: int = N) -> str:
     """Simulated ``mode`` parallelization with ``workers`` workers of ``n`` playouts each (canonical spec)."""
     from ...agents import make_agent
@@ -177,8 +199,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--folder", default=str(FOLDER))
     parser.add_argument("--modes", default=",".join(MODES), help="comma-separated subset of " + ", ".join(MODES))
     parser.add_argument("--points-only", action="store_true", help="skip the sequential curve (another run plays it)")
+    parser.add_argument("--threads", action="store_true", help="only the real threads' matches (run_threads)")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
+    if args.threads:
+        run_threads(args.games, args.folder, not args.no_progress)
+        return
     modes = tuple(args.modes.split(","))
     if args.points_only:
         for mode in modes:
