@@ -55,3 +55,14 @@ def test_the_difference_interval_holds_the_difference_and_is_narrower_than_the_i
     (a_low, a_high), (b_low, b_high) = a.score_ci(0.95), b.score_ci(0.95)
     assert a_low - b_high < low and high < a_high - b_low
     assert parallel.difference_interval(b, a, 0.95) == pytest.approx((-high, -low))
+
+
+@pytest.mark.skipif(not engine_available(), reason="real threads need the compiled engine (Numba)")
+def test_real_threads_matches_resume_and_read_back_alike(tmp_path):
+    assert parallel.threads_spec(2) == "uct:iterations=50,engine=compiled,threads=2,parallel=root"
+    first = parallel.run_threads(games=2, folder=tmp_path, progress=False)
+    assert set(first) == set(parallel.THREADS) and all(o.games == 2 for o in first.values())
+    again = parallel.run_threads(games=2, folder=tmp_path, progress=False)  # finished files: read, not played
+    assert again == first
+    fresh = parallel.run_threads(games=2, folder=tmp_path / "other", progress=False)  # seeded: played alike
+    assert fresh == first
