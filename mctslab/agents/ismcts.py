@@ -141,7 +141,10 @@ class ISMCTS(Agent):
         player = game.to_move(state)
         root = tree[(player, game.information_state(state, player))]
         legal = game.legal_moves(state)
-        stats = tuple(MoveStat(m, root.visits.get(m, 0), root.mean(m)) for m in legal)
+        return self._decide(tuple(MoveStat(m, root.visits.get(m, 0), root.mean(m)) for m in legal), root)
+
+    def _decide(self, stats: tuple[MoveStat, ...], root: object) -> Analysis:
+        """The move of :attr:`final` among ``stats`` (ties: more visits or a better mean, then the lower move)."""
         if self.final == "visits":
             best = max(stats, key=lambda s: (s.visits, s.mean, -s.move))
         else:

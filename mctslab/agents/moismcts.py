@@ -37,11 +37,9 @@ from dataclasses import dataclass, field
 from math import log, sqrt
 
 from ..games.base import Game, State
-from ..games.kinds import CHANCE, TRAITS
-from ..seeding import Seed
-from ..ucb import SQRT2
-from .base import Agent, Analysis, MoveStat, Param, check_optional_positive_int, legal_or_raise
-from .checks import check_c, check_final
+from ..games.kinds import CHANCE
+from .base import Analysis, MoveStat, legal_or_raise
+from .ismcts import ISMCTS
 from .registry import register_agent
 
 
@@ -76,8 +74,11 @@ class ObserverNode:
 
 
 @register_agent
-class MOISMCTS(Agent):
+class MOISMCTS(ISMCTS):
     """Multiple-observer ISMCTS: one tree per player, each descended by the moves as its owner sees them.
+
+    The parameters, the final move and :meth:`policy` are :class:`~mctslab.agents.ismcts.ISMCTS`'s;
+    the trees and their search are its own.
 
     Args:
         iterations: iterations (sampled worlds) per move.
@@ -87,16 +88,6 @@ class MOISMCTS(Agent):
     """
 
     name = "moismcts"
-    handles = TRAITS  # information states are positions in a perfect-information game
-    params = (
-        Param("iterations", int, 1000, check_optional_positive_int, "iterations (sampled worlds) per move", "always"),
-        Param("c", float, SQRT2, check_c, "exploration constant of the UCB rule"),
-        Param("final", str, "visits", check_final, "the move played: most visits, or best mean"),
-    )
-
-    def __init__(self, iterations: int = 1000, c: float = SQRT2, final: str = "visits", seed: Seed = None) -> None:
-        super().__init__(seed)
-        self.set_params(iterations=iterations, c=c, final=final)
 
     def search(self, game: Game, state: State) -> list[ObserverNode]:
         """Run the iterations from ``state``; returns the trees' roots, one per player (player 0's first)."""
@@ -154,19 +145,8 @@ class MOISMCTS(Agent):
         """Search, then play the most visited move (or best mean) of the searching player's tree."""
         roots = self.search(game, state)
         root = roots[game.to_move(state)]
-        legal = game.legal_moves(state)
         stats = []
-        for move in legal:
+        for move in game.legal_moves(state):
             child = root.children.get(("act", move))
             stats.append(MoveStat(move, child.visits if child else 0, child.mean() if child else 0.5))
-        if self.final == "visits":
-            best = max(stats, key=lambda s: (s.visits, s.mean, -s.move))
-        else:
-            best = max(stats, key=lambda s: (s.mean, s.visits, -s.move))
-        return Analysis(best.move, tuple(stats), iterations=self.iterations, root=root)
-
-    def policy(self, game: Game, state: State) -> dict[int, float]:
-        """The root's visits normalised to move probabilities (OpenSpiel's ``NORMALIZED_VISIT_COUNT``)."""
-        stats = self.analyse(game, state).stats
-        total = sum(s.visits for s in stats)
-        return {s.move: s.visits / total for s in stats}
+        return self._decide(tuple(stats), root)
