@@ -389,3 +389,26 @@ def test_an_agent_that_raises_is_reported_not_raised():
     report = check_chance_uct(make_agent, show_progress=False)
     assert report.failed == ["factory"] and "KeyError" in report["factory"].detail
     assert report["factory"].part == "make_agent"
+
+
+def test_the_limit_firing_between_two_checks_fails_the_next_one(monkeypatch):
+    """The whole-run limit can fire in the checker's own code, between two checks: one check fails saying so."""
+    from mctslab.course.exercises import chance
+
+    real_check, made = chance.Check, []
+
+    def slow_record(*args, **kwargs):  # recording a check's result is where the time runs out
+        made.append(args[0])
+        if len(made) <= 3:
+            time.sleep(0.45)
+        return real_check(*args, **kwargs)
+
+    monkeypatch.setattr(chance, "Check", slow_record)
+    monkeypatch.setattr(chance, "TOTAL_SECONDS", 1.0)
+    report = check_chance_uct(lambda seed: ChanceUCT(seed=seed), show_progress=False)
+    assert [c.name for c in report.checks] == list(CHECKS)
+    stopped = [c for c in report.checks if "check_chance_uct stopped after 1 s" in c.detail]
+    assert len(stopped) == 1 and stopped[0].status == "failed", str(report)
+    after = report.checks[report.checks.index(stopped[0]) + 1 :]
+    assert after and all(c.status == "skipped" and "ran out of its 1 s" in c.detail for c in after), str(report)
+    assert not report.ok

@@ -24,7 +24,7 @@ from typing import Any
 
 from .chance_probes import CHECKS, _Failed, _Probes
 from .limits import TimeLimitExceeded, progress, time_limit
-from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report
+from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report, fail_the_next_check
 from .student import _function, _hang_hint, _Skip, _where
 from .uct import call_limit
 
@@ -170,9 +170,13 @@ def check_chance_uct(make_agent: Callable[[int], Any], show_progress: bool = Tru
         with time_limit(TOTAL_SECONDS, "check_chance_uct"):
             for name in CHECKS:
                 runner.run(name)
-    except TimeLimitExceeded:  # between two checks: the rest are reported as not run
+    except TimeLimitExceeded as err:  # between two checks: the next one fails, those after it were not run
         runner.out_of_time = True
-        for name in list(CHECKS)[len(runner.report.checks) :]:
+        before = len(runner.report.checks)
+        left = fail_the_next_check(runner.report, CHECKS, "check_chance_uct", err.seconds, time.perf_counter() - began)
+        if len(runner.report.checks) > before:
+            runner.bar.update()
+        for name in left:
             runner.run(name)
     finally:
         runner.bar.close()

@@ -13,7 +13,7 @@ import json
 import textwrap
 from dataclasses import dataclass, field
 
-__all__ = ["PASSED", "FAILED", "SKIPPED", "NOT_WRITTEN", "Check", "Report"]
+__all__ = ["PASSED", "FAILED", "SKIPPED", "NOT_WRITTEN", "Check", "Report", "fail_the_next_check"]
 
 PASSED = "passed"
 FAILED = "failed"
@@ -166,3 +166,28 @@ class Report:
             "<table><thead><tr><th style='text-align:left'>check</th><th style='text-align:left'>result</th>"
             "<th style='text-align:left'>what was found</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
         )
+
+
+def fail_the_next_check(report: Report, checks: dict, what: str, seconds: float, spent: float) -> list[str]:
+    """After ``what``'s whole-run limit fired between two checks: the next check fails, saying so.
+
+    Args:
+        report: the report so far.
+        checks: the check's table, ``name -> (title, needs, part)``, in running order.
+        what: the check function's name (``"check_uct"``).
+        seconds: its limit.
+        spent: seconds the earlier checks took.
+
+    Returns:
+        The names of the checks after the failed one (reported by the caller as not run).
+    """
+    left = list(checks)[len(report.checks) :]
+    if not left:
+        return []
+    title, _, part = checks[left[0]]
+    detail = (
+        f"{what} stopped after {seconds:g} s, its limit, before this check finished: your agent's searches are "
+        f"too slow for the checks (the earlier checks took {spent:.1f} s); is `iterations` respected?"
+    )
+    report.checks.append(Check(left[0], title, FAILED, detail, part, 0.0))
+    return left[1:]

@@ -31,7 +31,7 @@ from ...games.kinds import CLASSIC
 from .agent_probes import _Probes
 from .limits import PROGRESS_AFTER, TimeLimitExceeded, progress, time_limit
 from .positions import DRAW_ESCAPES, ONE_MOVE, _cells, _sample_positions, position
-from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report
+from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report, fail_the_next_check
 from .selection_probes import _SelectionProbes
 from .strength import _Strength
 from .student import _as_int, _budget, _depth, _function, _hang_hint, _nodes, _NoneReturns, _Skip, _where
@@ -393,17 +393,13 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
                 checker.run(name)
     except TimeLimitExceeded as err:  # between two checks: the next one fails, those after it were not run
         checker.out_of_time = True
-        left = list(CHECKS)[len(checker.report.checks) :]
-        if left:
-            title, _, part = CHECKS[left[0]]
-            detail = f"check_uct stopped after {err.seconds:g} s, its limit, before this check finished: " + (
-                "your agent's searches are too slow for the checks (the earlier checks took "
-                f"{time.perf_counter() - checker.began:.1f} s); is `iterations` respected?"
-            )
-            checker.report.checks.append(Check(left[0], title, FAILED, detail, part, 0.0))
-            if checker.bar is not None:
-                checker.bar.update()
-        for name in left[1:]:
+        before = len(checker.report.checks)
+        left = fail_the_next_check(
+            checker.report, CHECKS, "check_uct", err.seconds, time.perf_counter() - checker.began
+        )
+        if checker.bar is not None and len(checker.report.checks) > before:
+            checker.bar.update()
+        for name in left:
             checker.run(name)
     finally:
         if checker.bar is not None:
