@@ -359,11 +359,10 @@ def test_a_huge_iteration_budget_allocates_nothing_by_the_budget():
 def test_the_seeded_compiled_search_is_the_same_however_the_budget_is_chunked(monkeypatch):
     """Chunks and growth continue one random stream: the result is that of one call into a big tree."""
     from mctslab.engine import tree as tree_module
-    from mctslab.engine import uct as uct_module
 
     def table(**patches):
         for name, value in patches.items():
-            monkeypatch.setattr(uct_module if name == "INITIAL_SLOTS" else tree_module, name, value)
+            monkeypatch.setattr(tree_module, name, value)
         agent = make_agent("uct:iterations=30000,engine=compiled", seed=3)
         return [(s.move, s.visits, s.mean) for s in agent.analyse(C4, C4.initial_state()).stats]
 

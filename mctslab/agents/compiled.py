@@ -10,7 +10,7 @@ player, state, children, visits, wins, mean...), so :meth:`UCT.search
 from __future__ import annotations
 
 from math import inf, sqrt
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -173,9 +173,18 @@ def analyse(agent: Any, game: Game, state: State) -> Analysis:
         best = max(children, key=lambda ch: (ch[2], ch[1]))
     root = CompiledNode.root_of(result.tree, game, state)
     rule = agent.rule
-    stats = tuple(MoveStat(ch.move, ch.visits, ch.mean, exploration=rule.exploration(root, ch)) for ch in root.children)
-    stats = tuple(sorted(stats, key=lambda s: s.move))
+    parent = _Counts(root.visits, root.mean)  # the rule reads counts only: no child node (and position) is made
+    stats = tuple(
+        MoveStat(m, v, mean, exploration=rule.exploration(parent, _Counts(v, mean))) for m, v, mean in sorted(children)
+    )
     return Analysis(best[0], stats, iterations=result.done, max_depth=result.tree.max_depth, root=root, rule=rule.name)
+
+
+class _Counts(NamedTuple):
+    """A node's counts as a selection rule reads them (``visits``, ``mean``), for the root's statistics."""
+
+    visits: int
+    mean: float
 
 
 def merged_root(game: Game, state: State, result: ParallelResult) -> Node:

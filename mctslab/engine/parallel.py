@@ -38,7 +38,7 @@ import numpy as np
 from .. import validation
 from ..games.base import Game, IllegalMoveError, State
 from .backend import MAX_THREADS, check_supported, kernels
-from .tree import CHUNK_SECONDS, INITIAL_SLOTS, CompiledTree, _roots
+from .tree import CHUNK_SECONDS, CompiledTree, _roots
 from .uct import _check_budget, _encode, compile_seconds
 
 __all__ = ["ParallelResult", "roots_filled", "search_root_parallel"]
@@ -141,7 +141,7 @@ def search_root_parallel(
         raise IllegalMoveError("no move to search: the game is over")
     kind, prm, tab, root_state = _encode(game, state)
     budget = iterations if iterations is not None else 4096
-    capacity = min(1 + 4 * budget, INITIAL_SLOTS)
+    capacity = CompiledTree.slots_for(kind, prm, budget)
     trees = [CompiledTree(kind, prm, tab, root_state.copy(), capacity=capacity) for _ in seeds]
     roots_filled()  # before the threads: they only read the shared table
     stop = threading.Event()

@@ -6,6 +6,7 @@ import threading
 import time
 from functools import lru_cache
 from math import inf
+from typing import Any
 
 import numpy as np
 
@@ -18,8 +19,13 @@ KINDS = {"tictactoe": 0, "connect4": 1, "uttt": 2}
 NO_LIMIT = 1 << 40
 SLOT_BYTES = 4 + 4 + 2 + 2 + 4 + 4 + 8 + 8
 """Bytes per tree slot: move, first child, legal and expanded counts, visits, half points, mean, 1/sqrt(visits)."""
-INITIAL_SLOTS = 1 << 16
-"""At most this many slots (2.25 MiB) are made at first, whatever the budget; the arrays double as the tree grows."""
+INITIAL_SLOTS = 1 << 20
+"""At most this many slots (36 MiB) are made at first, whatever the budget; the arrays double as the tree grows.
+
+A search of ``n`` iterations needs at most ``1 + n * block`` slots (one block of legal moves per
+expansion, :meth:`CompiledTree.slots_for`): up to this cap it gets them at once, so it never
+grows (and copies) its arrays. The block is zeroed by the system when its pages are first
+touched (NumPy's ``zeros`` asks for zeroed memory): slots never reached cost no time."""
 MAX_SLOTS = 1 << 31
 """Slot numbers are int32: the arrays never grow past this."""
 MAX_VISITS = (1 << 30) - 1
@@ -48,7 +54,7 @@ class CompiledTree:
 
     def __init__(self, kind: int, prm: np.ndarray, tab: np.ndarray, root_state: np.ndarray, capacity: int) -> None:
         self.kind, self.prm, self.tab = kind, prm, tab
-        self.block = 81 if kind == KINDS["uttt"] else int(prm[2] if kind == KINDS["tictactoe"] else prm[1])
+        self.block = self.slots_for(kind, prm, 1) - 1
         self._allocate(max(capacity, 1 + self.block))
         self.move[0], self.first[0], self.mean[0], self.isq[0] = -1, -1, 0.5, inf
         self.info = np.array([1, 0, 0, self.block], dtype=np.int64)  # slots used, max depth, iterations, block
@@ -63,10 +69,16 @@ class CompiledTree:
     )  # fmt: skip
     """The arrays, widest first: as views of one zeroed block (one allocation), each stays aligned."""
 
+    @staticmethod
+    def slots_for(kind: int, prm: np.ndarray, iterations: int) -> int:
+        """Slots that ``iterations`` iterations can need, at most :data:`INITIAL_SLOTS` (the arrays grow past it)."""
+        block = 81 if kind == KINDS["uttt"] else int(prm[2] if kind == KINDS["tictactoe"] else prm[1])
+        return min(1 + iterations * block, INITIAL_SLOTS)
+
     def _allocate(self, size: int) -> dict[str, np.ndarray]:
         """Make every array ``size`` slots long, zeroed, in one block; returns the old arrays by name."""
         old = {name: getattr(self, name) for name, _ in self._ARRAYS if hasattr(self, name)}
-        block, at = np.zeros(size * SLOT_BYTES, dtype=np.uint8), 0
+        block, at = np.zeros(size * self.slot_bytes, dtype=np.uint8), 0
         for name, dtype in self._ARRAYS:
             width = size * np.dtype(dtype).itemsize
             setattr(self, name, block[at : at + width].view(dtype))
@@ -85,7 +97,7 @@ class CompiledTree:
             old = self._allocate(size)
         except MemoryError:
             raise MemoryError(
-                f"the compiled tree cannot grow to {size:,} slots ({size * SLOT_BYTES / 2**30:.1f} GiB) after"
+                f"the compiled tree cannot grow to {size:,} slots ({size * self.slot_bytes / 2**30:.1f} GiB) after"
                 f" {done:,} iterations: not enough memory; lower iterations or seconds"
             ) from None
         for name, array in old.items():
@@ -121,11 +133,7 @@ class CompiledTree:
             if todo <= 0 or (stop is not None and stop.is_set()):
                 break
             start = time.perf_counter()
-            done += compiled.uct(
-                self.kind, self.prm, self.tab, self.root_state, self.root, float(c), limit, todo,
-                self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
-                self.info, self.scratch, self.roots,
-            )  # fmt: skip
+            done += self._iterate(compiled, float(c), limit, todo)
             took = time.perf_counter() - start
             if self.info[0] + self.block > self.move.shape[0]:
                 self._grow(done)
@@ -138,6 +146,22 @@ class CompiledTree:
         self.iterations = int(self.visits[self.root])
         self.max_depth = int(self.info[1])
         return done
+
+    def _iterate(self, compiled: Any, c: float, limit: int, todo: int) -> int:
+        """One compiled call of at most ``todo`` iterations; the iterations done.
+
+        A tree of a variant of UCT (more arrays in :attr:`_ARRAYS`, its own kernel) overrides this.
+        """
+        return compiled.uct(
+            self.kind, self.prm, self.tab, self.root_state, self.root, c, limit, todo,
+            self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
+            self.info, self.scratch, self.roots,
+        )  # fmt: skip
+
+    @property
+    def slot_bytes(self) -> int:
+        """Bytes per slot of this tree's arrays (:data:`SLOT_BYTES` for plain UCT)."""
+        return sum(np.dtype(dtype).itemsize for _, dtype in self._ARRAYS)
 
     @property
     def slots(self) -> int:
@@ -156,4 +180,4 @@ class CompiledTree:
 
     def bytes_per_node(self) -> float:
         """Bytes of the arrays in use per node created."""
-        return self.slots * SLOT_BYTES / self.nodes()
+        return self.slots * self.slot_bytes / self.nodes()

@@ -11,7 +11,7 @@ import numpy as np
 from .. import validation
 from ..games.base import Game, IllegalMoveError, State
 from .backend import check_supported, kernels
-from .tree import INITIAL_SLOTS, KINDS, MAX_VISITS, NO_LIMIT, CompiledTree
+from .tree import KINDS, MAX_VISITS, NO_LIMIT, CompiledTree
 
 __all__ = ["SearchResult", "compile_seconds", "random_results", "search", "tables"]
 
@@ -140,7 +140,7 @@ def search(
             raise IllegalMoveError("no move to search: the game is over")
         kind, prm, tab, root_state = _encode(game, state)
         budget = iterations if iterations is not None else 4096
-        tree = CompiledTree(kind, prm, tab, root_state, capacity=min(1 + 4 * budget, INITIAL_SLOTS))
+        tree = CompiledTree(kind, prm, tab, root_state, capacity=CompiledTree.slots_for(kind, prm, budget))
     compiled.seed(seed)
     done = tree.run(c, max_moves, iterations, seconds)
     kids = tree.children()
