@@ -549,3 +549,419 @@ def uct(
         done += 1
     info[2] += done
     return done
+
+
+# -- tree and leaf parallelism
+# Atomic operations on one array element (LLVM's atomicrmw, cmpxchg and atomic load/store; on
+# x86-64 a lock-prefixed instruction for the read-modify-writes, a plain mov for the loads and
+# stores, which only stops the compiler from moving other memory accesses across them).
+# Used by the shared-tree kernel (uct_tree) and the leaf-parallel kernels (uct_leaf,
+# leaf_worker); see mctslab.engine.shared_tree for the races they leave and why they are safe.
+
+
+_X86 = __import__("platform").machine().lower() in ("x86_64", "amd64", "i386", "i686")
+
+
+def _element_pointer(context, builder, signature, args):
+    """A pointer to ``args[0][args[1]]`` (no bounds check), for the atomic intrinsics below."""
+    from numba.core import cgutils
+
+    array_type = signature.args[0]
+    array = context.make_array(array_type)(context, builder, value=args[0])
+    index = context.cast(builder, args[1], signature.args[1], types.intp)
+    return cgutils.get_item_pointer(context, builder, array_type, array, [index], wraparound=False)
+
+
+@intrinsic
+def _atomic_add(typingctx, array, index, value):
+    """``array[index] += value`` as one atomic step (ordering ``acq_rel``); returns the old value."""
+
+    def codegen(context, builder, signature, args):
+        pointer = _element_pointer(context, builder, signature, args)
+        value = context.cast(builder, args[2], signature.args[2], signature.args[0].dtype)
+        return builder.atomic_rmw("add", pointer, value, "acq_rel")
+
+    return array.dtype(array, index, value), codegen
+
+
+@intrinsic
+def _atomic_cas(typingctx, array, index, expected, value):
+    """If ``array[index] == expected``, set it to ``value``, as one atomic step; True when it was set."""
+
+    def codegen(context, builder, signature, args):
+        pointer = _element_pointer(context, builder, signature, args)
+        dtype = signature.args[0].dtype
+        old = context.cast(builder, args[2], signature.args[2], dtype)
+        new = context.cast(builder, args[3], signature.args[3], dtype)
+        return builder.extract_value(builder.cmpxchg(pointer, old, new, "acq_rel", "monotonic"), 1)
+
+    return types.boolean(array, index, expected, value), codegen
+
+
+@intrinsic
+def _load_acquire(typingctx, array, index):
+    """``array[index]``, read after every write that the thread which stored it made before (acquire)."""
+
+    def codegen(context, builder, signature, args):
+        pointer = _element_pointer(context, builder, signature, args)
+        return builder.load_atomic(pointer, "acquire", signature.args[0].dtype.bitwidth // 8)
+
+    return array.dtype(array, index), codegen
+
+
+@intrinsic
+def _store_release(typingctx, array, index, value):
+    """``array[index] = value``, seen by other threads only after this thread's earlier writes (release)."""
+
+    def codegen(context, builder, signature, args):
+        pointer = _element_pointer(context, builder, signature, args)
+        dtype = signature.args[0].dtype
+        value = context.cast(builder, args[2], signature.args[2], dtype)
+        builder.store_atomic(value, pointer, "release", dtype.bitwidth // 8)
+        return context.get_dummy_value()
+
+    return types.none(array, index, value), codegen
+
+
+@intrinsic
+def _pause(typingctx):
+    """The CPU's spin-wait hint (x86 ``pause``; nothing on other machines): a waiting thread spins more gently."""
+
+    def codegen(context, builder, signature, args):
+        if _X86:  # LLVM's intrinsic for the instruction (inline assembly cannot be emitted here)
+            from llvmlite import ir
+            from numba.core import cgutils
+
+            builder.call(cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), []),
+                                                        "llvm.x86.sse2.pause"), [])  # fmt: skip
+        return context.get_dummy_value()
+
+    return types.none(), codegen
+
+
+@njit(cache=CACHE, inline="always")
+def _claim_slots(info, n, capacity):
+    """Reserve ``n`` consecutive slots (``info[0]`` advanced by a compare-and-swap); the first, or -1 when full."""
+    while True:
+        used = _load_acquire(info, 0)
+        if used + n > capacity:
+            return -1
+        if _atomic_cas(info, 0, used, used + n):
+            return used
+
+
+@njit(cache=CACHE, inline="always")
+def _half_points(result, player):
+    """A playout's reward for ``player`` in half points: win 2, draw 1, loss 0."""
+    if result == player:
+        return 2
+    if result == DRAWN:
+        return 1
+    return 0
+
+
+@njit(cache=CACHE, inline="always")
+def _select_virtual(node, f, nl, c, vl, first, visits, wins2, mean, isq, vloss, roots):
+    """UCB1 over the children of ``node`` with the pending virtual losses of the other threads.
+
+    A child with ``vloss[j]`` pending virtual visits counts them as losses: mean
+    ``wins2 / (2 (visits + vloss))``, exploration ``1 / sqrt(visits + vloss)``; the parent's
+    count is its visits plus the virtual visits of the *other* threads (its own ``vl`` taken
+    off). With no virtual visit pending the values are :func:`uct`'s, bit for bit.
+    """
+    n = visits[node] + vloss[node] - vl
+    scale = c * _sqrt_log(roots, n if n > 1 else 1)
+    best = f
+    best_value = -np.inf
+    for j in range(f, f + nl):
+        v = vloss[j]
+        if v == 0:
+            value = mean[j] + scale * isq[j]
+        else:
+            nj = visits[j] + v
+            value = wins2[j] / (2.0 * nj) + scale * _inv_sqrt(roots, nj)
+        if value > best_value:
+            best = j
+            best_value = value
+    return best
+
+
+@njit(cache=CACHE, inline="always")
+def _expand_shared(kind, prm, st, buf, node, vl, move, first, nlegal, nexp, visits, wins2, mean, isq, vloss, lock,
+                   ends, info, capacity):  # fmt: skip
+    """Under ``node``'s lock (held by the caller): give it its block if it has none, then create a random untried child.
+
+    Returns the child, -1 when the node is fully expanded (by other threads meanwhile), or -2
+    when no block could be reserved (the tree is full). The child's arrays are written before
+    ``nexp[node]`` is published (release): a thread that reads the count (acquire) sees them.
+    """
+    f = first[node]
+    if f < 0:
+        n = legal_moves(kind, prm, st, buf)
+        f = _claim_slots(info, n, capacity)
+        if f < 0:
+            return -2
+        for j in range(n):
+            move[f + j] = buf[j]
+        nlegal[node] = n
+        nexp[node] = 0
+        _store_release(first, node, f)
+    ne = nexp[node]
+    nl = nlegal[node]
+    if ne >= nl:
+        return -1
+    i = ne + int(_random() * (nl - ne))
+    child = f + ne
+    m = move[f + i]
+    move[f + i] = move[child]
+    move[child] = m
+    first[child] = -1
+    visits[child] = 0
+    wins2[child] = 0
+    mean[child] = 0.5
+    isq[child] = np.inf
+    vloss[child] = vl
+    lock[child] = 0
+    ends[child] = 0
+    _store_release(nexp, node, ne + 1)
+    return child
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
+def uct_tree(
+    kind, prm, tab, root_st, root, c, limit, budget, vl, move, first, nlegal, nexp, visits, wins2, mean, isq,
+    vloss, lock, ends, info, work, scratch, roots,
+):
+    # fmt: on
+    """Tree parallelism: up to ``budget`` UCT iterations on a tree that other threads search at once.
+
+    As :func:`uct`, with: ``vl`` virtual visits (losses) added to every node of the path
+    while it is descended (``vloss``) and taken off at the backup; a node is expanded only
+    by the thread holding its lock (``lock[node]`` 0 -> 1 by compare-and-swap; a thread that
+    finds it held simulates from the node instead); slots reserved by compare-and-swap on
+    ``info[0]``; visits, half points, ``vloss`` and ``ends`` (playouts that ended at the
+    slot) updated by atomic adds; ``mean`` and ``isq`` stored from the counts just updated
+    (racy: see :mod:`mctslab.engine.shared_tree`). Every thread claims its iterations from
+    ``work[0]`` (atomic add), all together at most ``work[1]``. ``scratch`` is the thread's
+    own. Stops, as :func:`uct`, when fewer than ``info[3]`` slots are free. Returns the
+    iterations this call did. With one thread it builds :func:`uct`'s tree, bit for bit.
+    """
+    prm, tab, roots = _borrow(prm), _borrow(tab), _borrow(roots)
+    move, first, nlegal, nexp = _borrow(move), _borrow(first), _borrow(nlegal), _borrow(nexp)
+    visits, wins2, mean, isq = _borrow(visits), _borrow(wins2), _borrow(mean), _borrow(isq)
+    vloss, lock, ends, info = _borrow(vloss), _borrow(lock), _borrow(ends), _borrow(info)
+    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), _borrow(scratch[160:416])
+    capacity = move.shape[0]
+    mover0 = root_st[1]
+    done = 0
+    while done < budget and _load_acquire(info, 0) + info[3] <= capacity:
+        if _atomic_add(work, 0, 1) >= work[1]:
+            break
+        st[:] = root_st
+        node = root
+        depth = 0
+        path[0] = root
+        _atomic_add(vloss, root, vl)
+        while True:
+            f = _load_acquire(first, node)
+            nl = nlegal[node] if f >= 0 else 0
+            if f < 0 or _load_acquire(nexp, node) < nl:
+                if st[0] != ONGOING or not _atomic_cas(lock, node, 0, 1):
+                    break  # a terminal leaf, or another thread is expanding it: simulated from here
+                child = _expand_shared(kind, prm, st, buf, node, vl, move, first, nlegal, nexp, visits, wins2, mean,
+                                       isq, vloss, lock, ends, info, capacity)  # fmt: skip
+                _store_release(lock, node, 0)
+                if child == -2:
+                    break  # the tree is full: simulated from here (the caller grows the arrays)
+                if child >= 0:
+                    apply_move(kind, prm, tab, st, move[child])
+                    depth += 1
+                    path[depth] = child
+                    break
+                f = first[node]  # fully expanded by other threads meanwhile: select
+                nl = nlegal[node]
+            if nl == 0:
+                break
+            node = _select_virtual(node, f, nl, c, vl, first, visits, wins2, mean, isq, vloss, roots)
+            _atomic_add(vloss, node, vl)
+            apply_move(kind, prm, tab, st, move[node])
+            depth += 1
+            path[depth] = node
+        result = rollout(kind, prm, tab, st, buf, limit)
+        _atomic_add(ends, path[depth], 1)
+        for d in range(depth + 1):
+            slot = path[d]
+            r = _half_points(result, (mover0 + d + 1) & 1)
+            n = _atomic_add(visits, slot, 1) + 1
+            w = _atomic_add(wins2, slot, r) + r
+            _atomic_add(vloss, slot, -vl)
+            mean[slot] = w / (2.0 * n)
+            isq[slot] = _inv_sqrt(roots, n)
+        if depth > info[1]:
+            info[1] = depth
+        done += 1
+    _atomic_add(info, 2, done)
+    return done
+
+
+@njit(cache=CACHE)
+def settle(visits, wins2, mean, isq, used, roots):
+    """Store every visited slot's ``mean`` and ``isq`` again from its counts (after the threads have joined).
+
+    During a shared-tree search a slot's ``mean`` may be stored from an older pair of counts
+    than the last (a lost update; see :mod:`mctslab.engine.shared_tree`): this puts every one
+    back to ``wins2 / (2 visits)`` and ``1 / sqrt(visits)``, the values :func:`uct` keeps.
+    """
+    roots = _borrow(roots)
+    for s in range(used):
+        n = visits[s]
+        if n > 0:
+            mean[s] = wins2[s] / (2.0 * n)
+            isq[s] = _inv_sqrt(roots, n)
+
+
+LEAF_GENERATION, LEAF_FINISHED, LEAF_STOP = 0, 1, 2
+"""The leaf-parallel control array ``ctl``: the leaf's number (published by the selecting thread),
+how many workers have finished its playout, and 1 when the workers are to return."""
+
+
+@njit(cache=CACHE, nogil=True)
+def leaf_worker(kind, prm, tab, k, seen, ctl, leaf_st, results, limit, scratch):
+    """Leaf parallelism's worker ``k`` (1 to K - 1): one playout of every leaf the selecting thread publishes.
+
+    Spins until ``ctl[LEAF_GENERATION]`` moves past ``seen`` (a new leaf in ``leaf_st``), plays
+    one random playout from it with this thread's generator, writes the result to
+    ``results[k]`` and counts itself in ``ctl[LEAF_FINISHED]``; returns (the leaves played)
+    when ``ctl[LEAF_STOP]`` is set. So worker ``k`` draws, from its own seeded generator,
+    exactly the ``k``-th playout of every leaf, whatever the threads' timing.
+    """
+    prm, tab = _borrow(prm), _borrow(tab)
+    ctl, leaf_st, results = _borrow(ctl), _borrow(leaf_st), _borrow(results)
+    st, buf = _borrow(scratch[: leaf_st.shape[0]]), _borrow(scratch[32:160])
+    played = 0
+    while True:
+        g = _load_acquire(ctl, LEAF_GENERATION)
+        if g == seen:
+            if _load_acquire(ctl, LEAF_STOP):
+                return played
+            _pause()
+            continue
+        seen = g
+        st[:] = leaf_st
+        results[k] = rollout(kind, prm, tab, st, buf, limit)
+        _atomic_add(ctl, LEAF_FINISHED, 1)
+        played += 1
+
+
+@njit(cache=CACHE, inline="always")
+def _leaf_playouts(kind, prm, tab, st, buf, limit, k, ctl, leaf_st, results, counts):
+    """The K playouts of one leaf: K - 1 by the workers, one here; ``counts`` = [X wins, O wins, draws].
+
+    Returns False when told to stop while waiting (nothing is counted then).
+    """
+    counts[0] = 0
+    counts[1] = 0
+    counts[2] = 0
+    if st[0] != ONGOING or k == 1:  # a finished game (every playout its result), or no worker
+        counts[rollout(kind, prm, tab, st, buf, limit)] += k
+        return True
+    leaf_st[:] = st
+    _store_release(ctl, LEAF_FINISHED, 0)
+    _atomic_add(ctl, LEAF_GENERATION, 1)
+    counts[rollout(kind, prm, tab, st, buf, limit)] += 1
+    while _load_acquire(ctl, LEAF_FINISHED) < k - 1:
+        if _load_acquire(ctl, LEAF_STOP):
+            return False
+        _pause()
+    for j in range(1, k):
+        counts[results[j]] += 1
+    return True
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
+def uct_leaf(
+    kind, prm, tab, root_st, root, c, limit, budget, k, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
+    scratch, roots, ctl, leaf_st, results,
+):
+    # fmt: on
+    """Leaf parallelism: up to ``budget`` iterations of :func:`uct`, each simulating its new leaf ``k`` times at once.
+
+    Selection and expansion are :func:`uct`'s, in this (the selecting) thread; the leaf is
+    published to the ``k - 1`` :func:`leaf_worker` threads, which play one playout each while
+    this thread plays one; the ``k`` results are backed up together (visits ``+= k``). An
+    iteration stopped while waiting (``ctl[LEAF_STOP]``) is not backed up. With ``k = 1`` it
+    is :func:`uct`, bit for bit. Returns the iterations (leaves) done by this call.
+    """
+    prm, tab, roots = _borrow(prm), _borrow(tab), _borrow(roots)
+    ctl, leaf_st, results = _borrow(ctl), _borrow(leaf_st), _borrow(results)
+    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), scratch[160:416]
+    counts = np.zeros(3, dtype=np.int64)
+    capacity = move.shape[0]
+    mover0 = root_st[1]
+    done = 0
+    while done < budget and info[0] + info[3] <= capacity:
+        st[:] = root_st
+        node = root
+        depth = 0
+        path[0] = root
+        while True:
+            f = first[node]
+            if f < 0:
+                if st[0] != ONGOING:
+                    break
+                f = info[0]
+                n = legal_moves(kind, prm, st, buf)
+                for j in range(n):
+                    move[f + j] = buf[j]
+                first[node] = f
+                nlegal[node] = n
+                nexp[node] = 0
+                info[0] = f + n
+            ne = nexp[node]
+            nl = nlegal[node]
+            if ne < nl:
+                i = ne + int(_random() * (nl - ne))
+                child = f + ne
+                m = move[f + i]
+                move[f + i] = move[child]
+                move[child] = m
+                nexp[node] = ne + 1
+                first[child] = -1
+                visits[child] = 0
+                wins2[child] = 0
+                mean[child] = 0.5
+                isq[child] = np.inf
+                apply_move(kind, prm, tab, st, m)
+                depth += 1
+                path[depth] = child
+                break
+            if nl == 0:
+                break
+            scale = c * _sqrt_log(roots, visits[node])
+            best = f
+            best_value = -np.inf
+            for j in range(f, f + nl):
+                value = mean[j] + scale * isq[j]
+                if value > best_value:
+                    best = j
+                    best_value = value
+            node = best
+            apply_move(kind, prm, tab, st, move[node])
+            depth += 1
+            path[depth] = node
+        if not _leaf_playouts(kind, prm, tab, st, buf, limit, k, ctl, leaf_st, results, counts):
+            break
+        for d in range(depth + 1):
+            slot = path[d]
+            player = (mover0 + d + 1) & 1
+            visits[slot] += k
+            wins2[slot] += 2 * counts[player] + counts[DRAWN]
+            mean[slot] = wins2[slot] / (2.0 * visits[slot])
+            isq[slot] = _inv_sqrt(roots, visits[slot])
+        if depth > info[1]:
+            info[1] = depth
+        done += 1
+    info[2] += done
+    return done
