@@ -186,10 +186,8 @@ def test_the_spec_round_trips_and_defaults_stay_out_of_it():
         ("uct:engine=compiled,threads=-1", "threads must be an integer in [1, 256], got -1"),
         ("uct:engine=compiled,threads=x", "'x'"),
         ("uct:engine=compiled,threads=100000", "got 100000"),
-        ("uct:engine=compiled,threads=2,parallel=tree", "parallel=tree is not built yet"),
-        ("uct:engine=compiled,threads=2,parallel=leaf", "parallel=leaf is not built yet"),
-        ("uct:engine=compiled,parallel=roots", "parallel must be 'root'"),
-        ("uct:threads=2", "the python engine searches in one thread"),
+        ("uct:engine=compiled,parallel=roots", "parallel must be 'root', 'tree' or 'leaf'"),
+        ("uct:threads=2,parallel=leaf", "parallel=leaf with engine=python"),
         ("uct:engine=compiled,threads=2,reuse=true", "reuse=True with threads=2"),
     ],
 )

@@ -38,6 +38,15 @@ NON_DEFAULT = {
         UCT_VALUES,
         {**UCT_VALUES, "playout": "random", "engine": "compiled"},
         {**UCT_VALUES, "playout": "random", "engine": "compiled", "reuse": False, "threads": 2},
+        {
+            **UCT_VALUES,
+            "playout": "random",
+            "engine": "compiled",
+            "reuse": False,
+            "threads": 2,
+            "parallel": "tree",
+            "virtual_loss": 2,
+        },
     ),
     "solver": UCT_VALUES,
     "rave": {**UCT_VALUES, "k": 40.0},
@@ -127,8 +136,6 @@ def missing_values(name: str) -> list[str]:
         for p in AGENTS[name].params
         # racioppo's procedure only names all defects or none; with a subset, the defects say it all
         if (name, p.name) != ("racioppo", "procedure")
-        # uct's parallel has one kind built so far ("root", its default): tree and leaf are refused
-        and (name, p.name) != ("uct", "parallel")
         and not any(p.name in values and values[p.name] != p.default for values in sets)
     ]
 

@@ -14,7 +14,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..engine import CompiledTree, ParallelResult, check_supported, search, search_root_parallel
+from ..engine import CompiledTree, ParallelResult, SearchResult, check_supported, search, search_root_parallel
+from ..engine.shared_tree import search_leaf_parallel, search_tree_parallel
 from ..games.base import Game, State
 from .base import Analysis, MoveStat, legal_or_raise
 from .node import Node
@@ -138,7 +139,9 @@ def analyse(agent: Any, game: Game, state: State) -> Analysis:
     (the first is the seed ``threads=1`` would use), K trees searched at once
     (:func:`~mctslab.engine.search_root_parallel`), ``iterations`` each; ``Analysis.root``
     is then a :class:`Node` of one level, the summed root (see :func:`merged_root`), and
-    ``Analysis.iterations`` counts the iterations of all trees.
+    ``Analysis.iterations`` counts the iterations of all trees. With ``parallel="tree"``
+    or ``"leaf"``: K seeds drawn the same way, one tree searched by K threads
+    (:mod:`mctslab.engine.shared_tree`); ``Analysis.root`` is its :class:`CompiledNode`.
 
     Raises:
         ValueError: (one line, before anything is compiled) if ``agent``'s class changes
@@ -147,8 +150,10 @@ def analyse(agent: Any, game: Game, state: State) -> Analysis:
     agent.check_compiled()
     check_supported(game)
     legal_or_raise(game, state)
-    if agent.threads > 1:
+    if agent.threads > 1 and agent.parallel == "root":
         return _analyse_root_parallel(agent, game, state)
+    if agent.threads > 1:
+        return _analyse_shared(agent, game, state)
     tree = _reusable(agent, game, state)
     result = search(
         game,
@@ -162,6 +167,11 @@ def analyse(agent: Any, game: Game, state: State) -> Analysis:
     )
     if agent.reuse:
         agent._compiled_previous = (game, result.tree, state)
+    return _tree_analysis(agent, game, state, result)
+
+
+def _tree_analysis(agent: Any, game: Game, state: State, result: SearchResult) -> Analysis:
+    """The analysis of one compiled tree's root: the move by ``agent.final``, per-move statistics, the root's view."""
     children = list(zip(result.moves, result.visits, result.means, strict=True))
     if not children:  # the kernel's rules saw no move where Python's did: never silently a default move
         raise RuntimeError(
@@ -187,8 +197,12 @@ class _Counts(NamedTuple):
     mean: float
 
 
-def merged_root(game: Game, state: State, result: ParallelResult) -> Node:
+def merged_root(game: Game, state: State, result: ParallelResult | Any) -> Node:
     """The K trees' roots as one :class:`Node` of one level: per move, the summed visits and wins.
+
+    ``result``: a :class:`~mctslab.engine.ParallelResult`, or any object with its
+    ``moves``, ``visits``, ``wins``, ``root_visits`` and ``root_wins`` (root parallelism
+    in processes, :mod:`mctslab.agents.processes`).
 
     The children are in move order (not creation order: each tree created them in its own
     order); their ``untried`` is ``None`` (the trees below them are in ``result.trees``).
@@ -208,6 +222,17 @@ def merged_root(game: Game, state: State, result: ParallelResult) -> Node:
     root.children = kids
     root.untried = []
     return root
+
+
+def _analyse_shared(agent: Any, game: Game, state: State) -> Analysis:
+    """Tree or leaf parallelism: K seeds from the agent's generator, one tree searched by K threads."""
+    seeds = tuple(agent.rng.getrandbits(32) for _ in range(agent.threads))
+    budget = {"c": agent.c, "iterations": agent.iterations, "seconds": agent.seconds, "max_moves": agent.max_moves}
+    if agent.parallel == "tree":
+        result = search_tree_parallel(game, state, **budget, seeds=seeds, virtual_loss=agent.virtual_loss)
+    else:
+        result = search_leaf_parallel(game, state, **budget, seeds=seeds)
+    return _tree_analysis(agent, game, state, result)
 
 
 def _analyse_root_parallel(agent: Any, game: Game, state: State) -> Analysis:

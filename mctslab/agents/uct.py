@@ -30,6 +30,7 @@ from math import floor, inf, log, sqrt
 from typing import Any
 
 from ..engine import check_engine, check_parallel, check_threads
+from ..engine.backend import check_virtual_loss
 from ..games.base import Game, State
 from ..games.kinds import CHANCE, CLASSIC, TWO_PLAYERS, WITH_CHANCE
 from ..seeding import Seed
@@ -80,15 +81,25 @@ class UCT(Agent):
             (:meth:`~mctslab.games.base.Game.compiled_encoding`); then :meth:`search`
             returns a read-only view of the arrays that reads like :class:`Node`
             (:class:`~mctslab.agents.compiled.CompiledNode`).
-        threads: compiled engine only: search with K threads at once (default 1: one
-            search, today's results). With ``parallel="root"``, K separate trees of the
-            position, each seeded from the agent's generator, their root children's
-            visits and wins summed and the move chosen by the summed visits (Chaslot,
-            Winands and van den Herik 2008's root parallelization). The budget is per
-            tree: ``iterations`` in each tree (K times the playouts), ``seconds`` the
-            wall time of the move. Not with ``reuse``.
-        parallel: how the threads search: ``"root"`` (the only kind built; ``"tree"``
-            and ``"leaf"`` are refused: not built yet).
+        threads: search with K threads at once (default 1: one search, today's
+            results), K seeds drawn from the agent's generator; Chaslot, Winands and van
+            den Herik 2008's parallelizations, chosen by ``parallel``. Not with ``reuse``.
+        parallel: how the K threads search:
+            ``"root"``: K separate trees of the position, their root children's visits
+            and wins summed, the move chosen by the summed visits; the budget is per
+            tree (``iterations`` in each, K times the playouts; ``seconds`` the wall time
+            of the move); seeded results repeat exactly. With ``engine="python"`` the K
+            searches run in K processes (the same sums as K separate seeded searches).
+            ``"tree"`` (compiled): one tree searched by K threads at once, with
+            ``virtual_loss``; ``iterations`` is the total of the shared tree, ``seconds``
+            the wall time. Not reproducible run to run (the threads' timing decides
+            which thread reaches a node first); see :mod:`mctslab.engine.shared_tree`.
+            ``"leaf"`` (compiled): one tree, each new leaf simulated K times at once by
+            K threads, the K results backed up together; ``iterations`` counts leaves
+            (K playouts each); seeded results repeat exactly.
+        virtual_loss: ``parallel="tree"`` only: virtual visits (counted as losses) a
+            thread adds to every node of its path until its backup, so the other threads
+            search elsewhere; >= 0 (default 1; 0: none).
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
 
     Raises:
@@ -151,11 +162,16 @@ class UCT(Agent):
         Param("engine", str, "python", check_engine, "python, or compiled (Numba: pip install mctslab[fast])"),
         Param(
             "threads", int, 1, check_threads,
-            "compiled: threads searching at once (parallel=root: K trees, iterations/seconds per tree)",
+            "threads searching at once (parallel=root: K trees, iterations/seconds per tree)",
         ),
         Param(
-            "parallel", str, "root", check_parallel, "how threads search: root (K trees, root visits summed)",
+            "parallel", str, "root", check_parallel,
+            "how threads search: root (K trees, visits summed), tree (one shared tree), leaf (K playouts per leaf)",
             show=lambda agent: agent.threads > 1,
+        ),
+        Param(
+            "virtual_loss", int, 1, check_virtual_loss,
+            "parallel=tree: virtual losses a thread adds to each node of its path",
         ),
     )  # fmt: skip
 
@@ -212,6 +228,7 @@ class UCT(Agent):
         engine: str = "python",
         threads: int = 1,
         parallel: str = "root",
+        virtual_loss: int = 1,
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -219,14 +236,20 @@ class UCT(Agent):
         self.set_params(
             iterations=iterations, c=c, seconds=seconds, max_moves=max_moves, final=final, reuse=reuse, playout=playout
         )
-        self.set_params(UCT, engine=engine, threads=threads, parallel=parallel)
-        if self.threads > 1 and engine != "compiled":
+        self.set_params(UCT, engine=engine, threads=threads, parallel=parallel, virtual_loss=virtual_loss)
+        if self.threads > 1 and engine != "compiled" and self.parallel != "root":
             raise ValueError(
-                f"threads={self.threads}: the python engine searches in one thread; use engine=compiled for threads > 1"
+                f"parallel={self.parallel} with engine={engine}: threads share a tree in the compiled engine only;"
+                " use engine=compiled, or parallel=root (K searches in K processes)"
+            )
+        if self.virtual_loss != 1 and (self.threads == 1 or self.parallel != "tree"):
+            raise ValueError(
+                f"virtual_loss={self.virtual_loss} is used only by tree parallelism; add threads=K (K > 1) and"
+                " parallel=tree, or leave virtual_loss out"
             )
         if self.threads > 1 and self.reuse:
             raise ValueError(
-                f"reuse=True with threads={self.threads}: root parallelism starts K fresh trees every move;"
+                f"reuse=True with threads={self.threads}: a parallel search starts a fresh tree every move;"
                 " use reuse=False, or threads=1"
             )
         if engine == "compiled" and self.playout != "random":
@@ -404,9 +427,10 @@ class UCT(Agent):
 
         With ``engine="compiled"`` the root is a :class:`~mctslab.agents.compiled.CompiledNode`,
         a view of the engine's arrays with the attributes of :class:`Node` (with ``threads``
-        above 1, a :class:`Node` of one level holding the trees' summed root statistics).
+        above 1 and ``parallel="root"``, on either engine, a :class:`Node` of one level
+        holding the trees' summed root statistics).
         """
-        if self.engine == "compiled":
+        if self.engine == "compiled" or getattr(self, "threads", 1) > 1:  # a variant has no threads
             return self.analyse(game, state).root
         return self._run(game, state)[0]
 
@@ -462,6 +486,10 @@ class UCT(Agent):
             from .compiled import analyse
 
             return analyse(self, game, state)
+        if getattr(self, "threads", 1) > 1:  # root parallelism on the python engine: K searches in K processes
+            from .processes import analyse_in_processes
+
+            return analyse_in_processes(self, game, state)
         # With a time budget the collector stays paused until the decision is made, so a
         # full collection deferred by the search is not paid inside this move's clock.
         with _collector_paused() if self.seconds is not None else contextlib.nullcontext():
@@ -525,6 +553,7 @@ class UCT(Agent):
         self._compiled_previous = None
 
 
-VARIANT_PARAMS = tuple(p for p in UCT.params if p.name not in ("engine", "threads", "parallel"))
+VARIANT_PARAMS = tuple(p for p in UCT.params if p.name not in ("engine", "threads", "parallel", "virtual_loss"))
 """The parameters a variant of UCT inherits (``params = VARIANT_PARAMS`` or an extension of it):
-all of UCT's but ``engine``, ``threads`` and ``parallel``, since the compiled engine runs plain UCT only."""
+all of UCT's but ``engine``, ``threads``, ``parallel`` and ``virtual_loss``, since the compiled
+engine and the parallel searches run plain UCT only."""

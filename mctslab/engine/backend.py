@@ -23,6 +23,7 @@ __all__ = [
     "check_parallel",
     "check_supported",
     "check_threads",
+    "check_virtual_loss",
     "games_with_kernels",
     "require",
     "supports",
@@ -31,9 +32,11 @@ __all__ = [
 EXTRA_HINT = "the compiled engine needs Numba: pip install 'mctslab[fast]'"
 MAX_THREADS = 256
 """The most threads one search may ask for (each thread builds its own tree)."""
-PARALLEL = ("root",)
-"""The kinds of parallel search built: root parallelism (K trees, their root statistics summed)."""
-NOT_BUILT = ("tree", "leaf")
+PARALLEL = ("root", "tree", "leaf")
+"""The kinds of parallel search: root (K trees, their root statistics summed), tree (one tree
+shared by K threads, with virtual loss) and leaf (K playouts of each new leaf at once)."""
+MAX_VIRTUAL_LOSS = 1 << 16
+"""The most virtual visits a tree-parallel thread may add to a node of its path."""
 
 
 def available() -> bool:
@@ -76,18 +79,24 @@ def check_threads(name: str, threads: int) -> int:
 
 
 def check_parallel(name: str, parallel: str) -> str:
-    """An agent's ``parallel`` parameter: ``"root"`` (the only kind built so far).
+    """An agent's ``parallel`` parameter: ``"root"``, ``"tree"`` or ``"leaf"`` (:data:`PARALLEL`).
 
     Raises:
-        ValueError: (one line) for ``"tree"`` or ``"leaf"`` (not built yet) and for any other value.
+        ValueError: (one line) for any other value.
     """
-    if parallel in NOT_BUILT:
-        raise ValueError(
-            f"{name}={parallel} is not built yet; only {name}=root (K trees searched at once, visits summed)"
-        )
     if parallel not in PARALLEL:
-        raise ValueError(f"{name} must be 'root' (tree and leaf are not built yet), got {parallel!r}")
+        raise ValueError(f"{name} must be 'root', 'tree' or 'leaf', got {parallel!r}")
     return parallel
+
+
+def check_virtual_loss(name: str, virtual_loss: int) -> int:
+    """An agent's ``virtual_loss`` parameter: an integer from 0 to :data:`MAX_VIRTUAL_LOSS`.
+
+    Raises:
+        TypeError: (one line) for a value that is not an integer.
+        ValueError: (one line) for a value outside 0 to :data:`MAX_VIRTUAL_LOSS`.
+    """
+    return validation.integer(name, virtual_loss, low=0, high=MAX_VIRTUAL_LOSS)
 
 
 def kernels() -> ModuleType:

@@ -80,7 +80,7 @@ import numpy as np
 
 from .. import validation
 from ..games.base import Game, IllegalMoveError, State
-from .backend import MAX_THREADS, check_supported, kernels
+from .backend import MAX_THREADS, check_supported, check_virtual_loss, kernels
 from .parallel import roots_filled
 from .tree import CHUNK_SECONDS, MAX_VISITS, NO_LIMIT, CompiledTree
 from .uct import SearchResult, _check_budget, _encode, compile_seconds
@@ -207,7 +207,7 @@ def search_tree_parallel(
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
     seeds = tuple(seeds)
-    validation.integer("virtual_loss", virtual_loss, low=0, high=MAX_VIRTUAL_LOSS)
+    check_virtual_loss("virtual_loss", virtual_loss)
     compiled, (kind, prm, tab, root_state) = _prepare(game, state, c, iterations, seconds, max_moves, seeds)
     budget = iterations if iterations is not None else 4096
     tree = SharedTree(kind, prm, tab, root_state, capacity=CompiledTree.slots_for(kind, prm, budget))
@@ -225,6 +225,7 @@ def search_tree_parallel(
     def one(k: int) -> int:
         compiled.seed(seeds[k])  # this thread's own generator
         done = 0
+        barrier.wait()  # all start together (else the first thread may do a small budget alone)
         while True:
             while not stop.is_set():
                 done += tree.iterate_shared(compiled, c, limit, TREE_CHUNK, virtual_loss, work, scratches[k])
@@ -248,10 +249,6 @@ def search_tree_parallel(
     done = sum(_run_threads([lambda k=k: one(k) for k in range(len(seeds))], "mctslab-tree", on_stop))
     compiled.settle(tree.visits, tree.wins2, tree.mean, tree.isq, tree.slots, tree.roots)
     return _result(tree, done)
-
-
-MAX_VIRTUAL_LOSS = 1 << 16
-"""The most virtual visits a thread may add per node (K of them stay well within 32 bits)."""
 
 
 def search_leaf_parallel(

@@ -1,0 +1,135 @@
+"""Root parallelism without Numba: ``uct:threads=K,parallel=root`` on the python engine, in K processes.
+
+Python threads cannot search at once (the interpreter runs one at a time), so where the
+compiled engine is missing (or not wanted) the K searches of root parallelism run in K
+worker processes (:class:`concurrent.futures.ProcessPoolExecutor`). As in the compiled
+engine's root parallelism (:mod:`mctslab.engine.parallel`): K seeds are drawn from the
+agent's generator (32 bits each, the first being the seed a single search would draw), tree
+``k`` is the single-process search of a fresh agent seeded with ``seeds[k]``, and the root
+children's visits and wins are summed move by move
+(:func:`mctslab.agents.compiled.merged_root`); the move is chosen by the summed visits
+(``final="visits"``) or summed means. The results are the same run after run, and equal
+to K separate seeded searches summed (``tests/test_parallel_processes.py``).
+
+What crosses to a process is text and plain values: the game's spec, the position (a
+tuple or NamedTuple), the one-search agent's spec and a seed, so it works from a notebook
+and under any start method (fork, spawn, forkserver). The pool is made at the first
+such search and kept for the process's later ones (starting K interpreters costs about
+a tenth of a second); one that broke (a worker killed) is replaced at the next search.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from ..games import make_game
+from ..games.base import Game, State
+from .base import Analysis, MoveStat, legal_or_raise
+from .registry import make_agent
+
+__all__ = ["RootSums", "analyse_in_processes", "one_root", "single_spec"]
+
+
+@dataclass
+class RootSums:
+    """K searches' root children, summed move by move (moves ascending), as :func:`~.compiled.merged_root` reads them.
+
+    Attributes:
+        seeds: the seed of each search.
+        moves: every move some search created at its root, ascending.
+        visits, wins: per move, the visits and the rewards (1 win, 0.5 draw) summed.
+        root_visits, root_wins: the roots' visits and rewards (for the player who moved to the root) summed.
+        done: iterations run, over all searches.
+        max_depth: the deepest node of any search, in plies below the root.
+    """
+
+    seeds: tuple[int, ...]
+    moves: list[int]
+    visits: list[int]
+    wins: list[float]
+    root_visits: int
+    root_wins: float
+    done: int
+    max_depth: int
+
+
+def single_spec(agent: Any) -> str:
+    """The spec of one of ``agent``'s K searches: its own, without ``threads``, ``parallel`` and ``virtual_loss``."""
+    values = {p.name: getattr(agent, p.name) for p in type(agent).params}
+    values.update(threads=1, parallel="root", virtual_loss=1)
+    return type(agent)(**values).spec
+
+
+def one_root(game_spec: str, state: State, agent_spec: str, seed: int) -> tuple[dict[int, tuple[int, float]], tuple]:
+    """One seeded search (in a worker process): per root child ``move: (visits, wins)``, and
+    ``(root visits, root wins, iterations, max depth)``."""
+    game = make_game(game_spec)
+    analysis = make_agent(agent_spec, seed=seed).analyse(game, state)
+    root = analysis.root
+    children = {ch.move: (ch.visits, ch.wins) for ch in root.children}
+    return children, (root.visits, root.wins, analysis.iterations, analysis.max_depth)
+
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """The kept pool of ``workers`` processes (made when first asked)."""
+    if workers not in _POOLS:
+        _POOLS[workers] = ProcessPoolExecutor(max_workers=workers)
+    return _POOLS[workers]
+
+
+def search_in_processes(game: Game, state: State, agent_spec: str, seeds: tuple[int, ...]) -> RootSums:
+    """``len(seeds)`` searches of ``state`` by the agent ``agent_spec``, one per process, their roots summed.
+
+    Raises:
+        BrokenProcessPool: when a worker died twice in a row (the pool is made again once).
+    """
+    jobs = [(game.spec, state, agent_spec, seed) for seed in seeds]
+    try:
+        found = list(_pool(len(seeds)).map(one_root, *zip(*jobs, strict=True)))
+    except BrokenProcessPool:  # a worker was killed (e.g. Ctrl-C in an earlier search): a new pool, once
+        _POOLS.pop(len(seeds)).shutdown(wait=False, cancel_futures=True)
+        found = list(_pool(len(seeds)).map(one_root, *zip(*jobs, strict=True)))
+    visits: dict[int, int] = {}
+    wins: dict[int, float] = {}
+    for children, _ in found:  # in seed order: the same float sums every run
+        for move, (v, w) in children.items():
+            visits[move] = visits.get(move, 0) + v
+            wins[move] = wins.get(move, 0.0) + w
+    moves = sorted(visits)
+    return RootSums(
+        seeds=tuple(seeds),
+        moves=moves,
+        visits=[visits[m] for m in moves],
+        wins=[wins[m] for m in moves],
+        root_visits=sum(r[0] for _, r in found),
+        root_wins=sum(r[1] for _, r in found),
+        done=sum(r[2] for _, r in found),
+        max_depth=max(r[3] for _, r in found),
+    )
+
+
+def analyse_in_processes(agent: Any, game: Game, state: State) -> Analysis:
+    """:meth:`UCT.analyse <mctslab.agents.uct.UCT.analyse>` for ``threads=K`` on the python engine (see the module).
+
+    ``Analysis.root`` is a :class:`~mctslab.agents.node.Node` of one level (the summed
+    root); ``Analysis.iterations`` counts the iterations of all K searches.
+    """
+    from .compiled import merged_root
+
+    legal_or_raise(game, state)
+    seeds = tuple(agent.rng.getrandbits(32) for _ in range(agent.threads))
+    sums = search_in_processes(game, state, single_spec(agent), seeds)
+    root = merged_root(game, state, sums)
+    if agent.final == "visits":
+        best = max(root.children, key=lambda ch: (ch.visits, ch.mean))
+    else:
+        best = max(root.children, key=lambda ch: (ch.mean, ch.visits))
+    rule = agent.rule
+    stats = tuple(MoveStat(ch.move, ch.visits, ch.mean, exploration=rule.exploration(root, ch)) for ch in root.children)
+    return Analysis(best.move, stats, iterations=sums.done, max_depth=sums.max_depth, root=root, rule=rule.name)
