@@ -639,6 +639,41 @@ def _pause(typingctx):
     return types.none(), codegen
 
 
+_SCHED_YIELD = __import__("sys").platform != "win32"
+"""Whether the C library's ``sched_yield`` can be called (POSIX); elsewhere a waiting thread only spins."""
+
+
+@intrinsic
+def _yield_cpu(typingctx):
+    """Give the core to another runnable thread (``sched_yield``): a waiting thread stops taking the core
+    from the thread it waits for when there are more threads than free cores."""
+
+    def codegen(context, builder, signature, args):
+        if _SCHED_YIELD:
+            from llvmlite import ir
+            from numba.core import cgutils
+
+            builder.call(cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(32), []),
+                                                        "sched_yield"), [])  # fmt: skip
+        return context.get_dummy_value()
+
+    return types.none(), codegen
+
+
+SPINS = 2000
+"""Spins (with the ``pause`` hint) before a waiting thread yields the core at every further check."""
+
+
+@njit(cache=CACHE, inline="always")
+def _wait_a_little(spins):
+    """One step of a wait: spin gently for :data:`SPINS` steps, then yield the core each step; the new count."""
+    if spins < SPINS:
+        _pause()
+    else:
+        _yield_cpu()
+    return spins + 1
+
+
 @njit(cache=CACHE, inline="always")
 def _claim_slots(info, n, capacity):
     """Reserve ``n`` consecutive slots (``info[0]`` advanced by a compare-and-swap); the first, or -1 when full."""
@@ -840,13 +875,15 @@ def leaf_worker(kind, prm, tab, k, seen, ctl, leaf_st, results, limit, scratch):
     ctl, leaf_st, results = _borrow(ctl), _borrow(leaf_st), _borrow(results)
     st, buf = _borrow(scratch[: leaf_st.shape[0]]), _borrow(scratch[32:160])
     played = 0
+    spins = 0
     while True:
         g = _load_acquire(ctl, LEAF_GENERATION)
         if g == seen:
             if _load_acquire(ctl, LEAF_STOP):
                 return played
-            _pause()
+            spins = _wait_a_little(spins)
             continue
+        spins = 0
         seen = g
         st[:] = leaf_st
         results[k] = rollout(kind, prm, tab, st, buf, limit)
@@ -870,10 +907,11 @@ def _leaf_playouts(kind, prm, tab, st, buf, limit, k, ctl, leaf_st, results, cou
     _store_release(ctl, LEAF_FINISHED, 0)
     _atomic_add(ctl, LEAF_GENERATION, 1)
     counts[rollout(kind, prm, tab, st, buf, limit)] += 1
+    spins = 0
     while _load_acquire(ctl, LEAF_FINISHED) < k - 1:
         if _load_acquire(ctl, LEAF_STOP):
             return False
-        _pause()
+        spins = _wait_a_little(spins)
     for j in range(1, k):
         counts[results[j]] += 1
     return True
