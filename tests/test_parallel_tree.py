@@ -213,3 +213,22 @@ def test_bad_values_are_refused_in_one_line(spec, words):
     with pytest.raises((ValueError, TypeError)) as err:
         make_agent(spec)
     assert words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_the_benchmark_reports_tree_and_leaf_rows_with_their_speedups():
+    """Rows for every kind and K, work = root visits, speed-ups over root's threads=1 row (rates never asserted)."""
+    from mctslab.bench import format_report, run_benchmark
+    from mctslab.bench.parallel import LEAF, NAME, NAMES, TREE, thread_counts
+
+    report = run_benchmark(rounds=1, scale=0.01, compare=False, progress=False, only=NAMES)
+    rows = report.rows
+    assert [(r.name, r.game, r.threads) for r in rows] == [
+        (name, g, k) for name in NAMES for g in GAMES for k in thread_counts()
+    ]
+    for r in rows:
+        one = next(b for b in rows if (b.name, b.game, b.threads) == (NAME, r.game, 1))
+        assert r.rate > 0 and r.work % r.threads == 0 and r.speedup == pytest.approx(r.rate / one.rate)
+        if r.name in (TREE, LEAF):  # the same work per thread as the root rows
+            assert r.work == next(b.work for b in rows if (b.name, b.game, b.threads) == (NAME, r.game, r.threads))
+    text = format_report(report)
+    assert all(f"{kind} parallelism" in text for kind in ("root", "tree", "leaf")) and "load average" in text

@@ -168,10 +168,8 @@ def cases(scale: float = 1.0, compare: bool = True, c_reference: bool = False) -
             run, search_seed = _compiled_uct(game, n(its))
             c_runs = creference.timed_searches(game, n(its), search_seed) if c_reference else None
             out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct", c_runs))
-        for game, its in parallel.THREAD_BUDGETS.items():
-            for k in parallel.thread_counts():
-                run = parallel.root_parallel(game, n(its), k)
-                out.append(Case(parallel.NAME, game, k * n(its), "iterations", run, baseline=parallel.NAME, threads=k))
+        for name, game, k, work, run in parallel.parallel_runs(n):  # root, tree and leaf parallelism
+            out.append(Case(name, game, work, "iterations", run, baseline=parallel.NAME, threads=k))
     for agent in VARIANTS:
         out.append(Case(agent, "connect4", n(VARIANT_BUDGET), "iterations", _uct("connect4", n(VARIANT_BUDGET), agent)))
     naive_budget = n(2_000)
@@ -270,7 +268,7 @@ def run_benchmark(
             for i, case in enumerate(todo):
                 # The compiled rows run with the collector off: a pause there would collect the Python
                 # rows' cyclic trees, no cost of theirs (and collecting before them would chill their caches).
-                wall, cpu = _time(case.run, collect=case.name not in ("uct compiled", parallel.NAME))
+                wall, cpu = _time(case.run, collect=case.name not in ("uct compiled", *parallel.NAMES))
                 walls[i].append(wall)
                 cpus[i].append(cpu)
                 bar.update()
@@ -312,7 +310,7 @@ def format_report(report: Report) -> str:
     head += f" {'OpenSpiel/s':>11} {'ratio':>6} {'x python':>8}"
     with_c = any(r.c_rate for r in report.rows)
     head += f" {'C/s':>11} {'x C':>6} {'C xorsh':>7}" if with_c else ""
-    main = [r for r in report.rows if r.name != parallel.NAME]  # the threads' rows: their own table
+    main = [r for r in report.rows if r.name not in parallel.NAMES]  # the threads' rows: their own tables
     lines = [head, "-" * len(head)] if main else []
     for r in main:
         ref = f"{r.openspiel_rate:>11,.0f} {r.ratio:>6.1f}" if r.openspiel_rate else f"{'':>11} {'':>6}"

@@ -762,6 +762,10 @@ def _expand_shared(kind, prm, st, buf, node, vl, move, first, nlegal, nexp, visi
     return child
 
 
+CLAIM = 16
+"""Iterations a tree-parallel thread claims from the shared budget at once (fewer atomic adds on one shared line)."""
+
+
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def uct_tree(
@@ -778,8 +782,9 @@ def uct_tree(
     ``info[0]``; visits, half points, ``vloss`` and ``ends`` (playouts that ended at the
     slot) updated by atomic adds; ``mean`` and ``isq`` stored from the counts just updated
     (racy: see :mod:`mctslab.engine.shared_tree`). Every thread claims its iterations from
-    ``work[0]`` (atomic add), all together at most ``work[1]``. ``scratch`` is the thread's
-    own. Stops, as :func:`uct`, when fewer than ``info[3]`` slots are free. Returns the
+    ``work[0]``, :data:`CLAIM` at a time, all together exactly ``work[1]``. ``scratch`` is the thread's
+    own. Stops, as :func:`uct`, when fewer than ``info[3]`` slots are free (iterations claimed
+    and not run are given back to ``work[0]``). Returns the
     iterations this call did. With one thread it builds :func:`uct`'s tree, bit for bit.
     """
     prm, tab, roots = _borrow(prm), _borrow(tab), _borrow(roots)
@@ -790,9 +795,17 @@ def uct_tree(
     capacity = move.shape[0]
     mover0 = root_st[1]
     done = 0
+    mine = 0  # iterations this thread claimed and has not run yet
     while done < budget and _load_acquire(info, 0) + info[3] <= capacity:
-        if _atomic_add(work, 0, 1) >= work[1]:
-            break
+        if mine == 0:  # claim CLAIM iterations at once: one atomic add on the shared counter per CLAIM iterations
+            t = _atomic_add(work, 0, CLAIM)
+            mine = min(CLAIM, work[1] - t)
+            if mine < CLAIM:  # past the budget: give back what is not taken
+                _atomic_add(work, 0, -(CLAIM - max(mine, 0)))
+            if mine <= 0:
+                mine = 0
+                break
+        mine -= 1
         st[:] = root_st
         node = root
         depth = 0
@@ -836,6 +849,8 @@ def uct_tree(
         if depth > info[1]:
             info[1] = depth
         done += 1
+    if mine > 0:  # claimed, not run: back to the shared counter (this or another thread runs them)
+        _atomic_add(work, 0, -mine)
     _atomic_add(info, 2, done)
     return done
 

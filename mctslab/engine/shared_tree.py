@@ -231,13 +231,13 @@ def search_tree_parallel(
                 done += tree.iterate_shared(compiled, c, limit, TREE_CHUNK, virtual_loss, work, scratches[k])
                 if tree.full() or work[0] >= work[1] or (deadline is not None and time.perf_counter() >= deadline):
                     break
-            if barrier.wait() == 0:  # one thread, while the others wait: grow the arrays, or end
+            if barrier.wait() == 0:  # one thread, while the others wait: grow the arrays (if full), or end
                 made = int(tree.info[2])
-                again[0] = tree.full() and made < total and not stop.is_set()
+                again[0] = made < total and not stop.is_set()
                 again[0] = again[0] and (deadline is None or time.perf_counter() < deadline)
-                if again[0]:
+                if again[0] and tree.full():
                     tree._grow(made)
-                    work[0] = made  # the claims that found the budget spent are given back
+                work[0] = made  # every claim not run is given back
             barrier.wait()
             if not again[0]:
                 return done
