@@ -13,9 +13,12 @@ to K separate seeded searches summed (``tests/test_parallel_processes.py``).
 
 What crosses to a process is text and plain values: the game's spec, the position (a
 tuple or NamedTuple), the one-search agent's spec and a seed, so it works from a notebook
-and under any start method (fork, spawn, forkserver). The pool is made at the first
-such search and kept for the process's later ones (starting K interpreters costs about
-a tenth of a second); one that broke (a worker killed) is replaced at the next search.
+and under any start method (fork, spawn, forkserver); the game must be one
+:func:`~mctslab.games.make_game` makes from its spec in a fresh process (a game registered
+only in a notebook's session is known to forked workers, not to spawned ones). The pool
+is made at the first such search and kept for the process's later ones (starting K
+interpreters costs about a tenth of a second); one that broke (a worker killed) is
+replaced at the next search.
 """
 
 from __future__ import annotations
