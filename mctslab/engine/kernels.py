@@ -696,15 +696,16 @@ def _half_points(result, player):
 
 
 @njit(cache=CACHE, inline="always")
-def _select_virtual(node, f, nl, c, vl, first, visits, wins2, mean, isq, vloss, roots):
+def _select_virtual(node, f, nl, c, own, first, visits, wins2, mean, isq, vloss, roots):
     """UCB1 over the children of ``node`` with the pending virtual losses of the other threads.
 
     A child with ``vloss[j]`` pending virtual visits counts them as losses: mean
     ``wins2 / (2 (visits + vloss))``, exploration ``1 / sqrt(visits + vloss)``; the parent's
-    count is its visits plus the virtual visits of the *other* threads (its own ``vl`` taken
-    off). With no virtual visit pending the values are :func:`uct`'s, bit for bit.
+    count is its visits plus the virtual visits of the *other* threads (``own``, this thread's
+    on the node, taken off: ``vl``, or 0 at the root, which gets none). With no virtual visit
+    pending the values are :func:`uct`'s, bit for bit.
     """
-    n = visits[node] + vloss[node] - vl
+    n = visits[node] + vloss[node] - own
     scale = c * _sqrt_log(roots, n if n > 1 else 1)
     best = f
     best_value = -np.inf
@@ -776,7 +777,7 @@ def uct_tree(
     """Tree parallelism: up to ``budget`` UCT iterations on a tree that other threads search at once.
 
     As :func:`uct`, with: ``vl`` virtual visits (losses) added to every node of the path
-    while it is descended (``vloss``) and taken off at the backup; a node is expanded only
+    below the root while it is descended (``vloss``) and taken off at the backup; a node is expanded only
     by the thread holding its lock (``lock[node]`` 0 -> 1 by compare-and-swap; a thread that
     finds it held simulates from the node instead); slots reserved by compare-and-swap on
     ``info[0]``; visits, half points, ``vloss`` and ``ends`` (playouts that ended at the
@@ -809,8 +810,7 @@ def uct_tree(
         st[:] = root_st
         node = root
         depth = 0
-        path[0] = root
-        _atomic_add(vloss, root, vl)
+        path[0] = root  # no virtual loss at the root: no thread chooses it (and it is the most shared line)
         while True:
             f = _load_acquire(first, node)
             nl = nlegal[node] if f >= 0 else 0
@@ -831,14 +831,18 @@ def uct_tree(
                 nl = nlegal[node]
             if nl == 0:
                 break
-            node = _select_virtual(node, f, nl, c, vl, first, visits, wins2, mean, isq, vloss, roots)
+            own = vl if depth > 0 else 0
+            node = _select_virtual(node, f, nl, c, own, first, visits, wins2, mean, isq, vloss, roots)
             _atomic_add(vloss, node, vl)
             apply_move(kind, prm, tab, st, move[node])
             depth += 1
             path[depth] = node
         result = rollout(kind, prm, tab, st, buf, limit)
         _atomic_add(ends, path[depth], 1)
-        for d in range(depth + 1):
+        r = _half_points(result, (mover0 + 1) & 1)
+        _atomic_add(visits, root, 1)  # the root's mean and isq are read by no selection: stored by settle()
+        _atomic_add(wins2, root, r)
+        for d in range(1, depth + 1):
             slot = path[d]
             r = _half_points(result, (mover0 + d + 1) & 1)
             n = _atomic_add(visits, slot, 1) + 1

@@ -4,10 +4,11 @@
 :func:`search_tree_parallel`): K Python threads each call the compiled kernel
 :func:`mctslab.engine.kernels.uct_tree` (``nogil=True``) on the *same* arrays, without
 locks around the iterations. A thread adds ``V`` virtual visits, counted as losses, to
-every node of its path as it descends (``SharedTree.vloss``) and takes them off at the
-backup, so the other threads' selections turn away from the paths being searched
-(``V = 0``: none, the paper's "tree parallelization without virtual loss"). The budget is
-shared: ``iterations`` is the total of the tree (all threads together; root parallelism's
+every node of its path below the root as it descends (``SharedTree.vloss``) and takes them
+off at the backup, so the other threads' selections turn away from the paths being
+searched (``V = 0``: no virtual loss). The root, which no thread chooses, gets none, and
+its ``mean`` is stored once at the end (it is the line every thread writes). The budget
+is shared: ``iterations`` is the total of the tree (all threads together; root parallelism's
 is per tree), ``seconds`` the wall time.
 
 What is made safe (atomic operations, :func:`~mctslab.engine.kernels._atomic_add`,
