@@ -26,7 +26,10 @@ What is made safe (atomic operations, :func:`~mctslab.engine.kernels._atomic_add
   position already in the tree, counted in ``ends[node]``);
 * counts: ``visits``, ``wins2``, ``vloss`` and ``ends`` change by atomic adds, so no visit,
   reward or virtual loss is ever lost, and the iterations are claimed from a shared
-  counter: after the search the root's visits are exactly the iterations done.
+  counter (:data:`~mctslab.engine.kernels.CLAIM` at a time; a claim past the budget, or
+  not run when a call ends, is given back): after the search the root's visits are
+  exactly the iterations done. A thread that sees the counter spent while another's
+  claim is being given back stops early; the others run what is left.
 
 The races left, and what a lost update does:
 
@@ -46,8 +49,9 @@ The races left, and what a lost update does:
 
 The invariant this guarantees after the search, tested in ``tests/test_parallel_tree.py``:
 for every created slot ``s``, ``visits[s] == ends[s] + sum(visits[child] for its children)``
-exactly (no visit is lost; ``ends[s]`` is 1 for a node created and expanded by one thread
-alone, more where other threads found it locked); the root's visits equal the iterations
+exactly (no visit is lost; ``ends[s]`` counts the playouts that started at ``s``: the one
+of its creation, plus one each time a thread found it locked or the tree full; with one
+thread, 1 below the root and 0 at it, as in plain UCT); the root's visits equal the iterations
 done; the expanded nodes' blocks never overlap and fill the slots below ``info[0]``
 exactly (``info[0] == 1 + sum(nlegal)``), so no node is at or beyond ``info[0]``; every
 ``vloss`` is 0 again; every node's children are distinct legal moves of its position.
@@ -60,13 +64,13 @@ the tree is :func:`mctslab.engine.search`'s, bit for bit.
 and expands as plain UCT (:func:`~mctslab.engine.kernels.uct_leaf`); each new leaf is
 simulated K times at once, by that thread and K - 1 worker threads
 (:func:`~mctslab.engine.kernels.leaf_worker`) that wait for it by spinning on an atomic
-counter, and the K results are backed up together. ``iterations`` counts leaves (each with
-K playouts: the root gets K visits per iteration). Reproducible: worker ``k`` plays the
-``k``-th playout of every leaf from its own seeded generator and the results are counts
-(their order does not matter), so the same seeds build the same tree whatever the timing;
-with K = 1 it is :func:`mctslab.engine.search`. The waiting costs a hand-over per leaf:
-on playouts of microseconds it can be slower than one thread (``python -m mctslab bench``
-prints it).
+counter (then yielding the core, :data:`~mctslab.engine.kernels.SPINS`), and the K results
+are backed up together. ``iterations`` counts leaves (each with K playouts: the root gets K
+visits per iteration). Reproducible: worker ``k`` plays the ``k``-th playout of every leaf
+from its own seeded generator and the results are counts (their order does not matter), so
+the same seeds build the same tree whatever the timing; with K = 1 it is
+:func:`mctslab.engine.search`. The waiting costs a hand-over per leaf: on playouts of
+microseconds it can be slower than one thread (``python -m mctslab bench`` prints it).
 """
 
 from __future__ import annotations
