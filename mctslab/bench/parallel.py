@@ -137,7 +137,7 @@ def format_threads(rows: list, machine: dict) -> list[str]:
         if not kind_rows:
             continue
         head = f"{'threads':>7} {'game':<17} {per[name]:>9} {'wall s':>8} {'cpu s':>8} {'playouts/s':>13}"
-        head += f" {'speed-up':>8} {'cpu eff':>7}"
+        head += f" {'speed-up':>8} {'cpu eff':>7}" + (f" {'us/leaf':>8} {'+ vs K=1':>8}" if name == LEAF else "")
         title = f"{KINDS[name]} parallelism (uct:engine=compiled,threads=K,parallel={KINDS[name]}):"
         lines += ([""] if lines else []) + [title, head, "-" * len(head)]
         for r in kind_rows:
@@ -145,10 +145,14 @@ def format_threads(rows: list, machine: dict) -> list[str]:
             one = base.get(r.game)
             efficiency = f"{one.cpu / one.work * r.work / r.cpu:>7.2f}" if one and r.cpu > 0 else f"{'':>7}"
             budget = r.work // r.threads if name != TREE else r.work
-            lines.append(
-                f"{r.threads:>7} {r.game:<17} {budget:>9,} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>13,.0f}"
-                f" {speedup} {efficiency}"
-            )
+            line = f"{r.threads:>7} {r.game:<17} {budget:>9,} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>13,.0f}"
+            line += f" {speedup} {efficiency}"
+            if name == LEAF:  # the wall time of one leaf (its K playouts), and what K threads add to it
+                single = next((b for b in kind_rows if b.game == r.game and b.threads == 1), None)
+                per_leaf = 1e6 * r.wall / budget
+                extra = f"{per_leaf - 1e6 * single.wall / budget:>8.2f}" if single and r.threads > 1 else f"{'':>8}"
+                line += f" {per_leaf:>8.2f} {extra}"
+            lines.append(line)
     if not lines:
         return []
     lines.append(
@@ -157,7 +161,8 @@ def format_threads(rows: list, machine: dict) -> list[str]:
         " same game; cpu eff: CPU seconds per playout of that row over this row's (on K idle cores the"
         " speed-up is about K times it; other processes lower the speed-up much more than it). Leaf"
         " parallelism hands every leaf to K - 1 waiting threads and waits for their playouts: on playouts of"
-        " microseconds that hand-over can cost more than the playouts it shares"
+        " microseconds that hand-over can cost more than the playouts it shares (us/leaf: wall microseconds per"
+        " leaf, its K playouts included; + vs K=1: what the hand-over and the slowest of K playouts add)"
     )
     lines.append(
         f"  {machine['cpus']} CPUs; load average (1, 5, 15 min) {machine.get('load')} before the rounds,"

@@ -87,13 +87,14 @@ from .. import validation
 from ..games.base import Game, IllegalMoveError, State
 from .backend import MAX_THREADS, check_supported, check_virtual_loss, kernels
 from .parallel import roots_filled
-from .tree import CHUNK_SECONDS, MAX_VISITS, NO_LIMIT, CompiledTree
+from .tree import CHUNK_SECONDS, MAX_CHUNK, MAX_VISITS, NO_LIMIT, CompiledTree
 from .uct import SearchResult, _check_budget, _encode, compile_seconds
 
 __all__ = ["LeafTree", "SharedTree", "search_leaf_parallel", "search_tree_parallel"]
 
-TREE_CHUNK = 256
-"""Iterations per compiled call of a tree-parallel thread (a deadline or Ctrl-C is seen between calls)."""
+TREE_CHUNK = 512
+"""Iterations of a tree-parallel thread's first compiled call (and of every call under a deadline); later calls
+double while they take under a quarter of :data:`~mctslab.engine.tree.CHUNK_SECONDS` (Ctrl-C is seen between calls)."""
 
 
 class SharedTree(CompiledTree):
@@ -229,11 +230,14 @@ def search_tree_parallel(
 
     def one(k: int) -> int:
         compiled.seed(seeds[k])  # this thread's own generator
-        done = 0
+        done, chunk = 0, TREE_CHUNK
         barrier.wait()  # all start together (else the first thread may do a small budget alone)
         while True:
             while not stop.is_set():
-                done += tree.iterate_shared(compiled, c, limit, TREE_CHUNK, virtual_loss, work, scratches[k])
+                start = time.perf_counter()
+                done += tree.iterate_shared(compiled, c, limit, chunk, virtual_loss, work, scratches[k])
+                if deadline is None and time.perf_counter() - start < CHUNK_SECONDS / 4 and chunk < MAX_CHUNK:
+                    chunk *= 2
                 if tree.full() or work[0] >= work[1] or (deadline is not None and time.perf_counter() >= deadline):
                     break
             if barrier.wait() == 0:  # one thread, while the others wait: grow the arrays (if full), or end
