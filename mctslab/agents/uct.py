@@ -162,7 +162,7 @@ class UCT(Agent):
         Param("engine", str, "python", check_engine, "python, or compiled (Numba: pip install mctslab[fast])"),
         Param(
             "threads", int, 1, check_threads,
-            "threads searching at once (parallel=root: K trees, iterations/seconds per tree)",
+            "threads searching at once (iterations: per tree for root, in all for tree, leaves for leaf)",
         ),
         Param(
             "parallel", str, "root", check_parallel,
