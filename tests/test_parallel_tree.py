@@ -232,3 +232,19 @@ def test_the_benchmark_reports_tree_and_leaf_rows_with_their_speedups():
             assert r.work == next(b.work for b in rows if (b.name, b.game, b.threads) == (NAME, r.game, r.threads))
     text = format_report(report)
     assert all(f"{kind} parallelism" in text for kind in ("root", "tree", "leaf")) and "load average" in text
+
+
+def test_an_error_in_one_thread_ends_the_others_and_is_the_one_raised(monkeypatch):
+    """A thread failing while growing the arrays: no thread is left waiting at the barrier; its error is raised."""
+    from mctslab.engine import shared_tree
+    from mctslab.engine import tree as tree_module
+
+    monkeypatch.setattr(tree_module, "INITIAL_SLOTS", 4096)
+
+    def fail(self, done):
+        raise MemoryError(f"no room after {done:,} iterations")
+
+    monkeypatch.setattr(shared_tree.SharedTree, "_grow", fail)
+    game = make_game("connect4")
+    with pytest.raises(MemoryError, match="no room after"):
+        _shared(game, game.initial_state(), 20_000, [1, 2, 3])

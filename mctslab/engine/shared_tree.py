@@ -160,17 +160,33 @@ def _prepare(game: Game, state: State, c: float, iterations: int | None, seconds
 
 
 def _run_threads(jobs: list[Callable[[], int]], name: str, on_stop: Callable[[], None]) -> list[int]:
-    """Run the jobs in threads at once; their results. On Ctrl-C or an error ``on_stop()`` tells every job to end."""
+    """Run the jobs in threads at once; their results.
+
+    On Ctrl-C, or an error in one job, ``on_stop()`` tells every job to end (a job waiting at a
+    barrier gets :class:`threading.BrokenBarrierError`); the error raised is the job's own, not
+    the others' broken barrier.
+    """
+
+    def guarded(job: Callable[[], int]) -> int:
+        try:
+            return job()
+        except BaseException:
+            on_stop()
+            raise
+
     with ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix=name) as pool:
-        futures = [pool.submit(job) for job in jobs]
+        futures = [pool.submit(guarded, job) for job in jobs]
         try:
             pending = set(futures)
             while pending:  # waits of a tenth of a second: Ctrl-C is seen between them
                 _, pending = wait(pending, timeout=CHUNK_SECONDS)
-            return [f.result() for f in futures]
         except BaseException:
             on_stop()
             raise
+    errors = [f.exception() for f in futures if f.exception() is not None]
+    if errors:
+        raise next((e for e in errors if not isinstance(e, threading.BrokenBarrierError)), errors[0])
+    return [f.result() for f in futures]
 
 
 def _result(tree: CompiledTree, done: int) -> SearchResult:
