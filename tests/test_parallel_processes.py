@@ -9,6 +9,7 @@ are small (tens of milliseconds per search); the pool is started once for the mo
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import pytest
@@ -76,3 +77,31 @@ def test_the_spec_round_trips_and_what_crosses_to_a_process_pickles():
     job = (game.spec, game.initial_state(), single_spec(agent), 5)
     assert pickle.loads(pickle.dumps(job)) == job
     assert pickle.loads(pickle.dumps(one_root(*job))) == one_root(*job)
+
+
+MATCH = """
+from mctslab.tournament.match import play_match
+if __name__ == "__main__":
+    runs = [
+        play_match("tictactoe", "uct:iterations=40,threads=2", "uct:iterations=40", games=4, seed=0, workers=w,
+                   progress=False)
+        for w in (2, 1)
+    ]
+    print([[list(g.moves) for g in r.results] for r in runs])
+"""
+
+
+def test_a_tournament_in_worker_processes_plays_agents_that_search_in_processes(tmp_path):
+    """Processes inside a tournament's worker processes: the match ends (a pool kept in a worker once held
+    its exit for ever) and plays the same games as in one process. Run apart, with a time limit."""
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "match.py"
+    script.write_text(MATCH)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    pools, alone = json.loads(done.stdout)
+    assert pools == alone and len(pools) == 4

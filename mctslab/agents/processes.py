@@ -15,14 +15,16 @@ What crosses to a process is text and plain values: the game's spec, the positio
 tuple or NamedTuple), the one-search agent's spec and a seed, so it works from a notebook
 and under any start method (fork, spawn, forkserver); the game must be one
 :func:`~mctslab.games.make_game` makes from its spec in a fresh process (a game registered
-only in a notebook's session is known to forked workers, not to spawned ones). The pool
-is made at the first such search and kept for the process's later ones (starting K
-interpreters costs about a tenth of a second); one that broke (a worker killed) is
-replaced at the next search.
+only in a notebook's session is known to forked workers, not to spawned ones). In the
+program's own process the pool is made at the first such search and kept for the later
+ones (starting K interpreters costs about a tenth of a second); one that broke (a worker
+killed) is replaced at the next search. In a worker process (a tournament's, say) each
+search makes its pool and shuts it down, so that the worker can end.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -76,6 +78,11 @@ def one_root(game_spec: str, state: State, agent_spec: str, seed: int) -> tuple[
     return children, (root.visits, root.wins, analysis.iterations, analysis.max_depth)
 
 
+def _in_main_process() -> bool:
+    """Whether this is the program's own process (not a worker of some pool, e.g. a tournament's)."""
+    return multiprocessing.parent_process() is None
+
+
 _POOLS: dict[int, ProcessPoolExecutor] = {}
 
 
@@ -86,18 +93,27 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     return _POOLS[workers]
 
 
+def _run(jobs: list[tuple[str, State, str, int]]) -> list[tuple]:
+    """Every job in its own process: in the kept pool in the main process; elsewhere (a worker process of
+    a tournament, say) in a pool made for this search and shut down after it, so that no pool outlives
+    the worker (a kept one there held the worker's exit, and its parent's, for ever)."""
+    if not _in_main_process():
+        with ProcessPoolExecutor(max_workers=len(jobs)) as pool:
+            return list(pool.map(one_root, *zip(*jobs, strict=True)))
+    try:
+        return list(_pool(len(jobs)).map(one_root, *zip(*jobs, strict=True)))
+    except BrokenProcessPool:  # a worker was killed (e.g. Ctrl-C in an earlier search): a new pool, once
+        _POOLS.pop(len(jobs)).shutdown(wait=False, cancel_futures=True)
+        return list(_pool(len(jobs)).map(one_root, *zip(*jobs, strict=True)))
+
+
 def search_in_processes(game: Game, state: State, agent_spec: str, seeds: tuple[int, ...]) -> RootSums:
     """``len(seeds)`` searches of ``state`` by the agent ``agent_spec``, one per process, their roots summed.
 
     Raises:
         BrokenProcessPool: when a worker died twice in a row (the pool is made again once).
     """
-    jobs = [(game.spec, state, agent_spec, seed) for seed in seeds]
-    try:
-        found = list(_pool(len(seeds)).map(one_root, *zip(*jobs, strict=True)))
-    except BrokenProcessPool:  # a worker was killed (e.g. Ctrl-C in an earlier search): a new pool, once
-        _POOLS.pop(len(seeds)).shutdown(wait=False, cancel_futures=True)
-        found = list(_pool(len(seeds)).map(one_root, *zip(*jobs, strict=True)))
+    found = _run([(game.spec, state, agent_spec, seed) for seed in seeds])
     visits: dict[int, int] = {}
     wins: dict[int, float] = {}
     for children, _ in found:  # in seed order: the same float sums every run
