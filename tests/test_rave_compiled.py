@@ -27,7 +27,7 @@ import pytest
 from test_engine import Z_LIMIT, homogeneity, needs_numba, sample
 
 from mctslab import make_agent, make_game, play_game
-from mctslab.agents.rave import CompiledRaveNode, Rave
+from mctslab.agents.rave import CompiledRaveNode, Rave, beta
 
 pytestmark = needs_numba
 TTT, C4, UTTT = make_game("tictactoe"), make_game("connect4"), make_game("uttt")
@@ -103,7 +103,8 @@ def check_one_iteration(game, state, tree, before, parents) -> set[tuple[int, in
     for j in updated:
         pj = 1 - player[path.index(parents[j])]
         assert tree.amw2[j] - before["amw2"][j] == half[pj]
-        assert tree.amean[j] == tree.amw2[j] / (2 * tree.amv[j])
+        b = beta(tree.k, int(tree.visits[j]))  # the selection value's mix, recomputed as RaveRule.value does it
+        assert tree.mix[j] == (1 - b) * float(tree.mean[j]) + b * (int(tree.amw2[j]) / 2 / int(tree.amv[j]))
     below = [{pair[s] for s in path[d + 1 :]} for d in range(len(path))]
     kid_pair = {j: (1 - player[d], int(tree.move[j])) for d, ks in enumerate(kids) for j in ks}
     playout = set().union(*({kid_pair[j] for j in ks if j in updated} - below[d] for d, ks in enumerate(kids)))

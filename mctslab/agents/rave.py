@@ -27,7 +27,7 @@ the arrays, :class:`CompiledRaveNode`.
 from __future__ import annotations
 
 from math import sqrt
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .. import validation
 from ..engine import check_engine, check_supported
@@ -218,8 +218,8 @@ class CompiledRaveNode(CompiledNode):
 
     @property
     def amaf_mean(self) -> float:
-        """``amaf_wins / amaf_visits`` (0.5 before any), as the engine keeps it."""
-        return float(self.tree.amean[self.slot])
+        """``amaf_wins / amaf_visits`` (0.5 before any)."""
+        return _amaf_mean(self.tree, self.slot)
 
     def add_amaf(self, reward: float) -> None:
         """Not possible: the compiled engine updates its own arrays.
@@ -234,6 +234,12 @@ class CompiledRaveNode(CompiledNode):
             f"CompiledRaveNode(move={self.move}, player={self.player}, wins={self.wins:g}, visits={self.visits},"
             f" amaf_wins={self.amaf_wins:g}, amaf_visits={self.amaf_visits})"
         )
+
+
+def _amaf_mean(tree: Any, slot: int) -> float:
+    """A slot's AMAF mean from the arrays' counts (0.5 before any), as :attr:`RaveNode.amaf_mean` computes it."""
+    visits = int(tree.amv[slot])
+    return int(tree.amw2[slot]) / 2 / visits if visits else 0.5
 
 
 class _Counts(NamedTuple):
@@ -276,7 +282,7 @@ def analyse_compiled(agent: Rave, game: Game, state: State) -> Analysis:
         agent._compiled_previous = (game, result.tree, state)
     tree = result.tree
     children = [
-        (int(tree.move[s]), int(tree.visits[s]), float(tree.mean[s]), float(tree.amean[s])) for s in tree.children()
+        (int(tree.move[s]), int(tree.visits[s]), float(tree.mean[s]), _amaf_mean(tree, s)) for s in tree.children()
     ]
     if not children:  # as the UCT path: never silently a default move
         raise RuntimeError(

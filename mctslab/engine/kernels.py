@@ -503,8 +503,27 @@ def _ut_rollout_marking(prm, tab, st, buf, limit, played):
                         break
                     i -= tab[1, free]
         cell = tab[2 + i, free]
-        played[st[1], 9 * board + cell] = 1
-        _ut_apply(prm, tab, st, 9 * board + cell)
+        p = st[1]
+        played[p, 9 * board + cell] = 1
+        k = 2 + 9 * p + board  # _ut_apply written out, as in _ut_rollout
+        st[k] |= 1 << cell
+        if tab[0, st[k]]:
+            st[20 + p] |= 1 << board
+            st[22] |= 1 << board
+            if prm[0] or tab[0, st[20 + p]]:
+                st[0] = p
+        if st[2 + board] | st[11 + board] == 511:
+            st[22] |= 1 << board
+        st[1] = 1 - p
+        if st[0] != ONGOING:
+            st[23] = -1
+        elif st[22] == 511:
+            st[0] = DRAWN
+            st[23] = -1
+        elif (st[22] >> cell) & 1:
+            st[23] = -1
+        else:
+            st[23] = cell
         steps += 1
     return st[0]
 
@@ -534,10 +553,12 @@ def _beta(betas, k, n):
 
 
 @njit(cache=CACHE, inline="always")
-def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, amean, played,
-                 roots):  # fmt: skip
+def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, mix, played,
+                 roots, betas, k):  # fmt: skip
     # From the leaf up: the node's own statistics (as uct), then AMAF for each created child whose
     # (player, move) was played below the node (playout, then the tree moves below), then the node's move joins.
+    # A child's mix changes only with its mean or AMAF mean: recomputed here, after both (the path's children
+    # are among the AMAF updates: their own move was played below their parent).
     for d in range(depth, -1, -1):
         slot = path[d]
         player = (mover0 + d + 1) & 1  # who made the slot's move; its children's moves are the other player's
@@ -556,7 +577,8 @@ def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, 
                 if played[mover, move[j]]:
                     amv[j] += 1
                     amw2[j] += half
-                    amean[j] = amw2[j] / (2.0 * amv[j])
+                    b = _beta(betas, k, visits[j])
+                    mix[j] = (1.0 - b) * mean[j] + b * (amw2[j] / (2.0 * amv[j]))
         if d > 0:
             played[player, move[slot]] = 1
 
@@ -565,25 +587,25 @@ def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, 
 @njit(cache=CACHE, nogil=True)
 def rave_uct(
     kind, prm, tab, root_st, root, c, k, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
-    amv, amw2, amean, info, scratch, played, roots, betas,
+    amv, amw2, mix, info, scratch, played, roots, betas,
 ):
     # fmt: on
     """Run up to ``budget`` RAVE iterations from slot ``root``: :func:`uct` with AMAF statistics.
 
-    The arguments of :func:`uct`, and: ``k``, the equivalence parameter (> 0); ``amv``,
-    ``amw2`` (int32) and ``amean`` (float64), per slot, the AMAF visits, half points and
-    mean (0.5 before any) of the slot's move; ``played``, an int8 array (2, moves) cleared
-    each iteration; ``betas``, a float64 array of ``sqrt(k / (3 n + k))`` filled as first
-    needed (zeros for a new ``k``). Selection maximises
-    ``(1 - beta) * mean + beta * amean + c * sqrt(ln N) / sqrt(n)`` (the first child on a tie),
-    as :class:`mctslab.agents.rave.RaveRule`; the AMAF update is
+    The arguments of :func:`uct`, and: ``k``, the equivalence parameter (> 0); ``amv`` and
+    ``amw2`` (int32), per slot, the AMAF visits and half points of the slot's move; ``mix``
+    (float64), per slot, ``(1 - beta) * mean + beta * amaf_mean`` with
+    ``beta = sqrt(k / (3 visits + k))``, kept as ``mean`` is (selection reads it, then adds
+    ``c * sqrt(ln N) / sqrt(n)``, as :class:`mctslab.agents.rave.RaveRule`; the first child on a
+    tie); ``played``, an int8 array (2, moves) cleared each iteration; ``betas``, a float64 array
+    of beta by visits, filled as first needed (zeros for a new ``k``). The AMAF update is
     :meth:`mctslab.agents.rave.Rave.backpropagate`'s.
     """
     prm, tab, roots, betas = _borrow(prm), _borrow(tab), _borrow(roots), _borrow(betas)
     st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), _borrow(scratch[160:416])
     move, first, nexp, visits = _borrow(move), _borrow(first), _borrow(nexp), _borrow(visits)
     wins2, mean, isq, played = _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(played)
-    amv, amw2, amean = _borrow(amv), _borrow(amw2), _borrow(amean)
+    amv, amw2, mix = _borrow(amv), _borrow(amw2), _borrow(mix)
     capacity = move.shape[0]
     mover0 = root_st[1]
     done = 0
@@ -622,7 +644,7 @@ def rave_uct(
                 isq[child] = np.inf
                 amv[child] = 0
                 amw2[child] = 0
-                amean[child] = 0.5
+                mix[child] = 0.5
                 apply_move(kind, prm, tab, st, m)
                 depth += 1
                 path[depth] = child
@@ -633,8 +655,7 @@ def rave_uct(
             best = f
             best_value = -np.inf
             for j in range(f, f + nl):
-                b = _beta(betas, k, visits[j])
-                value = (1.0 - b) * mean[j] + b * amean[j] + scale * isq[j]
+                value = mix[j] + scale * isq[j]
                 if value > best_value:
                     best = j
                     best_value = value
@@ -643,8 +664,8 @@ def rave_uct(
             depth += 1
             path[depth] = node
         result = rollout_marking(kind, prm, tab, st, buf, limit, played)
-        _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, amean,
-                     played, roots)  # fmt: skip
+        _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, mix,
+                     played, roots, betas, k)  # fmt: skip
         if depth > info[1]:
             info[1] = depth
         done += 1

@@ -35,12 +35,14 @@ class RaveTree(CompiledTree):
 
     Attributes:
         k: the equivalence parameter (beta = 1/2 after ``k`` visits).
-        amv, amw2, amean: per slot, the AMAF visits, half points (win 2, draw 1) and mean
-            (0.5 before any) of the slot's move, for the player who made it.
+        amv, amw2: per slot, the AMAF visits and half points (win 2, draw 1) of the slot's
+            move, for the player who made it.
+        mix: per slot, ``(1 - beta) * mean + beta * amaf_mean``, the part of RAVE's selection
+            value before exploration (kept by the kernel as ``mean`` is).
     """
 
     _ARRAYS = (
-        ("mean", np.float64), ("isq", np.float64), ("amean", np.float64), ("move", np.int32), ("first", np.int32),
+        ("mean", np.float64), ("isq", np.float64), ("mix", np.float64), ("move", np.int32), ("first", np.int32),
         ("visits", np.int32), ("wins2", np.int32), ("amv", np.int32), ("amw2", np.int32), ("nlegal", np.int16),
         ("nexp", np.int16),
     )  # fmt: skip
@@ -49,7 +51,7 @@ class RaveTree(CompiledTree):
         self, kind: int, prm: np.ndarray, tab: np.ndarray, root_state: np.ndarray, capacity: int, k: float
     ) -> None:
         super().__init__(kind, prm, tab, root_state, capacity)
-        self.amean[0] = 0.5
+        self.mix[0] = 0.5
         self.played = np.zeros((2, self.block), dtype=np.int8)  # moves are 0 .. block - 1 in every kind
         self.betas = np.zeros(BETAS, dtype=np.float64)
         self.k = k
@@ -64,7 +66,7 @@ class RaveTree(CompiledTree):
         return compiled.rave_uct(
             self.kind, self.prm, self.tab, self.root_state, self.root, c, float(self.k), limit, todo,
             self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
-            self.amv, self.amw2, self.amean, self.info, self.scratch, self.played, self.roots, self.betas,
+            self.amv, self.amw2, self.mix, self.info, self.scratch, self.played, self.roots, self.betas,
         )  # fmt: skip
 
 
