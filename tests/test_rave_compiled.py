@@ -157,6 +157,20 @@ def test_each_iteration_updates_amaf_exactly_as_rave_backpropagate(game, moves, 
 
 
 # -- exact counts on tiny positions, invariants ------------------------------------------------
+def test_the_root_reads_as_a_rave_node_and_is_drawn_as_one():
+    from mctslab import draw_tree
+    from mctslab.agents.rave import RaveRule
+    from mctslab.agents.rules import rule_for
+
+    root = make_agent("rave:iterations=200,engine=compiled", seed=0).search(TTT, TTT.initial_state())
+    assert isinstance(rule_for(root), RaveRule) and all(isinstance(ch, CompiledRaveNode) for ch in root.children)
+    assert draw_tree(root, TTT, depth=1, ucb=True) is not None  # the UCB labels ask the rule: AMAF means read
+    child = root.children[0]
+    assert child.amaf_mean == child.amaf_wins / child.amaf_visits and "amaf_visits" in repr(child)
+    with pytest.raises(TypeError, match="read-only"):
+        child.add_amaf(1.0)
+
+
 def test_the_hand_checked_position_gives_amaf_equal_to_visits():
     """As tests/test_rave.py: O can play a cell only by choosing it at the root, X's reply is forced."""
     state = TTT.state_from_moves([0, 1, 2, 4, 3, 5, 7])

@@ -38,7 +38,7 @@ from .base import Analysis, MoveStat, Param, legal_or_raise
 from .compiled import CompiledNode, _reusable
 from .playouts import policy_rollout
 from .registry import register_agent
-from .rules import SelectionRule
+from .rules import SelectionRule, pair_node_with_rule
 from .uct import UCT, VARIANT_PARAMS, Node
 
 
@@ -240,6 +240,9 @@ def _amaf_mean(tree: Any, slot: int) -> float:
     """A slot's AMAF mean from the arrays' counts (0.5 before any), as :attr:`RaveNode.amaf_mean` computes it."""
     visits = int(tree.amv[slot])
     return int(tree.amw2[slot]) / 2 / visits if visits else 0.5
+
+
+pair_node_with_rule(CompiledRaveNode, RaveRule)  # a compiled RAVE tree drawn alone is labelled RAVE, as a Python one
 
 
 class _Counts(NamedTuple):
