@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 
 from .. import engine
 from ..agents import make_agent
+from ..engine.rave import compile_rave_seconds
 from ..games import make_game
 from . import creference, openspiel, parallel
 from .naive import naive_uct
@@ -101,10 +102,10 @@ def _uct(game_spec: str, iterations: int, agent: str = "uct") -> Callable[[], ob
     return run
 
 
-def _compiled_uct(game_spec: str, iterations: int) -> tuple[Callable[[], object], int]:
+def _compiled_uct(game_spec: str, iterations: int, agent: str = "uct") -> tuple[Callable[[], object], int]:
     """One search as a seeded agent makes it (every run the same), and the seed of that search."""
     game = make_game(game_spec)
-    agent = make_agent(f"uct:iterations={iterations},engine=compiled", seed=0)
+    agent = make_agent(f"{agent}:iterations={iterations},engine=compiled", seed=0)
     start = agent.rng.getstate()
 
     def run() -> object:
@@ -168,6 +169,9 @@ def cases(scale: float = 1.0, compare: bool = True, c_reference: bool = False) -
             run, search_seed = _compiled_uct(game, n(its))
             c_runs = creference.timed_searches(game, n(its), search_seed) if c_reference else None
             out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct", c_runs))
+        for game in ("connect4", "uttt"):  # compiled RAVE (x python: over the rave row, Connect Four)
+            run, _ = _compiled_uct(game, n(UCT_BUDGETS[game]), "rave")
+            out.append(Case("rave compiled", game, n(UCT_BUDGETS[game]), "iterations", run, baseline="rave"))
         for game, its in parallel.THREAD_BUDGETS.items():
             for k in parallel.thread_counts():
                 run = parallel.root_parallel(game, n(its), k)
@@ -244,7 +248,7 @@ def run_benchmark(
         raise ValueError(f"scale must be > 0, got {scale}")
     from tqdm.auto import tqdm
 
-    compile_seconds = engine.compile_seconds() if engine.available() else None
+    compile_seconds = engine.compile_seconds() + compile_rave_seconds() if engine.available() else None
     c_note = None
     if c_reference:
         c_note = (
@@ -318,7 +322,7 @@ def format_report(report: Report) -> str:
         ref = f"{r.openspiel_rate:>11,.0f} {r.ratio:>6.1f}" if r.openspiel_rate else f"{'':>11} {'':>6}"
         ref += f" {r.speedup:>8.1f}" if r.speedup else (f" {'':>8}" if r.c_rate else "")
         ref += f" {r.c_rate:>11,.0f} {r.c_ratio:>6.2f} {r.xorshift_speedup:>7.2f}" if r.c_rate else ""
-        name = r.name if len(r.name) <= 10 else r.name.replace("uct compiled", "uct (nb)")
+        name = r.name if len(r.name) <= 10 else r.name.replace(" compiled", " (nb)")
         lines.append(
             f"{name:<10} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
         )
@@ -334,8 +338,8 @@ def format_report(report: Report) -> str:
             "the others' OpenSpiel's Python MCTS;"
         )
         lines.append(
-            f"  x python: its speed over the uct row of the same game; kernels compiled or loaded from Numba's "
-            f"cache in {report.compile_seconds:.1f} s, once per process, not in the rows"
+            "  x python: its speed over the uct row of the same game (rave (nb): over the rave row); kernels compiled"
+            f" or loaded from Numba's cache in {report.compile_seconds:.1f} s, once per process, not in the rows"
         )
     else:
         lines.append("compiled engine: not measured (Numba not installed: pip install -e .[fast])")
