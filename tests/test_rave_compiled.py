@@ -156,6 +156,20 @@ def test_each_iteration_updates_amaf_exactly_as_rave_backpropagate(game, moves, 
     assert seen > 300, "the playouts' moves count for AMAF"
 
 
+def test_a_reused_tree_searched_with_another_k_has_the_mix_of_that_k():
+    """set_k recomputes every mix: then as if grown with the new k (the per-iteration check's formula, bit for bit)."""
+    from mctslab.engine.rave import search_rave
+
+    budget = dict(c=1.4, iterations=2000, seconds=None, max_moves=None, seed=1)
+    tree = search_rave(C4, C4.initial_state(), k=500.0, **budget).tree
+    tree.set_k(3.0)
+    for j in range(1, tree.slots):
+        if tree.amv[j]:
+            b = beta(3.0, int(tree.visits[j]))
+            assert tree.mix[j] == (1 - b) * float(tree.mean[j]) + b * (int(tree.amw2[j]) / 2 / int(tree.amv[j]))
+    assert search_rave(C4, C4.initial_state(), k=3.0, tree=tree, **budget).done == 2000
+
+
 # -- exact counts on tiny positions, invariants ------------------------------------------------
 def test_the_root_reads_as_a_rave_node_and_is_drawn_as_one():
     from mctslab import draw_tree

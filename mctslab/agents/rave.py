@@ -130,10 +130,10 @@ class Rave(UCT):
     def __init__(
         self, iterations: int | None = None, c: float = SQRT2, *, k: float = 250.0, seed: Seed = None, **kwargs
     ) -> None:
+        if kwargs.get("threads", 1) != 1:  # UCT's own check would suggest engine=compiled
+            raise ValueError(f"threads={kwargs['threads']}: RAVE searches in one thread; use threads=1")
         super().__init__(iterations, c, seed=seed, **kwargs)
         self.set_params(k=k)
-        if self.threads > 1:
-            raise ValueError(f"threads={self.threads}: RAVE searches in one thread; use threads=1")
         self._playout: tuple[int, ...] = ()
         self._playout_first = 0
 

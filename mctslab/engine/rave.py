@@ -57,10 +57,21 @@ class RaveTree(CompiledTree):
         self.k = k
 
     def set_k(self, k: float) -> None:
-        """Search on with another ``k`` (the table of beta is emptied when it changes)."""
-        if k != self.k:
-            self.k = k
-            self.betas[:] = 0.0
+        """Search on with another ``k``: when it changes, the table of beta is emptied and every mix recomputed.
+
+        The kernel's own operations in NumPy (correctly rounded alike): the same doubles as if
+        the tree had been grown with this ``k``'s mix all along.
+        """
+        if k == self.k:
+            return
+        self.k = k
+        self.betas[:] = 0.0
+        n = self.slots
+        amv = self.amv[:n]
+        seen = amv > 0  # the slots the kernel keeps a mix for (every created child once backed up)
+        b = np.sqrt(k / (3 * self.visits[:n][seen].astype(np.float64) + k))
+        amaf_mean = self.amw2[:n][seen] / (2.0 * amv[seen])
+        self.mix[:n][seen] = (1.0 - b) * self.mean[:n][seen] + b * amaf_mean
 
     def _iterate(self, compiled: Any, c: float, limit: int, todo: int) -> int:
         return compiled.rave_uct(
