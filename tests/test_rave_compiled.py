@@ -176,7 +176,14 @@ def test_the_root_reads_as_a_rave_node_and_is_drawn_as_one():
     from mctslab.agents.rave import RaveRule
     from mctslab.agents.rules import rule_for
 
-    root = make_agent("rave:iterations=200,engine=compiled", seed=0).search(TTT, TTT.initial_state())
+    agent = make_agent("rave:iterations=200,k=20,engine=compiled", seed=0)
+    analysis = agent.analyse(TTT, TTT.initial_state())
+    root = analysis.root
+    kids = sorted(root.children, key=lambda ch: ch.move)  # the statistics: Rave.move_stats's, from the views
+    assert [(s.move, s.visits, s.mean, s.exploration) for s in analysis.stats] == [
+        (ch.move, ch.visits, ch.mean, agent.rule.exploration(root, ch)) for ch in kids
+    ]
+    assert analysis.move == max(kids, key=lambda ch: (ch.visits, ch.mean)).move and analysis.rule == "RAVE"
     assert isinstance(rule_for(root), RaveRule) and all(isinstance(ch, CompiledRaveNode) for ch in root.children)
     assert draw_tree(root, TTT, depth=1, ucb=True) is not None  # the UCB labels ask the rule: AMAF means read
     child = root.children[0]
