@@ -14,7 +14,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..engine import CompiledTree, ParallelResult, check_supported, search, search_root_parallel
+from ..engine import CompiledTree, ParallelResult, check_supported, search_root_parallel
+from ..engine.uct import checked_search
 from ..games.base import Game, State
 from .base import Analysis, MoveStat, legal_or_raise
 from .node import Node
@@ -150,7 +151,7 @@ def analyse(agent: Any, game: Game, state: State) -> Analysis:
     if agent.threads > 1:
         return _analyse_root_parallel(agent, game, state)
     tree = _reusable(agent, game, state)
-    result = search(
+    result = checked_search(  # the agent's parameters were checked when it was made, the state just above
         game,
         state,
         c=agent.c,
