@@ -437,22 +437,23 @@ def rollout(kind, prm, tab, st, buf, limit):
 
 
 # -- RAVE (mctslab.engine.rave): UCT with AMAF statistics, as mctslab.agents.rave.Rave.
-#    The playouts below are the games' rollouts above, each draw the same, that also mark
-#    played[p, m] = 1 for each move m that player p plays (the "played" table of AMAF).
+#    The playouts below are copies of the games' rollouts above with one line added, which marks
+#    played[p, m] = 1 for each move m that player p plays (the "played" table of AMAF); keep them
+#    in step: tests/test_rave_compiled.py checks that they draw as the rollouts do.
 
 
 @njit(cache=CACHE, inline="always")
 def _ttt_rollout_marking(prm, tab, st, buf, limit, played):
-    n = _ttt_legal(prm, st, buf)
+    n = _ttt_legal(prm, st, buf)  # the pool of empty cells
     p = st[1]
-    mine = st[2 + p]
-    theirs = st[3 - p]
+    mine = st[_ix(2 + p)]
+    theirs = st[_ix(3 - p)]
     for _ in range(min(n, limit)):
-        i = int(_random() * n)
+        i = _ix(_random() * n)
         cell = buf[i]
+        played[_ix(p), _ix(cell)] = 1
         n -= 1
-        buf[i] = buf[n]
-        played[p, cell] = 1
+        buf[i] = buf[_ix(n)]
         mine |= 1 << cell
         if _ttt_completes(tab, mine, cell):
             return p
@@ -463,7 +464,7 @@ def _ttt_rollout_marking(prm, tab, st, buf, limit, played):
 
 @njit(cache=CACHE, inline="always")
 def _c4_rollout_marking(prm, tab, st, buf, limit, played):
-    n = _c4_legal(prm, st, buf)
+    n = _c4_legal(prm, st, buf)  # the pool of open columns
     p = st[1]
     mine = st[2 + p]
     theirs = st[3 - p]
@@ -472,15 +473,15 @@ def _c4_rollout_marking(prm, tab, st, buf, limit, played):
     occupied = mine | theirs
     steps = 0
     while n > 0 and steps < limit:
-        i = int(_random() * n)
+        i = _ix(_random() * n)
         c = buf[i]
-        played[p, c] = 1
+        played[_ix(p), _ix(c)] = 1
         bit = (occupied + (1 << (c * height))) & (((1 << rows) - 1) << (c * height))
         occupied |= bit
         mine |= bit
-        if (occupied >> (c * height + rows - 1)) & 1:
+        if (occupied >> (c * height + rows - 1)) & 1:  # the column is full now
             n -= 1
-            buf[i] = buf[n]
+            buf[i] = buf[_ix(n)]
         if four:
             won = _c4_four(mine, 7) if height == 7 else _c4_four(mine, height)
         else:
@@ -495,39 +496,44 @@ def _c4_rollout_marking(prm, tab, st, buf, limit, played):
 
 @njit(cache=CACHE, inline="always")
 def _ut_rollout_marking(prm, tab, st, buf, limit, played):
+    # The move is drawn without listing the legal moves: tab[1, m] counts the cells of the
+    # 9-bit set m, tab[2 + i, m] is its i-th cell; "anywhere" walks the open boards in order,
+    # so the i-th legal move in ascending order is drawn, each with probability 1 / n.
     steps = 0
     while st[0] == ONGOING:
         if steps >= limit:
             return DRAWN
         board = st[23]
         if board >= 0:
-            free = 511 & ~(st[2 + board] | st[11 + board])
-            i = int(_random() * tab[1, free])
+            free = 511 & ~(st[_ix(2 + board)] | st[_ix(11 + board)])
+            i = int(_random() * tab[1, _ix(free)])
         else:
             total = 0
             for b in range(9):
                 if not (st[22] >> b) & 1:
-                    total += tab[1, 511 & ~(st[2 + b] | st[11 + b])]
+                    total += tab[1, _ix(511 & ~(st[_ix(2 + b)] | st[_ix(11 + b)]))]
             i = int(_random() * total)
             free = 0
             for b in range(9):
                 if not (st[22] >> b) & 1:
-                    free = 511 & ~(st[2 + b] | st[11 + b])
-                    if i < tab[1, free]:
+                    free = 511 & ~(st[_ix(2 + b)] | st[_ix(11 + b)])
+                    if i < tab[1, _ix(free)]:
                         board = b
                         break
-                    i -= tab[1, free]
-        cell = tab[2 + i, free]
+                    i -= tab[1, _ix(free)]
+        # _ut_apply(prm, tab, st, 9 * board + cell) written out: even inlined, a helper taking arrays leaves calls
+        # to Numba's reference counting (no-ops on borrowed views) around it, and Ultimate's playouts run 15% slower
+        cell = tab[_ix(2 + i), _ix(free)]
         p = st[1]
-        played[p, 9 * board + cell] = 1
-        k = 2 + 9 * p + board  # _ut_apply written out, as in _ut_rollout
+        played[_ix(p), _ix(9 * board + cell)] = 1
+        k = _ix(2 + 9 * p + board)
         st[k] |= 1 << cell
-        if tab[0, st[k]]:
-            st[20 + p] |= 1 << board
+        if tab[0, _ix(st[k])]:
+            st[_ix(20 + p)] |= 1 << board
             st[22] |= 1 << board
-            if prm[0] or tab[0, st[20 + p]]:
+            if prm[0] or tab[0, _ix(st[_ix(20 + p)])]:
                 st[0] = p
-        if st[2 + board] | st[11 + board] == 511:
+        if st[_ix(2 + board)] | st[_ix(11 + board)] == 511:
             st[22] |= 1 << board
         st[1] = 1 - p
         if st[0] != ONGOING:
@@ -560,10 +566,10 @@ def _beta(betas, k, n):
     """Gelly and Silver's ``sqrt(k / (3 n + k))``, from ``betas[n]``, computed when first asked (0: not yet)."""
     if n >= betas.shape[0]:
         return np.sqrt(k / (3 * n + k))
-    v = betas[n]
+    v = betas[_ix(n)]
     if v == 0.0:
         v = np.sqrt(k / (3 * n + k))
-        betas[n] = v
+        betas[_ix(n)] = v
     return v
 
 
@@ -575,7 +581,7 @@ def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, 
     # A child's mix changes only with its mean or AMAF mean: recomputed here, after both (the path's children
     # are among the AMAF updates: their own move was played below their parent).
     for d in range(depth, -1, -1):
-        slot = path[d]
+        slot = _ix(path[_ix(d)])
         player = (mover0 + d + 1) & 1  # who made the slot's move; its children's moves are the other player's
         visits[slot] += 1
         if result == player:
@@ -586,16 +592,17 @@ def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, 
         isq[slot] = _inv_sqrt(roots, visits[slot])
         f = first[slot]
         if f >= 0:
-            mover = 1 - player
-            half = 2 if result == mover else (1 if result == DRAWN else 0)
-            for j in range(f, f + nexp[slot]):
-                if played[mover, move[j]]:
+            mover = _ix(1 - player)
+            half = 2 if result == 1 - player else (1 if result == DRAWN else 0)
+            for i in range(f, f + nexp[slot]):
+                j = _ix(i)
+                if played[mover, _ix(move[j])]:
                     amv[j] += 1
                     amw2[j] += half
                     b = _beta(betas, k, visits[j])
                     mix[j] = (1.0 - b) * mean[j] + b * (amw2[j] / (2.0 * amv[j]))
         if d > 0:
-            played[player, move[slot]] = 1
+            played[_ix(player), _ix(move[slot])] = 1
 
 
 # fmt: off
@@ -622,62 +629,67 @@ def rave_uct(
     wins2, mean, isq, played = _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(played)
     amv, amw2, mix = _borrow(amv), _borrow(amw2), _borrow(mix)
     capacity = move.shape[0]
+    width = played.shape[1]
     mover0 = root_st[1]
     done = 0
     while done < budget and info[0] + info[3] <= capacity:
         st[:] = root_st
-        played[:, :] = 0
+        for j in range(width):  # the played table cleared (a loop: the slice assignment costs more)
+            played[0, _ix(j)] = 0
+            played[1, _ix(j)] = 0
         node = root
         depth = 0
         path[0] = root
-        while True:
-            f = first[node]
+        while True:  # selection and expansion: uct's, but for the value (mix for mean) and the AMAF fields
+            u = _ix(node)
+            f = first[u]
             if f < 0:
                 if st[0] != ONGOING:
                     break
                 f = info[0]
                 n = legal_moves(kind, prm, st, buf)
                 for j in range(n):
-                    move[f + j] = buf[j]
-                first[node] = f
-                nlegal[node] = n
-                nexp[node] = 0
+                    move[_ix(f + j)] = buf[j]
+                first[u] = f
+                nlegal[u] = n
+                nexp[u] = 0
                 info[0] = f + n
-            ne = nexp[node]
-            nl = nlegal[node]
+            ne = nexp[u]
+            nl = nlegal[u]
             if ne < nl:
-                i = ne + int(_random() * (nl - ne))
+                i = _ix(f + ne + int(_random() * (nl - ne)))
                 child = f + ne
-                m = move[f + i]
-                move[f + i] = move[child]
-                move[child] = m
-                nexp[node] = ne + 1
-                first[child] = -1
-                visits[child] = 0
-                wins2[child] = 0
-                mean[child] = 0.5
-                isq[child] = np.inf
-                amv[child] = 0
-                amw2[child] = 0
-                mix[child] = 0.5
+                q = _ix(child)
+                m = move[i]
+                move[i] = move[q]
+                move[q] = m
+                nexp[u] = ne + 1
+                first[q] = -1
+                visits[q] = 0
+                wins2[q] = 0
+                mean[q] = 0.5
+                isq[q] = np.inf
+                amv[q] = 0
+                amw2[q] = 0
+                mix[q] = 0.5
                 apply_move(kind, prm, tab, st, m)
                 depth += 1
-                path[depth] = child
+                path[_ix(depth)] = child
                 break
             if nl == 0:
                 break
-            scale = c * _sqrt_log(roots, visits[node])
+            scale = c * _sqrt_log(roots, visits[u])
             best = f
             best_value = -np.inf
             for j in range(f, f + nl):
-                value = mix[j] + scale * isq[j]
+                value = mix[_ix(j)] + scale * isq[_ix(j)]
                 if value > best_value:
                     best = j
                     best_value = value
             node = best
-            apply_move(kind, prm, tab, st, move[node])
+            apply_move(kind, prm, tab, st, move[_ix(node)])
             depth += 1
-            path[depth] = node
+            path[_ix(depth)] = node
         result = rollout_marking(kind, prm, tab, st, buf, limit, played)
         _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, mix,
                      played, roots, betas, k)  # fmt: skip
