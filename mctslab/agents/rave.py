@@ -265,12 +265,12 @@ def analyse_compiled(agent: Rave, game: Game, state: State) -> Analysis:
         ValueError: (one line, before anything is compiled) for what the compiled engine
             cannot run (:meth:`Rave.check_compiled`) or a game without a kernel.
     """
-    from ..engine.rave import search_rave
+    from ..engine.rave import checked_search_rave
 
     agent.check_compiled()
     check_supported(game)
     legal_or_raise(game, state)
-    result = search_rave(
+    result = checked_search_rave(  # the agent's parameters were checked when it was made, the state just above
         game,
         state,
         c=agent.c,

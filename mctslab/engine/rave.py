@@ -24,7 +24,7 @@ from .backend import check_supported, kernels
 from .tree import CompiledTree
 from .uct import SearchResult, _check_budget, _encode
 
-__all__ = ["BETAS", "RaveTree", "compile_rave_seconds", "search_rave"]
+__all__ = ["BETAS", "RaveTree", "checked_search_rave", "compile_rave_seconds", "search_rave"]
 
 BETAS = 1 << 12
 """Visit counts below this have their ``beta`` kept in a per-tree table (filled as first needed)."""
@@ -126,12 +126,35 @@ def search_rave(
     check_supported(game)
     _check_budget(c, iterations, seconds, max_moves, seed)
     validation.positive_number("k", k, finite=True)
-    compiled = kernels()
-    compile_rave_seconds()
     if tree is None:
         game.check_state(state)
         if game.is_terminal(state):
             raise IllegalMoveError("no move to search: the game is over")
+    return checked_search_rave(
+        game, state, c=c, k=k, iterations=iterations, seconds=seconds, max_moves=max_moves, seed=seed, tree=tree
+    )
+
+
+def checked_search_rave(
+    game: Game,
+    state: State,
+    *,
+    c: float,
+    k: float,
+    iterations: int | None,
+    seconds: float | None,
+    max_moves: int | None,
+    seed: int,
+    tree: RaveTree | None = None,
+) -> SearchResult:
+    """:func:`search_rave` for a caller that has checked its arguments as :func:`search_rave` does.
+
+    An agent checks its parameters when it is made and the state once per move, as for
+    :func:`mctslab.engine.uct.checked_search`.
+    """
+    compiled = kernels()
+    compile_rave_seconds()
+    if tree is None:
         kind, prm, tab, root_state = _encode(game, state)
         budget = iterations if iterations is not None else 4096
         tree = RaveTree(kind, prm, tab, root_state, capacity=RaveTree.slots_for(kind, prm, budget), k=k)
