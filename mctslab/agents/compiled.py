@@ -83,7 +83,7 @@ class CompiledNode(Node):
             game, state = self._game, self.state
             mover = game.to_move(state)
             self._kids += [
-                CompiledNode(self.tree, s, game, game.apply(state, int(self.tree.move[s])), mover, self)
+                type(self)(self.tree, s, game, game.apply(state, int(self.tree.move[s])), mover, self)
                 for s in slots[len(self._kids) :]
             ]
         return self._kids
