@@ -232,3 +232,13 @@ def test_reuse_keeps_the_subtree_and_its_proofs():
     kept = agent.analyse(TTT, reply).root
     assert kept.visits > 500 and kept.state == reply and kept.parent is None
     check_every_proof(TTT, kept)
+
+
+def test_a_timed_search_and_the_tree_explorer():
+    from mctslab.agents.solver import SolverNode
+    from mctslab.viz import TreeExplorer
+
+    timed = compiled("seconds=0.05", seed=0).analyse(TTT, TTT.state_from_moves([0, 4]))
+    assert timed.iterations >= 1 and timed.move in TTT.legal_moves(TTT.state_from_moves([0, 4]))
+    ex = TreeExplorer(TTT, iteration=20, agent=compiled("iterations=100", seed=0))
+    assert "engine=compiled" in ex.note and type(ex.root) is SolverNode  # explored on the Python engine

@@ -174,6 +174,10 @@ def cases(scale: float = 1.0, compare: bool = True, c_reference: bool = False) -
                 out.append(Case(parallel.NAME, game, k * n(its), "iterations", run, baseline=parallel.NAME, threads=k))
     for agent in VARIANTS:
         out.append(Case(agent, "connect4", n(VARIANT_BUDGET), "iterations", _uct("connect4", n(VARIANT_BUDGET), agent)))
+    if engine.available():  # MCTS-Solver compiled; x python: over the solver row
+        its = n(UCT_BUDGETS["connect4"])
+        run = _uct("connect4", its, "solver:engine=compiled")
+        out.append(Case("solver compiled", "connect4", its, "iterations", run, baseline="solver"))
     naive_budget = n(2_000)
     out.append(Case("naive uct", "tictactoe", naive_budget, "iterations", lambda: naive_uct(naive_budget)))
     for game, playouts in ROLLOUTS.items():
@@ -270,7 +274,7 @@ def run_benchmark(
             for i, case in enumerate(todo):
                 # The compiled rows run with the collector off: a pause there would collect the Python
                 # rows' cyclic trees, no cost of theirs (and collecting before them would chill their caches).
-                wall, cpu = _time(case.run, collect=case.name not in ("uct compiled", parallel.NAME))
+                wall, cpu = _time(case.run, collect=case.name not in ("uct compiled", "solver compiled", parallel.NAME))
                 walls[i].append(wall)
                 cpus[i].append(cpu)
                 bar.update()
@@ -334,7 +338,8 @@ def format_report(report: Report) -> str:
             "the others' OpenSpiel's Python MCTS;"
         )
         lines.append(
-            f"  x python: its speed over the uct row of the same game; kernels compiled or loaded from Numba's "
+            f"  x python: its speed over the uct row (solver compiled: the solver row) of the same game; kernels"
+            f" compiled or loaded from Numba's "
             f"cache in {report.compile_seconds:.1f} s, once per process, not in the rows"
         )
     else:

@@ -10,17 +10,18 @@ tree reuse are :class:`~mctslab.engine.CompiledTree`'s and :func:`mctslab.engine
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
 
 from ..games.base import Game, IllegalMoveError, State
-from .backend import check_supported
+from .backend import check_supported, kernels
 from .tree import CompiledTree
 from .uct import SearchResult, _check_budget, _encode
 from .uct import search as uct_search
 
-__all__ = ["UNPROVEN", "SolverTree", "search"]
+__all__ = ["UNPROVEN", "SolverTree", "compile_seconds", "search"]
 
 UNPROVEN = -1
 """``SolverTree.proven`` of a slot whose value is not known (else 0 loss, 1 draw, 2 win, in half points)."""
@@ -55,6 +56,28 @@ class SolverTree(CompiledTree):
         return None if p == UNPROVEN else p / 2
 
 
+_COMPILE_SECONDS: list[float] = []
+
+
+def compile_seconds() -> float:
+    """Compile (or load from Numba's cache) the solver's kernel once per process; the seconds it took (0 once done).
+
+    Called by :func:`search` before its clock starts, so a timed first move is not spent compiling
+    (the kernel has one signature for every game: one small search compiles it).
+    """
+    if _COMPILE_SECONDS:
+        return 0.0
+    from ..games import make_game
+
+    game = make_game("tictactoe")
+    start = time.perf_counter()
+    kernels().seed(0)
+    tree = SolverTree(*_encode(game, game.initial_state()), capacity=1024)
+    tree.run(c=1.0, max_moves=None, iterations=8, seconds=None)
+    _COMPILE_SECONDS.append(time.perf_counter() - start)
+    return _COMPILE_SECONDS[0]
+
+
 def search(
     game: Game,
     state: State,
@@ -81,6 +104,7 @@ def search(
         kind, prm, tab, root_state = _encode(game, state)
         budget = iterations if iterations is not None else 4096
         tree = SolverTree(kind, prm, tab, root_state, capacity=SolverTree.slots_for(kind, prm, budget))
+    compile_seconds()
     return uct_search(
         game, state, c=c, iterations=iterations, seconds=seconds, max_moves=max_moves, seed=seed, tree=tree
     )
