@@ -149,8 +149,8 @@ def test_both_engines_are_the_same_solver(spec, moves, iterations, searches):
     stat, df, p = homogeneity(python, fast)
     assert df >= 1
     assert p > 0.001, f"chi-square {stat:.1f} on {df} df: python {python}, compiled {fast}"
-    z = visit_z(python_visits, fast_visits)
-    assert np.abs(z[np.isfinite(z)]).max() < Z_LIMIT, np.round(z, 1)
+    z = visit_z(python_visits, fast_visits)  # nan: a move no search of either engine expanded (a proof came first)
+    assert np.abs(z[~np.isnan(z)]).max() < Z_LIMIT, np.round(z, 1)
 
 
 def test_the_test_rejects_compiled_plain_uct():

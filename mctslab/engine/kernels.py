@@ -461,6 +461,8 @@ def fill_roots(roots):
 #    player who made its move, in half points as wins2 counts them (0 loss, 1 draw, 2 win).
 
 UNPROVEN = -1
+_PROVEN_BONUS = np.array([0.0, -np.inf, 0.0, np.inf])
+"""Added to a child's UCB1 value in selection, by ``proven + 1``: a proven loss -inf, a proven win +inf, else 0."""
 
 
 @njit(cache=CACHE, inline="always")
@@ -551,17 +553,12 @@ def _solver_descend(
         if nl == 0:
             break
         # select: the highest value, the first one on a tie; proven won +inf, proven lost -inf, else UCB1
+        # (added from a table, not branched on: a tenth of a Connect Four search; every child is visited: UCB1 finite)
         scale = c * _sqrt_log(roots, visits[node])
         best = f
         best_value = -np.inf
         for j in range(f, f + nl):
-            p = proven[j]
-            if p == 2:
-                value = np.inf
-            elif p == 0:
-                value = -np.inf
-            else:
-                value = mean[j] + scale * isq[j]
+            value = mean[j] + scale * isq[j] + _PROVEN_BONUS[proven[j] + 1]
             if value > best_value:
                 best = j
                 best_value = value
