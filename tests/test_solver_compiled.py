@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import cache
 
 import numpy as np
 import pytest
@@ -117,8 +118,12 @@ def test_proven_losses_are_never_played_and_a_lost_root_says_so():
 
 
 # -- the same player as the Python solver --------------------------------------------------------------
+@cache
 def sample(spec: str, game, state, searches: int, seed: int) -> tuple[Counter, Counter, np.ndarray]:
-    """``searches`` seeded analyses: counts of (move, proven root value), of moves, and root visits per move."""
+    """``searches`` seeded analyses: counts of (move, proven root value), of moves, and root visits per move.
+
+    Cached: the rejection test below reads the Python solver's sample of the same-player test.
+    """
     pairs, moves = Counter(), Counter()
     legal = game.legal_moves(state)
     visits = np.zeros((searches, len(legal)))
