@@ -146,6 +146,8 @@ VARIANTS = ("solver", "rave", "transpositions", "uct:playout=decisive")
 """UCT's variants (notebook 09), benchmarked on Connect Four at :data:`VARIANT_BUDGET` iterations
 beside plain UCT's row: their cost per iteration relative to UCT."""
 VARIANT_BUDGET = 1_000
+COMPILED_ROWS = ("uct compiled", "rave compiled", "solver compiled", parallel.NAME)
+"""Rows timed with the cycle collector off (compiled searches: a pause there would collect the Python rows' trees)."""
 BATCHED_PER_MOVE = {"tictactoe": (100, 2_000), "tictactoe:n=4,k=3": (200,)}
 """Flat Monte Carlo with ``batched=true`` (NumPy playouts): Racioppo 2020's 100 per move, and more."""
 
@@ -169,9 +171,10 @@ def cases(scale: float = 1.0, compare: bool = True, c_reference: bool = False) -
             run, search_seed = _compiled_uct(game, n(its))
             c_runs = creference.timed_searches(game, n(its), search_seed) if c_reference else None
             out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct", c_runs))
-        for game in ("connect4", "uttt"):  # compiled RAVE (x python: over the rave row, Connect Four)
-            run, _ = _compiled_uct(game, n(UCT_BUDGETS[game]), "rave")
-            out.append(Case("rave compiled", game, n(UCT_BUDGETS[game]), "iterations", run, baseline="rave"))
+        for name, games in (("rave", ("connect4", "uttt")), ("solver", ("connect4",))):
+            for game in games:  # the variants compiled; x python: over the variant's own (Connect Four) row
+                run, _ = _compiled_uct(game, n(UCT_BUDGETS[game]), name)
+                out.append(Case(f"{name} compiled", game, n(UCT_BUDGETS[game]), "iterations", run, baseline=name))
         for game, its in parallel.THREAD_BUDGETS.items():
             for k in parallel.thread_counts():
                 run = parallel.root_parallel(game, n(its), k)
@@ -274,7 +277,7 @@ def run_benchmark(
             for i, case in enumerate(todo):
                 # The compiled rows run with the collector off: a pause there would collect the Python
                 # rows' cyclic trees, no cost of theirs (and collecting before them would chill their caches).
-                wall, cpu = _time(case.run, collect=case.name not in ("uct compiled", parallel.NAME))
+                wall, cpu = _time(case.run, collect=case.name not in COMPILED_ROWS)
                 walls[i].append(wall)
                 cpus[i].append(cpu)
                 bar.update()
@@ -338,8 +341,9 @@ def format_report(report: Report) -> str:
             "the others' OpenSpiel's Python MCTS;"
         )
         lines.append(
-            "  x python: its speed over the uct row of the same game (rave (nb): over the rave row); kernels compiled"
-            f" or loaded from Numba's cache in {report.compile_seconds:.1f} s, once per process, not in the rows"
+            "  x python: its speed over the uct row of the same game (rave (nb): over the rave row, solver (nb): over"
+            f" the solver row); kernels compiled or loaded from Numba's cache in {report.compile_seconds:.1f} s, once"
+            " per process, not in the rows"
         )
     else:
         lines.append("compiled engine: not measured (Numba not installed: pip install -e .[fast])")
