@@ -315,7 +315,7 @@ def run_benchmark(
 
 def format_report(report: Report) -> str:
     """The report as a text table."""
-    head = f"{'what':<10} {'game':<17} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
+    head = f"{'what':<11} {'game':<17} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
     head += f" {'OpenSpiel/s':>11} {'ratio':>6} {'x python':>8}"
     with_c = any(r.c_rate for r in report.rows)
     head += f" {'C/s':>11} {'x C':>6} {'C xorsh':>7}" if with_c else ""
@@ -327,7 +327,7 @@ def format_report(report: Report) -> str:
         ref += f" {r.c_rate:>11,.0f} {r.c_ratio:>6.2f} {r.xorshift_speedup:>7.2f}" if r.c_rate else ""
         name = r.name if len(r.name) <= 10 else r.name.replace(" compiled", " (nb)")
         lines.append(
-            f"{name:<10} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
+            f"{name:<11} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
         )
     m = report.machine
     spiel = "installed" if m["openspiel"] else "not installed (pip install -e .[compare])"
