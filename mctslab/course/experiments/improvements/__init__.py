@@ -6,7 +6,8 @@
   (MCTS-Solver against UCT);
 * :mod:`.matches`: every variant against plain UCT (:func:`head_to_head`) at equal
   iterations and equal time (:func:`timed_match`, which also reports the iterations each
-  side reached), RAVE over budgets (:func:`measured_curve`), each match a
+  side reached; :data:`COMPILED_MATCHES`: the compiled solver and RAVE against the compiled
+  UCT), RAVE over budgets (:func:`measured_curve`), each match a
   :func:`mctslab.tournament.play_match` into a results file;
 * :mod:`.results`: the measured table (:func:`measured_table`) and what each clock
   allowed (:func:`reach`), read back from those files, and where they are
@@ -17,13 +18,18 @@
   (:func:`iteration_costs`).
 
 Everything is seeded; ``python -m mctslab.course.experiments.improvements`` plays what is
-missing (resumable), at the size of :data:`MATCHES`, :data:`CURVE_MATCHES` and
-:data:`TIMED_MATCHES` (those in one process, whatever ``--workers``: concurrent games would
-share the cores their clocks measure).
+missing (resumable), at the size of :data:`MATCHES`, :data:`CURVE_MATCHES`,
+:data:`TIMED_MATCHES` and :data:`COMPILED_MATCHES` (the last two in one process, whatever
+``--workers``: concurrent games would share the cores their clocks measure).
 """
 
 from .costs import Timings, iteration_costs, node_counts, playout_costs
 from .matches import (
+    COMPILED_BASELINE,
+    COMPILED_GAMES,
+    COMPILED_MATCHES,
+    COMPILED_SECONDS,
+    COMPILED_VARIANTS,
     COSTLY_GAMES,
     CURVE_BUDGETS,
     CURVE_GAMES,
@@ -39,6 +45,7 @@ from .matches import (
     VARIANTS,
     Pairing,
     TimedMatch,
+    compiled_matches,
     curve_matches,
     head_to_head,
     is_timed,
@@ -47,6 +54,7 @@ from .matches import (
     stored_match,
     timed_match,
     timed_matches,
+    warm_up,
 )
 from .races import CONNECT4_ENDGAMES, Race, iterations_to_win, win_race
 from .results import (
@@ -64,6 +72,11 @@ from .results import (
 
 __all__ = [
     "COMPARISONS",
+    "COMPILED_BASELINE",
+    "COMPILED_GAMES",
+    "COMPILED_MATCHES",
+    "COMPILED_SECONDS",
+    "COMPILED_VARIANTS",
     "CONNECT4_ENDGAMES",
     "COSTLY_GAMES",
     "CURVE_BUDGETS",
@@ -87,6 +100,7 @@ __all__ = [
     "TimedMatch",
     "Timings",
     "bonferroni",
+    "compiled_matches",
     "detectable_score",
     "curve_matches",
     "head_to_head",
@@ -103,5 +117,6 @@ __all__ = [
     "stored_games",
     "timed_match",
     "timed_matches",
+    "warm_up",
     "win_race",
 ]

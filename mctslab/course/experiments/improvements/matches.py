@@ -5,7 +5,10 @@ Every match is a :func:`mctslab.tournament.play_match` of :data:`SEED` (game ``i
 :class:`Pairing` in the tournament's format (one JSON line per game, with each side's
 seconds and iterations), so a run resumes where it stopped and the notebook reads the
 games back. The equal-time matches on Ultimate Tic-Tac-Toe (:data:`TIMED_MATCHES`) are
-played in one process: concurrent games would share the cores their clocks measure.
+played in one process: concurrent games would share the cores their clocks measure; so are
+the equal-time matches on the compiled engine (:data:`COMPILED_MATCHES`: the compiled solver
+and RAVE against the compiled UCT), which compare the algorithms rather than their
+implementations.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ....agents import make_agent
 from ....games import Game, make_game
 from ....tournament import MatchResult, Outcomes, play_match, read_match
 from ..curves import Curve
@@ -44,6 +48,14 @@ class Pairing:
         text = f"{self.game.split(':')[0]}__{self.variant}__{self.budget}"
         return text.replace(":", "_").replace(",", "_").replace("=", "-") + ".jsonl"
 
+    @property
+    def seconds(self) -> float | None:
+        """The variant's seconds per move (``None`` at equal iterations)."""
+        for setting in self.variant.partition(":")[2].split(","):
+            if setting.startswith("seconds="):
+                return float(setting.removeprefix("seconds="))
+        return None
+
 
 ITERATIONS = 200
 """Iterations per move of both sides in the equal-iterations matches."""
@@ -64,8 +76,8 @@ GAMES = 400
 """Games per match at equal iterations (the table's, and the budget curve's at 200), seats alternating.
 
 Enough to tell a true score of 0.6 from 1/2 with power 0.8 at the Bonferroni level of the
-notebook's 21 comparisons: ``games_needed_one_sample(0.6, 0.5, confidence=1 - 0.05 / 21)``
-is 374 (:mod:`mctslab.tournament.stats`). A game takes 0.05-1 s on a quiet core."""
+notebook's 25 comparisons: ``games_needed_one_sample(0.6, 0.5, confidence=1 - 0.05 / 25)``
+is 384 (:mod:`mctslab.tournament.stats`). A game takes 0.05-1 s on a quiet core."""
 
 COSTLY_GAMES = 150
 """Games of decisive playouts against UCT on Ultimate Tic-Tac-Toe at equal iterations: a game
@@ -227,15 +239,55 @@ def timed_matches(scale: float = 1.0) -> list[Pairing]:
 TIMED_MATCHES = timed_matches()
 """The equal-time matches on Ultimate Tic-Tac-Toe at the size the notebook shows."""
 
+# -- equal time on the compiled engine: algorithms against algorithms -------------------
+COMPILED_BASELINE = "uct:engine=compiled"
+"""Plain UCT on the compiled engine: the opponent of :data:`COMPILED_VARIANTS`."""
+
+COMPILED_VARIANTS = ("solver:engine=compiled", "rave:engine=compiled")
+"""The variants that also run on the compiled engine, measured against :data:`COMPILED_BASELINE`."""
+
+COMPILED_SECONDS = 0.005
+"""Seconds per move of both sides in the compiled equal-time matches.
+
+A quarter of :data:`SECONDS`: the compiled engine still runs thousands of iterations per
+move in it (some 15,000 of plain UCT's on Ultimate Tic-Tac-Toe, 30,000 on Connect Four, on a
+quiet core), tens of times what the Python variants reach in 0.02 s, so the
+comparison is between deep searches; and a game then takes a few tenths of a second,
+so 400 games per match regenerate in minutes."""
+
+COMPILED_GAMES = 400
+"""Games per compiled equal-time match: :data:`GAMES`, powered for a true score of 0.6 against 1/2."""
+
+
+def compiled_matches(scale: float = 1.0) -> list[Pairing]:
+    """The compiled equal-time matches: each of :data:`COMPILED_VARIANTS` against compiled UCT on both games.
+
+    Both sides search on the compiled engine for :data:`COMPILED_SECONDS` per move, so what
+    one side's iteration costs more than the other's is the algorithm's cost, not Python's.
+    Played by :func:`timed_match`, in one process; ``scale`` multiplies the games.
+    """
+    baseline = _with(COMPILED_BASELINE, f"seconds={COMPILED_SECONDS}")
+    return [
+        Pairing(game, _with(v, f"seconds={COMPILED_SECONDS}"), baseline, max(2, round(COMPILED_GAMES * scale)), "time")
+        for game in ("connect4", "uttt")
+        for v in COMPILED_VARIANTS
+    ]
+
+
+COMPILED_MATCHES = compiled_matches()
+"""The compiled equal-time matches at the size the notebook shows."""
+
 
 def is_timed(pairing: Pairing) -> bool:
-    """Whether ``pairing`` is one of :data:`TIMED_MATCHES`: the equal-time matches on Ultimate.
+    """Whether ``pairing`` is an equal-time match whose file records iterations: Ultimate's, or any compiled one.
 
     Their iterations per move are shown (:func:`~mctslab.course.experiments.improvements.reach`)
     and their rows are labelled with the pairing's spec as written. Connect Four's
-    equal-time games were played before results files recorded iterations and stay as stored.
+    equal-time games on the Python engine were played before results files recorded
+    iterations and stay as stored.
     """
-    return pairing.budget == "time" and pairing.game == "uttt"
+    compiled = pairing.baseline.startswith(COMPILED_BASELINE)
+    return pairing.budget == "time" and (pairing.game == "uttt" or compiled)
 
 
 @dataclass(frozen=True)
@@ -281,6 +333,16 @@ def decisions(game: Game, moves: Sequence[int], a_first: bool) -> tuple[int, int
     return (counts[0], counts[1]) if a_first else (counts[1], counts[0])
 
 
+def warm_up(pairing: Pairing) -> None:
+    """One search of each side from the initial position, thrown away: a kernel's compile is not a move's time.
+
+    Agents of their own seed, so the match's games do not change.
+    """
+    game = make_game(pairing.game)
+    for spec in (pairing.variant, pairing.baseline):
+        make_agent(spec, seed=0).select_move(game, game.initial_state())
+
+
 def timed_match(
     pairing: Pairing,
     out_dir: str | os.PathLike | None = None,
@@ -310,6 +372,7 @@ def timed_match(
             ``play=False``, if it lacks games or is damaged (a ``ResultsFileError``).
     """
     if play or out_dir is None:
+        warm_up(pairing)
         result = head_to_head(pairing, out_dir, games=games, workers=1, progress=progress)
     else:
         n = pairing.games if games is None else games
