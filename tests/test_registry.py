@@ -40,7 +40,7 @@ NON_DEFAULT = {
         {**UCT_VALUES, "playout": "random", "engine": "compiled", "reuse": False, "threads": 2},
     ),
     "solver": UCT_VALUES,
-    "rave": {**UCT_VALUES, "k": 40.0},
+    "rave": ({**UCT_VALUES, "k": 40.0}, {**UCT_VALUES, "k": 40.0, "playout": "random", "engine": "compiled"}),
     "simparallel": {**UCT_VALUES, "workers": 3, "mode": "root", "virtual_loss": 2},
     "transpositions": UCT_VALUES,
     "minimax": {"depth": 3, "max_nodes": 5000},

@@ -77,13 +77,13 @@ class CompiledNode(Node):
 
     @property
     def children(self) -> list[CompiledNode]:  # type: ignore[override]
-        """The created children, in creation order."""
+        """The created children (views of this view's class), in creation order."""
         slots = self.tree.children(self.slot)
         if len(self._kids) < len(slots):
             game, state = self._game, self.state
             mover = game.to_move(state)
             self._kids += [
-                CompiledNode(self.tree, s, game, game.apply(state, int(self.tree.move[s])), mover, self)
+                type(self)(self.tree, s, game, game.apply(state, int(self.tree.move[s])), mover, self)
                 for s in slots[len(self._kids) :]
             ]
         return self._kids

@@ -421,6 +421,237 @@ def rollout(kind, prm, tab, st, buf, limit):
     return _ut_rollout(prm, tab, st, buf, limit)
 
 
+# -- RAVE (mctslab.engine.rave): UCT with AMAF statistics, as mctslab.agents.rave.Rave.
+#    The playouts below are the games' rollouts above, each draw the same, that also mark
+#    played[p, m] = 1 for each move m that player p plays (the "played" table of AMAF).
+
+
+@njit(cache=CACHE, inline="always")
+def _ttt_rollout_marking(prm, tab, st, buf, limit, played):
+    n = _ttt_legal(prm, st, buf)
+    p = st[1]
+    mine = st[2 + p]
+    theirs = st[3 - p]
+    for _ in range(min(n, limit)):
+        i = int(_random() * n)
+        cell = buf[i]
+        n -= 1
+        buf[i] = buf[n]
+        played[p, cell] = 1
+        mine |= 1 << cell
+        if _ttt_completes(tab, mine, cell):
+            return p
+        mine, theirs = theirs, mine
+        p = 1 - p
+    return DRAWN
+
+
+@njit(cache=CACHE, inline="always")
+def _c4_rollout_marking(prm, tab, st, buf, limit, played):
+    n = _c4_legal(prm, st, buf)
+    p = st[1]
+    mine = st[2 + p]
+    theirs = st[3 - p]
+    rows, height = prm[0], prm[3]
+    four = prm[5] == 2 and tab[0, 1] == 2
+    occupied = mine | theirs
+    steps = 0
+    while n > 0 and steps < limit:
+        i = int(_random() * n)
+        c = buf[i]
+        played[p, c] = 1
+        bit = (occupied + (1 << (c * height))) & (((1 << rows) - 1) << (c * height))
+        occupied |= bit
+        mine |= bit
+        if (occupied >> (c * height + rows - 1)) & 1:
+            n -= 1
+            buf[i] = buf[n]
+        if four:
+            won = _c4_four(mine, 7) if height == 7 else _c4_four(mine, height)
+        else:
+            won = _c4_won(prm, tab, mine)
+        if won:
+            return p
+        mine, theirs = theirs, mine
+        p = 1 - p
+        steps += 1
+    return DRAWN
+
+
+@njit(cache=CACHE, inline="always")
+def _ut_rollout_marking(prm, tab, st, buf, limit, played):
+    steps = 0
+    while st[0] == ONGOING:
+        if steps >= limit:
+            return DRAWN
+        board = st[23]
+        if board >= 0:
+            free = 511 & ~(st[2 + board] | st[11 + board])
+            i = int(_random() * tab[1, free])
+        else:
+            total = 0
+            for b in range(9):
+                if not (st[22] >> b) & 1:
+                    total += tab[1, 511 & ~(st[2 + b] | st[11 + b])]
+            i = int(_random() * total)
+            free = 0
+            for b in range(9):
+                if not (st[22] >> b) & 1:
+                    free = 511 & ~(st[2 + b] | st[11 + b])
+                    if i < tab[1, free]:
+                        board = b
+                        break
+                    i -= tab[1, free]
+        cell = tab[2 + i, free]
+        played[st[1], 9 * board + cell] = 1
+        _ut_apply(prm, tab, st, 9 * board + cell)
+        steps += 1
+    return st[0]
+
+
+@njit(cache=CACHE, inline="always")
+def rollout_marking(kind, prm, tab, st, buf, limit, played):
+    """:func:`rollout` (the same draws, the same result) that also sets ``played[p, m] = 1`` for every move played."""
+    if st[0] != ONGOING:
+        return st[0]
+    if kind == TICTACTOE:
+        return _ttt_rollout_marking(prm, tab, st, buf, limit, played)
+    if kind == CONNECT4:
+        return _c4_rollout_marking(prm, tab, st, buf, limit, played)
+    return _ut_rollout_marking(prm, tab, st, buf, limit, played)
+
+
+@njit(cache=CACHE, inline="always")
+def _beta(betas, k, n):
+    """Gelly and Silver's ``sqrt(k / (3 n + k))``, from ``betas[n]``, computed when first asked (0: not yet)."""
+    if n >= betas.shape[0]:
+        return np.sqrt(k / (3 * n + k))
+    v = betas[n]
+    if v == 0.0:
+        v = np.sqrt(k / (3 * n + k))
+        betas[n] = v
+    return v
+
+
+@njit(cache=CACHE, inline="always")
+def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, amean, played,
+                 roots):  # fmt: skip
+    # From the leaf up: the node's own statistics (as uct), then AMAF for each created child whose
+    # (player, move) was played below the node (playout, then the tree moves below), then the node's move joins.
+    for d in range(depth, -1, -1):
+        slot = path[d]
+        player = (mover0 + d + 1) & 1  # who made the slot's move; its children's moves are the other player's
+        visits[slot] += 1
+        if result == player:
+            wins2[slot] += 2
+        elif result == DRAWN:
+            wins2[slot] += 1
+        mean[slot] = wins2[slot] / (2.0 * visits[slot])
+        isq[slot] = _inv_sqrt(roots, visits[slot])
+        f = first[slot]
+        if f >= 0:
+            mover = 1 - player
+            half = 2 if result == mover else (1 if result == DRAWN else 0)
+            for j in range(f, f + nexp[slot]):
+                if played[mover, move[j]]:
+                    amv[j] += 1
+                    amw2[j] += half
+                    amean[j] = amw2[j] / (2.0 * amv[j])
+        if d > 0:
+            played[player, move[slot]] = 1
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
+def rave_uct(
+    kind, prm, tab, root_st, root, c, k, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
+    amv, amw2, amean, info, scratch, played, roots, betas,
+):
+    # fmt: on
+    """Run up to ``budget`` RAVE iterations from slot ``root``: :func:`uct` with AMAF statistics.
+
+    The arguments of :func:`uct`, and: ``k``, the equivalence parameter (> 0); ``amv``,
+    ``amw2`` (int32) and ``amean`` (float64), per slot, the AMAF visits, half points and
+    mean (0.5 before any) of the slot's move; ``played``, an int8 array (2, moves) cleared
+    each iteration; ``betas``, a float64 array of ``sqrt(k / (3 n + k))`` filled as first
+    needed (zeros for a new ``k``). Selection maximises
+    ``(1 - beta) * mean + beta * amean + c * sqrt(ln N) / sqrt(n)`` (the first child on a tie),
+    as :class:`mctslab.agents.rave.RaveRule`; the AMAF update is
+    :meth:`mctslab.agents.rave.Rave.backpropagate`'s.
+    """
+    prm, tab, roots, betas = _borrow(prm), _borrow(tab), _borrow(roots), _borrow(betas)
+    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), _borrow(scratch[160:416])
+    move, first, nexp, visits = _borrow(move), _borrow(first), _borrow(nexp), _borrow(visits)
+    wins2, mean, isq, played = _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(played)
+    amv, amw2, amean = _borrow(amv), _borrow(amw2), _borrow(amean)
+    capacity = move.shape[0]
+    mover0 = root_st[1]
+    done = 0
+    while done < budget and info[0] + info[3] <= capacity:
+        st[:] = root_st
+        played[:, :] = 0
+        node = root
+        depth = 0
+        path[0] = root
+        while True:
+            f = first[node]
+            if f < 0:
+                if st[0] != ONGOING:
+                    break
+                f = info[0]
+                n = legal_moves(kind, prm, st, buf)
+                for j in range(n):
+                    move[f + j] = buf[j]
+                first[node] = f
+                nlegal[node] = n
+                nexp[node] = 0
+                info[0] = f + n
+            ne = nexp[node]
+            nl = nlegal[node]
+            if ne < nl:
+                i = ne + int(_random() * (nl - ne))
+                child = f + ne
+                m = move[f + i]
+                move[f + i] = move[child]
+                move[child] = m
+                nexp[node] = ne + 1
+                first[child] = -1
+                visits[child] = 0
+                wins2[child] = 0
+                mean[child] = 0.5
+                isq[child] = np.inf
+                amv[child] = 0
+                amw2[child] = 0
+                amean[child] = 0.5
+                apply_move(kind, prm, tab, st, m)
+                depth += 1
+                path[depth] = child
+                break
+            if nl == 0:
+                break
+            scale = c * _sqrt_log(roots, visits[node])
+            best = f
+            best_value = -np.inf
+            for j in range(f, f + nl):
+                b = _beta(betas, k, visits[j])
+                value = (1.0 - b) * mean[j] + b * amean[j] + scale * isq[j]
+                if value > best_value:
+                    best = j
+                    best_value = value
+            node = best
+            apply_move(kind, prm, tab, st, move[node])
+            depth += 1
+            path[depth] = node
+        result = rollout_marking(kind, prm, tab, st, buf, limit, played)
+        _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, amean,
+                     played, roots)  # fmt: skip
+        if depth > info[1]:
+            info[1] = depth
+        done += 1
+    info[2] += done
+    return done
+
+
 @njit(cache=CACHE)
 def seed(value):
     """Seed Numba's random generator (one per thread, apart from NumPy's global one)."""
