@@ -42,7 +42,7 @@ class Reach(ShownAsTable):
             name = f"{m.pairing.variant}"
             rows.append([m.pairing.game.split(":")[0], name, f"{sa:.4f}", f"{sb:.4f}", f"{ia:.1f}", f"{ib:.1f}"])
         headers = ["game", "variant (A) vs uct (B), same engine", "s/move A", "s/move B", "it/move A", "it/move B"]
-        return Table(headers, rows, align="llrrrr", widths=(8, 40, 9, 9, 10, 10))
+        return Table(headers, rows, align="llrrrr", widths=(10, 38, 9, 9, 10, 10))
 
 
 def reach(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> Reach:
