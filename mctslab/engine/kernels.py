@@ -687,6 +687,178 @@ def fill_roots(roots):
         _inv_sqrt(roots, n)
 
 
+# -- MCTS-Solver (Winands, Bjornsson and Saito 2008, with proven draws): mctslab.agents.solver.Solver on
+#    the arrays. proven[slot]: UNPROVEN (-1) while unknown, else the slot's game-theoretic value for the
+#    player who made its move, in half points as wins2 counts them (0 loss, 1 draw, 2 win).
+
+UNPROVEN = -1
+
+
+@njit(cache=CACHE, inline="always")
+def _solver_prove(first, nlegal, nexp, proven, slot):
+    """:func:`mctslab.agents.solver.prove` on the arrays: True if ``slot`` is proven (now or before).
+
+    One child proven won (for the player to move at ``slot``) proves it lost for its own
+    player; else, once every legal move has a child and all are proven, its value is the
+    opposite of the best of theirs. A slot never expanded is left alone (terminals are
+    proven when created).
+    """
+    if proven[slot] >= 0:
+        return True
+    f = first[slot]
+    ne = nexp[slot]
+    if f < 0 or ne == 0:
+        return False
+    complete = ne == nlegal[slot]
+    best = -1
+    for j in range(f, f + ne):
+        p = proven[j]
+        if p < 0:
+            complete = False
+        elif p == 2:  # one winning move proves the slot
+            best = 2
+            complete = True
+            break
+        elif p > best:
+            best = p
+    if not complete:
+        return False
+    proven[slot] = 2 - best
+    return True
+
+
+# fmt: off
+@njit(cache=CACHE, inline="always")
+def _solver_descend(
+    kind, prm, tab, st, buf, path, root, mover0, c, move, first, nlegal, nexp, visits, wins2, mean, isq, info, roots,
+    proven,
+):
+    # fmt: on
+    """Steps 1 and 2 of one iteration (:meth:`Solver.select`, :meth:`Solver.expand`); the depth reached in ``path``.
+
+    As :func:`uct`'s descent, except: it stops at a proven slot; a child proven won for
+    the chooser scores ``+inf``, proven lost ``-inf`` (:class:`SolverRule`; a proven draw
+    keeps UCB1); a new child whose position is over is proven with its result.
+    """
+    node = root
+    depth = 0
+    path[0] = root
+    while proven[node] < 0:
+        f = first[node]
+        if f < 0:
+            if st[0] != ONGOING:
+                break  # a terminal leaf (not reached: terminals are proven when created)
+            f = info[0]
+            n = legal_moves(kind, prm, st, buf)
+            for j in range(n):
+                move[f + j] = buf[j]
+            first[node] = f
+            nlegal[node] = n
+            nexp[node] = 0
+            info[0] = f + n
+        ne = nexp[node]
+        nl = nlegal[node]
+        if ne < nl:  # expand: a random untried move becomes the next child
+            i = ne + int(_random() * (nl - ne))
+            child = f + ne
+            m = move[f + i]
+            move[f + i] = move[child]
+            move[child] = m
+            nexp[node] = ne + 1
+            first[child] = -1
+            visits[child] = 0
+            wins2[child] = 0
+            mean[child] = 0.5
+            isq[child] = np.inf
+            apply_move(kind, prm, tab, st, m)
+            depth += 1
+            path[depth] = child
+            if st[0] == ONGOING:
+                proven[child] = UNPROVEN
+            else:  # a terminal child: proven with its result, for the player who made the move
+                player = (mover0 + depth + 1) & 1
+                proven[child] = 2 if st[0] == player else (1 if st[0] == DRAWN else 0)
+            break
+        if nl == 0:
+            break
+        # select: the highest value, the first one on a tie; proven won +inf, proven lost -inf, else UCB1
+        scale = c * _sqrt_log(roots, visits[node])
+        best = f
+        best_value = -np.inf
+        for j in range(f, f + nl):
+            p = proven[j]
+            if p == 2:
+                value = np.inf
+            elif p == 0:
+                value = -np.inf
+            else:
+                value = mean[j] + scale * isq[j]
+            if value > best_value:
+                best = j
+                best_value = value
+        node = best
+        apply_move(kind, prm, tab, st, move[node])
+        depth += 1
+        path[depth] = node
+    return depth
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
+def solver_uct(
+    kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch,
+    roots, proven,
+):
+    # fmt: on
+    """Run up to ``budget`` MCTS-Solver iterations from slot ``root``: :func:`uct` with proofs in ``proven``.
+
+    The arguments of :func:`uct`, and ``proven`` (int8, a slot's proven value in half
+    points for the player who made its move, :data:`UNPROVEN` while unknown; the root's
+    set by the caller). Each iteration: :func:`_solver_descend`; step 3, the leaf's
+    proven result if it has one (no random number drawn), else a random playout; step 4,
+    :func:`uct`'s statistics on the path, then every slot above the leaf is proven in
+    turn (:func:`_solver_prove`) until one cannot be. Returns the iterations done by this
+    call; ``nogil=True`` as :func:`uct`.
+    """
+    prm, tab, roots, info = _borrow(prm), _borrow(tab), _borrow(roots), _borrow(info)
+    move, first, nlegal, nexp = _borrow(move), _borrow(first), _borrow(nlegal), _borrow(nexp)
+    visits, wins2, mean, isq, proven = _borrow(visits), _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(proven)
+    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), _borrow(scratch[160:416])
+    capacity = move.shape[0]
+    mover0 = root_st[1]
+    done = 0
+    while done < budget and info[0] + info[3] <= capacity:
+        st[:] = root_st
+        depth = _solver_descend(
+            kind, prm, tab, st, buf, path, root, mover0, c, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
+            roots, proven,
+        )  # fmt: skip
+        p = proven[path[depth]]
+        if p >= 0:  # a proven leaf backs up its exact result
+            player = (mover0 + depth + 1) & 1
+            result = player if p == 2 else (DRAWN if p == 1 else 1 - player)
+        else:
+            result = rollout(kind, prm, tab, st, buf, limit)
+        for d in range(depth + 1):
+            slot = path[d]
+            player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
+            visits[slot] += 1
+            if result == player:
+                wins2[slot] += 2
+            elif result == DRAWN:
+                wins2[slot] += 1
+            mean[slot] = wins2[slot] / (2.0 * visits[slot])
+            isq[slot] = _inv_sqrt(roots, visits[slot])
+        for d in range(depth - 1, -1, -1):  # the proofs, from the leaf's parent up, while they hold
+            if not _solver_prove(first, nlegal, nexp, proven, path[d]):
+                break
+        if depth > info[1]:
+            info[1] = depth
+        done += 1
+    info[2] += done
+    return done
+
+
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def uct(
