@@ -219,7 +219,8 @@ def test_timed_match_plays_counts_and_resumes(tmp_path):
 
 
 def test_a_compiled_timed_match_records_each_sides_clock_and_iterations_and_the_load(tmp_path):
-    from mctslab.course.experiments.improvements.__main__ import LOAD_LOG, _timed_with_load
+    from mctslab.course.experiments.improvements import LOAD_LOG, machine_load
+    from mctslab.course.experiments.improvements.__main__ import _timed_with_load
 
     # compiled UCT on both sides, a millisecond per move: the machinery of the compiled matches, fast
     spec = f"{COMPILED_BASELINE},seconds=0.001"
@@ -229,7 +230,8 @@ def test_a_compiled_timed_match_records_each_sides_clock_and_iterations_and_the_
     assert match.outcomes.games == 2 and is_timed(pairing) and pairing.seconds == 0.001
     assert min(match.iterations_per_move()) > 100  # thousands on a quiet core: far more than Python's
     assert min(match.seconds_per_move()) >= 0.001
-    (line,) = [json.loads(x) for x in (tmp_path / LOAD_LOG).read_text().splitlines()]
+    (line,) = machine_load(tmp_path)
+    assert len((tmp_path / LOAD_LOG).read_text().splitlines()) == 1 and machine_load(tmp_path / "none") == ()
     assert line["file"] == pairing.filename and line["games"] == [0, 2] and len(line["loadavg_start"]) == 3
     _timed_with_load(pairing, tmp_path)  # nothing left to play: no line added
     assert len((tmp_path / LOAD_LOG).read_text().splitlines()) == 1

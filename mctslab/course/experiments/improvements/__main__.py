@@ -10,9 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .matches import COMPILED_MATCHES, CURVE_MATCHES, MATCHES, TIMED_MATCHES, Pairing, head_to_head, timed_match
-
-LOAD_LOG = "machine_load.jsonl"
-"""The file, beside the results, where each equal-time run notes the machine's load (one JSON line per run)."""
+from .results import LOAD_LOG
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,6 +7,7 @@ notebook's stored outputs, the same text preformatted in HTML).
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -165,6 +166,20 @@ def measured_table(
             result = stored_match(p, out_dir)
             rows.append(Row(result.game, result.a, p.budget, result.outcomes, confidence))
     return MeasuredTable(tuple(rows))
+
+
+LOAD_LOG = "machine_load.jsonl"
+"""The file, beside the results, where each equal-time run notes the machine's load (one JSON line per run)."""
+
+
+def machine_load(folder: str | os.PathLike) -> tuple[dict, ...]:
+    """The runs noted in ``folder``'s :data:`LOAD_LOG`: file, games before and after, UTC start and end, load averages.
+
+    ``loadavg_start`` and ``loadavg_end`` are :func:`os.getloadavg` (1, 5 and 15 minutes) when
+    the run started and ended, ``cpus`` the machine's processors. Empty when there is no log.
+    """
+    path = Path(folder) / LOAD_LOG
+    return tuple(json.loads(line) for line in path.read_text().splitlines()) if path.is_file() else ()
 
 
 STORED_GAMES = "09_improving_uct"
