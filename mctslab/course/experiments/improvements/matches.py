@@ -22,6 +22,7 @@ from ....agents import make_agent
 from ....games import Game, make_game
 from ....tournament import MatchResult, Outcomes, play_match, read_match
 from ..curves import Curve
+from .costs import Timings
 
 
 @dataclass(frozen=True)
@@ -317,6 +318,18 @@ class TimedMatch:
     def seconds_per_move(self) -> tuple[float, float]:
         """Mean wall-clock seconds per move of A and B (the budget, plus each move's overshoot)."""
         return self._per_move([g.seconds for g in self.result.results])
+
+    def costs(self) -> Timings:
+        """Seconds per iteration of B (``"uct"``, the baseline) and A (``"variant"``), one value per game.
+
+        Both sides of a game share its clock and the machine's load while it lasts, so each
+        game is a round of :class:`~mctslab.course.experiments.improvements.Timings`: its ratio
+        is A's cost per iteration over B's in the same conditions (as many rounds as games).
+        """
+        games = self.result.results
+        per_iteration = [tuple(s / n for s, n in zip(g.seconds, g.iterations, strict=True)) for g in games]
+        variant, uct = zip(*per_iteration, strict=True)
+        return Timings("uct", {"uct": uct, "variant": variant})
 
     def _per_move(self, totals: Sequence[Sequence[float]]) -> tuple[float, float]:
         """``(A, B)``: each side's sum of ``totals`` over the games, divided by its moves."""
