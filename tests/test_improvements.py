@@ -298,3 +298,17 @@ def test_the_notebooks_readers_never_play_into_the_stored_files(tmp_path):
         measured_table(tmp_path, [pairing])
     assert (tmp_path / pairing.filename).read_bytes() == before
     assert measured_table(DATA, [pairing]).rows[0].outcomes.games == pairing.games
+
+
+def test_a_timed_matchs_costs_are_per_game_ratios_of_seconds_per_iteration():
+    # RAVE against UCT on the compiled engine: each game gives A's and B's seconds per iteration
+    pairing = next(p for p in COMPILED_MATCHES if p.game == "uttt" and p.variant.startswith("rave"))
+    match = timed_match(pairing, DATA, play=False)
+    costs = match.costs()
+    _, games = timed_games(pairing)
+    assert costs.rounds == len(games) == pairing.games and costs.baseline == "uct"
+    g = games[0]
+    assert costs.seconds["variant"][0] == pytest.approx(g["seconds"][0] / g["iterations"][0])
+    assert costs.seconds["uct"][0] == pytest.approx(g["seconds"][1] / g["iterations"][1])
+    low, high = costs.ratio_interval("variant")
+    assert low <= costs.ratio("variant") <= high and costs.confidence() >= Fraction(95, 100)
