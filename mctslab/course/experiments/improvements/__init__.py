@@ -5,10 +5,11 @@
   winning one and stays one up to a limit, and :func:`win_race` on :data:`CONNECT4_ENDGAMES`
   (MCTS-Solver against UCT);
 * :mod:`.matches`: every variant against plain UCT (:func:`head_to_head`) at equal
-  iterations and equal time (:func:`timed_match`, which also reports the iterations each
-  side reached; :data:`COMPILED_MATCHES`: the compiled solver and RAVE against the compiled
-  UCT), RAVE over budgets (:func:`measured_curve`), each match a
+  iterations and equal time, RAVE over budgets (:func:`measured_curve`), each match a
   :func:`mctslab.tournament.play_match` into a results file;
+* :mod:`.timed`: the equal-time matches that record what each side's clock allowed
+  (:func:`timed_match`): :data:`TIMED_MATCHES` on the Python engine, :data:`COMPILED_MATCHES`
+  (the compiled solver and RAVE against the compiled UCT);
 * :mod:`.results`: the measured table (:func:`measured_table`) and what each clock
   allowed (:func:`reach`), read back from those files, and where they are
   (:func:`stored_games`: beside the notebook or in the installed course, else an error
@@ -25,11 +26,6 @@ missing (resumable), at the size of :data:`MATCHES`, :data:`CURVE_MATCHES`,
 
 from .costs import Timings, iteration_costs, node_counts, playout_costs
 from .matches import (
-    COMPILED_BASELINE,
-    COMPILED_GAMES,
-    COMPILED_MATCHES,
-    COMPILED_SECONDS,
-    COMPILED_VARIANTS,
     COSTLY_GAMES,
     CURVE_BUDGETS,
     CURVE_GAMES,
@@ -40,21 +36,13 @@ from .matches import (
     MATCHES,
     SECONDS,
     SEED,
-    TIMED_GAMES,
-    TIMED_MATCHES,
     VARIANTS,
     Pairing,
-    TimedMatch,
-    compiled_matches,
     curve_matches,
     head_to_head,
-    is_timed,
     matches,
     measured_curve,
     stored_match,
-    timed_match,
-    timed_matches,
-    warm_up,
 )
 from .races import CONNECT4_ENDGAMES, Race, iterations_to_win, win_race
 from .results import (
@@ -70,6 +58,21 @@ from .results import (
     measured_table,
     reach,
     stored_games,
+)
+from .timed import (
+    COMPILED_BASELINE,
+    COMPILED_GAMES,
+    COMPILED_MATCHES,
+    COMPILED_SECONDS,
+    COMPILED_VARIANTS,
+    TIMED_GAMES,
+    TIMED_MATCHES,
+    TimedMatch,
+    compiled_matches,
+    is_timed,
+    timed_match,
+    timed_matches,
+    warm_up,
 )
 
 __all__ = [

@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .matches import COMPILED_MATCHES, CURVE_MATCHES, MATCHES, TIMED_MATCHES, Pairing, head_to_head, timed_match
+from .matches import CURVE_MATCHES, MATCHES, Pairing, head_to_head
 from .results import LOAD_LOG
+from .timed import COMPILED_MATCHES, TIMED_MATCHES, timed_match
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,17 +16,8 @@ from pathlib import Path
 from ....display import ShownAsTable, Table
 from ....tournament import Outcomes
 from ....tournament.stats import games_needed_one_sample
-from .matches import (
-    COMPILED_MATCHES,
-    CURVE_MATCHES,
-    MATCHES,
-    TIMED_MATCHES,
-    Pairing,
-    TimedMatch,
-    is_timed,
-    stored_match,
-    timed_match,
-)
+from .matches import CURVE_MATCHES, MATCHES, Pairing, stored_match
+from .timed import COMPILED_MATCHES, TIMED_MATCHES, TimedMatch, is_timed, timed_match
 
 
 @dataclass(frozen=True, repr=False)
