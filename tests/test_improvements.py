@@ -312,3 +312,6 @@ def test_a_timed_matchs_costs_are_per_game_ratios_of_seconds_per_iteration():
     assert costs.seconds["uct"][0] == pytest.approx(g["seconds"][1] / g["iterations"][1])
     low, high = costs.ratio_interval("variant")
     assert low <= costs.ratio("variant") <= high and costs.confidence() >= Fraction(95, 100)
+    a, b = match.decisions[0]
+    assert match.time_ratios()[0] == pytest.approx((g["seconds"][0] / a) / (g["seconds"][1] / b))
+    assert len(match.time_ratios()) == pairing.games

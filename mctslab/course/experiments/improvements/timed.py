@@ -122,6 +122,11 @@ class TimedMatch:
         """Mean wall-clock seconds per move of A and B (the budget, plus each move's overshoot)."""
         return self._per_move([g.seconds for g in self.result.results])
 
+    def time_ratios(self) -> tuple[float, ...]:
+        """Per game, A's seconds per move over B's (1 when both kept to the same clock)."""
+        games = zip(self.result.results, self.decisions, strict=True)
+        return tuple((g.seconds[0] / a) / (g.seconds[1] / b) for g, (a, b) in games)
+
     def costs(self) -> Timings:
         """Seconds per iteration of B (``"uct"``, the baseline) and A (``"variant"``), one value per game.
 
