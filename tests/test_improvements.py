@@ -12,6 +12,11 @@ import pytest
 from mctslab import make_game
 from mctslab.course.experiments.improvements import (
     COMPARISONS,
+    COMPILED_BASELINE,
+    COMPILED_GAMES,
+    COMPILED_MATCHES,
+    COMPILED_SECONDS,
+    COMPILED_VARIANTS,
     COSTLY_GAMES,
     CURVE_BUDGETS,
     CURVE_GAMES,
@@ -27,8 +32,10 @@ from mctslab.course.experiments.improvements import (
     Row,
     Timings,
     bonferroni,
+    compiled_matches,
     detectable_score,
     head_to_head,
+    is_timed,
     iteration_costs,
     measured_curve,
     node_counts,
@@ -73,17 +80,18 @@ def test_rows_and_verdicts_follow_the_interval():
 
 
 def test_a_row_decides_at_its_own_confidence():
-    # 33 of 50 is outside a 95% interval around 1/2 but inside a 99.76% one (Bonferroni for 21 comparisons)
+    # 33 of 50 is outside a 95% interval around 1/2 but inside a 99.8% one (Bonferroni for 25 comparisons)
     outcomes = Outcomes(33, 0, 17)
     assert Row("g", "v", "iterations", outcomes).verdict == "better"
-    strict = Row("g", "v", "iterations", outcomes, bonferroni(21))
-    assert strict.verdict == "not shown" and strict.interval == outcomes.score_ci(1 - 0.05 / 21)
+    strict = Row("g", "v", "iterations", outcomes, bonferroni(25))
+    assert strict.verdict == "not shown" and strict.interval == outcomes.score_ci(1 - 0.05 / 25)
     assert strict.interval[0] < Row("g", "v", "iterations", outcomes).interval[0]
 
 
 def test_bonferroni_splits_the_error_over_the_notebooks_comparisons():
-    assert COMPARISONS == len(MATCHES) + len(TIMED_MATCHES) + len(CURVE_MATCHES) - 1 == 21  # 200 is in both
-    assert bonferroni(21) == pytest.approx(1 - 0.05 / 21) and bonferroni(1) == pytest.approx(0.95)
+    # 200 is in both the table and the curve
+    assert COMPARISONS == len(MATCHES) + len(TIMED_MATCHES) + len(COMPILED_MATCHES) + len(CURVE_MATCHES) - 1 == 25
+    assert bonferroni(25) == pytest.approx(1 - 0.05 / 25) and bonferroni(1) == pytest.approx(0.95)
     with pytest.raises(ValueError, match="comparisons must be at least 1, got 0"):
         bonferroni(0)
 
@@ -98,6 +106,20 @@ def test_matches_at_equal_iterations_have_the_games_their_stated_power_needs():
     assert sorted(CURVE_GAMES) == list(CURVE_BUDGETS) and CURVE_GAMES[ITERATIONS] == GAMES
     at_equal_iterations = [p for p in MATCHES if p.budget == "iterations"]
     assert sorted(p.games for p in at_equal_iterations) == [COSTLY_GAMES] + [GAMES] * 7
+    assert games_needed_one_sample(0.6, 0.5, confidence=level) <= COMPILED_GAMES  # compiled, equal time: 0.6
+
+
+def test_the_compiled_matches_pair_compiled_variant_with_compiled_uct_at_equal_time():
+    baseline = f"{COMPILED_BASELINE},seconds={COMPILED_SECONDS}"
+    assert [(p.game, p.variant, p.baseline) for p in COMPILED_MATCHES] == [
+        (game, f"{v},seconds={COMPILED_SECONDS}", baseline) for game in ("connect4", "uttt") for v in COMPILED_VARIANTS
+    ]
+    assert all(p.budget == "time" and p.games == COMPILED_GAMES and is_timed(p) for p in COMPILED_MATCHES)
+    assert all("engine=compiled" in p.variant for p in COMPILED_MATCHES)
+    assert len({p.filename for p in [*MATCHES, *TIMED_MATCHES, *COMPILED_MATCHES]}) == 20  # no file shared
+    assert [p.games for p in compiled_matches(0.01)] == [4] * 4 and compiled_matches(0)[0].games == 2
+    assert COMPILED_MATCHES[0].seconds == COMPILED_SECONDS and MATCHES[0].seconds is None
+    assert TIMED_MATCHES[0].seconds == SECONDS and not is_timed(MATCHES[-1])  # Connect Four at 0.02 s: no iterations
 
 
 def test_the_detectable_score_inverts_games_needed():
@@ -143,7 +165,7 @@ def timed_games(pairing):
     return json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
 
 
-@pytest.mark.parametrize("pairing", TIMED_MATCHES, ids=lambda p: p.filename)
+@pytest.mark.parametrize("pairing", [*TIMED_MATCHES, *COMPILED_MATCHES], ids=lambda p: p.filename)
 def test_every_timed_match_is_stored_complete_with_its_clock_and_iterations(pairing):
     header, games = timed_games(pairing)
     assert header["format"] == "mctslab-results" and header["seed"]["entropy"] == SEED  # the tournament's format
@@ -155,7 +177,7 @@ def test_every_timed_match_is_stored_complete_with_its_clock_and_iterations(pair
         assert a - b == (1 if g["a_first"] else -1) * (g["plies"] % 2)  # the first mover made the extra move
         # each move searched at least once, and for at least its budget (the clock stops the search)
         assert all(it >= d for it, d in zip(g["iterations"], (a, b), strict=True))
-        assert all(t >= SECONDS * d for t, d in zip(g["seconds"], (a, b), strict=True))
+        assert all(t >= pairing.seconds * d for t, d in zip(g["seconds"], (a, b), strict=True))
     assert match.outcomes.games == pairing.games and min(match.iterations_per_move()) > 1
 
 
@@ -194,6 +216,25 @@ def test_timed_match_plays_counts_and_resumes(tmp_path):
     (tmp_path / other.filename).write_text((tmp_path / pairing.filename).read_text())
     with pytest.raises(ValueError, match="another run"):
         timed_match(other, tmp_path)
+
+
+def test_a_compiled_timed_match_records_each_sides_clock_and_iterations_and_the_load(tmp_path):
+    from mctslab.course.experiments.improvements import LOAD_LOG, machine_load
+    from mctslab.course.experiments.improvements.__main__ import _timed_with_load
+
+    # compiled UCT on both sides, a millisecond per move: the machinery of the compiled matches, fast
+    spec = f"{COMPILED_BASELINE},seconds=0.001"
+    pairing = Pairing("connect4", spec, spec, 2, "time")
+    _timed_with_load(pairing, tmp_path)
+    match = timed_match(pairing, tmp_path, play=False)
+    assert match.outcomes.games == 2 and is_timed(pairing) and pairing.seconds == 0.001
+    assert min(match.iterations_per_move()) > 100  # thousands on a quiet core: far more than Python's
+    assert min(match.seconds_per_move()) >= 0.001
+    (line,) = machine_load(tmp_path)
+    assert len((tmp_path / LOAD_LOG).read_text().splitlines()) == 1 and machine_load(tmp_path / "none") == ()
+    assert line["file"] == pairing.filename and line["games"] == [0, 2] and len(line["loadavg_start"]) == 3
+    _timed_with_load(pairing, tmp_path)  # nothing left to play: no line added
+    assert len((tmp_path / LOAD_LOG).read_text().splitlines()) == 1
 
 
 def test_a_timed_match_refuses_games_stored_without_iterations(tmp_path):
@@ -257,3 +298,20 @@ def test_the_notebooks_readers_never_play_into_the_stored_files(tmp_path):
         measured_table(tmp_path, [pairing])
     assert (tmp_path / pairing.filename).read_bytes() == before
     assert measured_table(DATA, [pairing]).rows[0].outcomes.games == pairing.games
+
+
+def test_a_timed_matchs_costs_are_per_game_ratios_of_seconds_per_iteration():
+    # RAVE against UCT on the compiled engine: each game gives A's and B's seconds per iteration
+    pairing = next(p for p in COMPILED_MATCHES if p.game == "uttt" and p.variant.startswith("rave"))
+    match = timed_match(pairing, DATA, play=False)
+    costs = match.costs()
+    _, games = timed_games(pairing)
+    assert costs.rounds == len(games) == pairing.games and costs.baseline == "uct"
+    g = games[0]
+    assert costs.seconds["variant"][0] == pytest.approx(g["seconds"][0] / g["iterations"][0])
+    assert costs.seconds["uct"][0] == pytest.approx(g["seconds"][1] / g["iterations"][1])
+    low, high = costs.ratio_interval("variant")
+    assert low <= costs.ratio("variant") <= high and costs.confidence() >= Fraction(95, 100)
+    a, b = match.decisions[0]
+    assert match.time_ratios()[0] == pytest.approx((g["seconds"][0] / a) / (g["seconds"][1] / b))
+    assert len(match.time_ratios()) == pairing.games

@@ -14,8 +14,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..engine import CompiledTree, ParallelResult, SearchResult, check_supported, search, search_root_parallel
+from ..engine import CompiledTree, ParallelResult, SearchResult, check_supported, search_root_parallel
 from ..engine.shared_tree import search_leaf_parallel, search_tree_parallel
+from ..engine.uct import checked_search
 from ..games.base import Game, State
 from .base import Analysis, MoveStat, legal_or_raise
 from .node import Node
@@ -78,13 +79,13 @@ class CompiledNode(Node):
 
     @property
     def children(self) -> list[CompiledNode]:  # type: ignore[override]
-        """The created children, in creation order."""
+        """The created children (views of this view's class), in creation order."""
         slots = self.tree.children(self.slot)
         if len(self._kids) < len(slots):
             game, state = self._game, self.state
             mover = game.to_move(state)
             self._kids += [
-                CompiledNode(self.tree, s, game, game.apply(state, int(self.tree.move[s])), mover, self)
+                type(self)(self.tree, s, game, game.apply(state, int(self.tree.move[s])), mover, self)
                 for s in slots[len(self._kids) :]
             ]
         return self._kids
@@ -155,7 +156,7 @@ def analyse(agent: Any, game: Game, state: State) -> Analysis:
     if agent.threads > 1:
         return _analyse_shared(agent, game, state)
     tree = _reusable(agent, game, state)
-    result = search(
+    result = checked_search(  # the agent's parameters were checked when it was made, the state just above
         game,
         state,
         c=agent.c,

@@ -17,20 +17,28 @@ here ``c`` defaults to UCT's so that the two differ in one thing only.
 
 Point of view as in :class:`~mctslab.agents.uct.Node`: ``amaf_wins`` counts rewards for
 ``player``, the player who made ``move``.
+
+``engine="compiled"`` runs the same algorithm on the compiled engine
+(:mod:`mctslab.engine.rave`): other random numbers, the same player
+(``tests/test_rave_compiled.py``), many times faster; the root is then a read-only view of
+the arrays, :class:`CompiledRaveNode`.
 """
 
 from __future__ import annotations
 
 from math import sqrt
+from typing import Any, NamedTuple
 
 from .. import validation
-from ..games.base import Game
+from ..engine import check_engine, check_supported
+from ..games.base import Game, State
 from ..seeding import Seed
 from ..ucb import SQRT2, ucb1
-from .base import Param
+from .base import Analysis, MoveStat, Param, legal_or_raise
+from .compiled import CompiledNode, _reusable
 from .playouts import policy_rollout
 from .registry import register_agent
-from .rules import SelectionRule
+from .rules import SelectionRule, pair_node_with_rule
 from .uct import UCT, VARIANT_PARAMS, Node
 
 
@@ -101,6 +109,9 @@ class Rave(UCT):
 
     Args:
         k: the equivalence parameter, > 0 (default 250): beta is 1/2 after ``k`` visits.
+        engine: ``"python"`` (this module) or ``"compiled"``: the same algorithm on
+            :mod:`mctslab.engine.rave` (Numba), on the games with a kernel, random playouts
+            and one thread only; :meth:`search` then returns a :class:`CompiledRaveNode`.
         **kwargs: UCT's parameters (:class:`~mctslab.agents.uct.UCT`).
 
     Moves are matched by ``(player, move)``; this assumes, as every game of mctslab does,
@@ -108,13 +119,19 @@ class Rave(UCT):
     """
 
     name = "rave"
-    params = (*VARIANT_PARAMS, Param("k", float, 250.0, check_k, "RAVE equivalence parameter (beta = 1/2 at n = k)"))
+    params = (
+        *VARIANT_PARAMS,
+        Param("k", float, 250.0, check_k, "RAVE equivalence parameter (beta = 1/2 at n = k)"),
+        Param("engine", str, "python", check_engine, "python, or compiled (Numba: pip install mctslab[fast])"),
+    )
     node_class = RaveNode
     rule_class = RaveRule
 
     def __init__(
         self, iterations: int | None = None, c: float = SQRT2, *, k: float = 250.0, seed: Seed = None, **kwargs
     ) -> None:
+        if kwargs.get("threads", 1) != 1:  # UCT's own check would suggest engine=compiled
+            raise ValueError(f"threads={kwargs['threads']}: RAVE searches in one thread; use threads=1")
         super().__init__(iterations, c, seed=seed, **kwargs)
         self.set_params(k=k)
         self._playout: tuple[int, ...] = ()
@@ -146,7 +163,143 @@ class Rave(UCT):
                 played.add((node.player, node.move))
             node = node.parent
 
+    def check_compiled(self) -> None:
+        """Raise a one-line ValueError if this agent asks the compiled engine for what it cannot run.
+
+        The compiled RAVE kernel runs :class:`Rave` itself with random playouts in one
+        thread: no part named in :attr:`COMPILED_PARTS` may differ from Rave's.
+        """
+        changed = [name for name in self.COMPILED_PARTS if getattr(type(self), name) is not getattr(Rave, name)]
+        if changed:
+            raise ValueError(
+                f"{type(self).__name__} overrides {', '.join(changed)}: the compiled engine runs plain RAVE only;"
+                " use engine=python"
+            )
+        if self.playout != "random":
+            raise ValueError(
+                f"playout={self.playout}: the compiled engine plays random playouts only; use engine=python"
+            )
+        if self.threads > 1:
+            raise ValueError(f"threads={self.threads}: RAVE searches in one thread; use threads=1")
+        self._check_compiled_budget()
+
+    def analyse(self, game: Game, state: State) -> Analysis:
+        """Search, then return the final move with per-move statistics, depth and the tree (see :class:`UCT`)."""
+        if self.engine != "compiled":
+            return super().analyse(game, state)
+        if game.has_chance:
+            raise ValueError(f"engine=compiled cannot play {game.spec}: it has chance nodes; use engine=python")
+        return analyse_compiled(self, game, state)
+
 
 def amaf_pairs(first: int, moves: tuple[int, ...]) -> set[tuple[int, int]]:
     """The ``(player, move)`` pairs of a sequence of moves that starts with ``first`` to move (players alternate)."""
     return {(first if i % 2 == 0 else 1 - first, m) for i, m in enumerate(moves)}
+
+
+class CompiledRaveNode(CompiledNode):
+    """A read-only view of one slot of a :class:`~mctslab.engine.rave.RaveTree`: :class:`RaveNode`'s attributes.
+
+    ``amaf_visits``, ``amaf_wins`` and ``amaf_mean`` are read from the arrays when asked,
+    as :class:`~mctslab.agents.compiled.CompiledNode` reads the rest.
+    """
+
+    __slots__ = ()
+
+    @property
+    def amaf_visits(self) -> int:
+        """Playouts through the parent in which ``player`` later played ``move``."""
+        return int(self.tree.amv[self.slot])
+
+    @property
+    def amaf_wins(self) -> float:
+        """Total reward of those playouts for ``player`` (the arrays count half points)."""
+        return int(self.tree.amw2[self.slot]) / 2
+
+    @property
+    def amaf_mean(self) -> float:
+        """``amaf_wins / amaf_visits`` (0.5 before any)."""
+        return _amaf_mean(self.tree, self.slot)
+
+    def add_amaf(self, reward: float) -> None:
+        """Not possible: the compiled engine updates its own arrays.
+
+        Raises:
+            TypeError: always.
+        """
+        raise TypeError("a CompiledRaveNode is a read-only view of the compiled engine's arrays")
+
+    def __repr__(self) -> str:
+        return (
+            f"CompiledRaveNode(move={self.move}, player={self.player}, wins={self.wins:g}, visits={self.visits},"
+            f" amaf_wins={self.amaf_wins:g}, amaf_visits={self.amaf_visits})"
+        )
+
+
+def _amaf_mean(tree: Any, slot: int) -> float:
+    """A slot's AMAF mean from the arrays' counts (0.5 before any), as :attr:`RaveNode.amaf_mean` computes it."""
+    visits = int(tree.amv[slot])
+    return int(tree.amw2[slot]) / 2 / visits if visits else 0.5
+
+
+pair_node_with_rule(CompiledRaveNode, RaveRule)  # a compiled RAVE tree drawn alone is labelled RAVE, as a Python one
+
+
+class _Counts(NamedTuple):
+    """A child's counts as :class:`RaveRule` reads them, for the root's statistics (no position is made)."""
+
+    visits: int
+    mean: float
+    amaf_mean: float
+
+
+def analyse_compiled(agent: Rave, game: Game, state: State) -> Analysis:
+    """:meth:`Rave.analyse` on the compiled engine (:func:`mctslab.engine.rave.search_rave`).
+
+    As :func:`mctslab.agents.compiled.analyse`: the search's seed is 32 bits of the agent's
+    generator, the move the most visited child (ties: higher mean; ``final="mean"``: the
+    best mean), the statistics in move order with :class:`RaveRule`'s exploration term,
+    and ``Analysis.root`` a :class:`CompiledRaveNode`.
+
+    Raises:
+        ValueError: (one line, before anything is compiled) for what the compiled engine
+            cannot run (:meth:`Rave.check_compiled`) or a game without a kernel.
+    """
+    from ..engine.rave import checked_search_rave
+
+    agent.check_compiled()
+    check_supported(game)
+    legal_or_raise(game, state)
+    result = checked_search_rave(  # the agent's parameters were checked when it was made, the state just above
+        game,
+        state,
+        c=agent.c,
+        k=agent.k,
+        iterations=agent.iterations,
+        seconds=agent.seconds,
+        max_moves=agent.max_moves,
+        seed=agent.rng.getrandbits(32),
+        tree=_reusable(agent, game, state),
+    )
+    if agent.reuse:
+        agent._compiled_previous = (game, result.tree, state)
+    tree = result.tree
+    children = [
+        (int(tree.move[s]), int(tree.visits[s]), float(tree.mean[s]), _amaf_mean(tree, s)) for s in tree.children()
+    ]
+    if not children:  # as the UCT path: never silently a default move
+        raise RuntimeError(
+            f"the compiled engine found no legal move in {game.spec} position {state!r}; use engine=python"
+        )
+    if agent.final == "visits":
+        best = max(children, key=lambda ch: (ch[1], ch[2]))
+    else:
+        best = max(children, key=lambda ch: (ch[2], ch[1]))
+    root = CompiledRaveNode.root_of(tree, game, state)
+    rule = agent.rule
+    parent = _Counts(root.visits, root.mean, root.amaf_mean)
+    stats = tuple(
+        MoveStat(m, v, mean, exploration=rule.exploration(parent, _Counts(v, mean, amean)))
+        for m, v, mean, amean in sorted(children)
+    )
+    return Analysis(best[0], stats, iterations=result.done, max_depth=tree.max_depth, root=root, rule=rule.name)

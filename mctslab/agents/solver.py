@@ -28,6 +28,11 @@ What the proofs change in the search (each in its named step):
 
 Point of view as in :class:`~mctslab.agents.uct.Node`: ``proven`` is the value (1 win,
 0.5 draw, 0 loss) **for** ``node.player``, the player who made the move into the node.
+
+``engine="compiled"`` runs the same algorithm on :mod:`mctslab.engine` (the kernel
+:func:`~mctslab.engine.kernels.solver_uct`, the tree :class:`~mctslab.engine.solver.SolverTree`):
+the same player with other random numbers, many times faster; the root is then a read-only
+:class:`CompiledSolverNode` view of the arrays, with ``proven`` as here.
 """
 
 from __future__ import annotations
@@ -35,9 +40,11 @@ from __future__ import annotations
 from dataclasses import replace
 from math import inf
 
+from ..engine import check_engine, check_supported
 from ..games.base import Game, State
 from ..ucb import ucb1
-from .base import Analysis
+from .base import Analysis, Param, legal_or_raise
+from .compiled import CompiledNode, _reusable
 from .registry import register_agent
 from .rules import SelectionRule, best_child_by
 from .uct import UCT, VARIANT_PARAMS, Node
@@ -107,7 +114,9 @@ class SolverRule(SelectionRule):
 class Solver(UCT):
     """MCTS-Solver (Winands et al. 2008): UCT that backs up proven wins, losses and draws.
 
-    Same parameters as :class:`~mctslab.agents.uct.UCT`. The tree's nodes are
+    Parameters: :class:`~mctslab.agents.uct.UCT`'s but ``threads`` and ``parallel`` (one
+    search, one thread); ``engine="compiled"`` runs :mod:`mctslab.engine.solver` (random
+    playouts, games with a kernel, :meth:`check_compiled`). The tree's nodes are
     :class:`SolverNode`; :meth:`analyse` returns ``Analysis.value``: the root's proven
     value for the player to move (1 win, 0.5 draw, 0 loss), or ``None`` when the search
     has not proven it. The :class:`~mctslab.viz.SearchRecorder` and the tree explorer
@@ -124,7 +133,10 @@ class Solver(UCT):
     """
 
     name = "solver"
-    params = VARIANT_PARAMS
+    params = (
+        *VARIANT_PARAMS,
+        Param("engine", str, "python", check_engine, "python, or compiled (Numba: pip install mctslab[fast])"),
+    )
     node_class = SolverNode
     rule_class = SolverRule
 
@@ -175,8 +187,96 @@ class Solver(UCT):
 
     def analyse(self, game: Game, state: State) -> Analysis:
         """UCT's analysis, with ``value``: the root's proven value for the player to move, or ``None``."""
+        if self.engine == "compiled":
+            return _analyse_compiled(self, game, state)
         a = super().analyse(game, state)
         return replace(a, value=root_value(a.root))
+
+    COMPILED_PARTS = (*UCT.COMPILED_PARTS, "best_child", "move_stats")
+    """The parts the compiled solver runs as :class:`Solver`'s own (the kernel's, or read on the arrays)."""
+
+    def check_compiled(self) -> None:
+        """Raise a one-line ValueError if this agent asks the compiled engine for what it cannot run.
+
+        The compiled solver runs :class:`Solver` exactly: no part in :attr:`COMPILED_PARTS`
+        may differ from Solver's, playouts are random, one thread searches.
+        """
+        changed = [name for name in self.COMPILED_PARTS if getattr(type(self), name) is not getattr(Solver, name)]
+        if changed:
+            raise ValueError(
+                f"{type(self).__name__} overrides {', '.join(changed)}: the compiled engine runs MCTS-Solver as"
+                " Solver does only; use engine=python"
+            )
+        if self.playout != "random":
+            raise ValueError(
+                f"playout={self.playout}: the compiled engine plays random playouts only; use engine=python"
+            )
+        if self.threads != 1:
+            raise ValueError(
+                f"threads={self.threads}: the compiled solver searches one tree in one thread; use threads=1"
+            )
+        self._check_compiled_budget()
+
+
+class CompiledSolverNode(CompiledNode):
+    """A read-only view of a slot of a :class:`~mctslab.engine.solver.SolverTree`: a CompiledNode with ``proven``."""
+
+    __slots__ = ()
+
+    @property
+    def proven(self) -> float | None:
+        """As :attr:`SolverNode.proven`: ``None`` while unknown, else 1.0, 0.5 or 0.0 for ``player``."""
+        return self.tree.value(self.slot)
+
+    def __repr__(self) -> str:
+        return super().__repr__().replace("CompiledNode(", "CompiledSolverNode(")[:-1] + f", proven={self.proven})"
+
+
+def _analyse_compiled(agent: Solver, game: Game, state: State) -> Analysis:
+    """:meth:`Solver.analyse` on the compiled engine: the search in the arrays, the rest Solver's own.
+
+    The seed of the search is drawn from the agent's generator (32 bits per search, as
+    :func:`mctslab.agents.compiled.analyse`); the final move is :meth:`Solver.best_child`
+    and the statistics :meth:`Solver.move_stats`, read on the :class:`CompiledSolverNode` root.
+
+    Raises:
+        ValueError: (one line, before anything is compiled) for what :meth:`Solver.check_compiled`
+            refuses, a game with chance, or a game that declares no kernel.
+    """
+    from ..engine.solver import search
+
+    agent.check_compiled()
+    if game.has_chance:
+        raise ValueError(f"engine=compiled cannot play {game.spec}: it has chance nodes; use engine=python")
+    check_supported(game)
+    legal_or_raise(game, state)
+    result = search(
+        game,
+        state,
+        c=agent.c,
+        iterations=agent.iterations,
+        seconds=agent.seconds,
+        max_moves=agent.max_moves,
+        seed=agent.rng.getrandbits(32),
+        tree=_reusable(agent, game, state),
+    )
+    if agent.reuse:
+        agent._compiled_previous = (game, result.tree, state)
+    if not result.moves:  # as the compiled UCT: never silently a default move
+        raise RuntimeError(
+            f"the compiled engine found no legal move in {game.spec} position {state!r}; use engine=python"
+        )
+    root = CompiledSolverNode.root_of(result.tree, game, state)
+    best = agent.best_child(root)
+    return Analysis(
+        best.move,
+        agent.move_stats(root),
+        iterations=result.done,
+        max_depth=result.tree.max_depth,
+        root=root,
+        rule=agent.rule.name,
+        value=root_value(root),
+    )
 
 
 def root_value(root: SolverNode) -> float | None:

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 
 from .. import engine
 from ..agents import make_agent
+from ..engine.rave import compile_rave_seconds
 from ..games import make_game
 from . import creference, openspiel, parallel
 from .naive import naive_uct
@@ -101,10 +102,10 @@ def _uct(game_spec: str, iterations: int, agent: str = "uct") -> Callable[[], ob
     return run
 
 
-def _compiled_uct(game_spec: str, iterations: int) -> tuple[Callable[[], object], int]:
+def _compiled_uct(game_spec: str, iterations: int, agent: str = "uct") -> tuple[Callable[[], object], int]:
     """One search as a seeded agent makes it (every run the same), and the seed of that search."""
     game = make_game(game_spec)
-    agent = make_agent(f"uct:iterations={iterations},engine=compiled", seed=0)
+    agent = make_agent(f"{agent}:iterations={iterations},engine=compiled", seed=0)
     start = agent.rng.getstate()
 
     def run() -> object:
@@ -145,6 +146,8 @@ VARIANTS = ("solver", "rave", "transpositions", "uct:playout=decisive")
 """UCT's variants (notebook 09), benchmarked on Connect Four at :data:`VARIANT_BUDGET` iterations
 beside plain UCT's row: their cost per iteration relative to UCT."""
 VARIANT_BUDGET = 1_000
+COMPILED_ROWS = ("uct compiled", "rave compiled", "solver compiled", *parallel.NAMES)
+"""Rows timed with the cycle collector off (compiled searches: a pause there would collect the Python rows' trees)."""
 BATCHED_PER_MOVE = {"tictactoe": (100, 2_000), "tictactoe:n=4,k=3": (200,)}
 """Flat Monte Carlo with ``batched=true`` (NumPy playouts): Racioppo 2020's 100 per move, and more."""
 
@@ -168,6 +171,10 @@ def cases(scale: float = 1.0, compare: bool = True, c_reference: bool = False) -
             run, search_seed = _compiled_uct(game, n(its))
             c_runs = creference.timed_searches(game, n(its), search_seed) if c_reference else None
             out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct", c_runs))
+        for name, games in (("rave", ("connect4", "uttt")), ("solver", ("connect4",))):
+            for game in games:  # the variants compiled; x python: over the variant's own (Connect Four) row
+                run, _ = _compiled_uct(game, n(UCT_BUDGETS[game]), name)
+                out.append(Case(f"{name} compiled", game, n(UCT_BUDGETS[game]), "iterations", run, baseline=name))
         for name, game, k, work, run in parallel.parallel_runs(n):  # root, tree and leaf parallelism
             out.append(Case(name, game, work, "iterations", run, baseline=parallel.NAME, threads=k))
     for agent in VARIANTS:
@@ -242,7 +249,7 @@ def run_benchmark(
         raise ValueError(f"scale must be > 0, got {scale}")
     from tqdm.auto import tqdm
 
-    compile_seconds = engine.compile_seconds() if engine.available() else None
+    compile_seconds = engine.compile_seconds() + compile_rave_seconds() if engine.available() else None
     c_note = None
     if c_reference:
         c_note = (
@@ -268,7 +275,7 @@ def run_benchmark(
             for i, case in enumerate(todo):
                 # The compiled rows run with the collector off: a pause there would collect the Python
                 # rows' cyclic trees, no cost of theirs (and collecting before them would chill their caches).
-                wall, cpu = _time(case.run, collect=case.name not in ("uct compiled", *parallel.NAMES))
+                wall, cpu = _time(case.run, collect=case.name not in COMPILED_ROWS)
                 walls[i].append(wall)
                 cpus[i].append(cpu)
                 bar.update()
@@ -306,7 +313,7 @@ def run_benchmark(
 
 def format_report(report: Report) -> str:
     """The report as a text table."""
-    head = f"{'what':<10} {'game':<17} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
+    head = f"{'what':<11} {'game':<17} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
     head += f" {'OpenSpiel/s':>11} {'ratio':>6} {'x python':>8}"
     with_c = any(r.c_rate for r in report.rows)
     head += f" {'C/s':>11} {'x C':>6} {'C xorsh':>7}" if with_c else ""
@@ -316,9 +323,9 @@ def format_report(report: Report) -> str:
         ref = f"{r.openspiel_rate:>11,.0f} {r.ratio:>6.1f}" if r.openspiel_rate else f"{'':>11} {'':>6}"
         ref += f" {r.speedup:>8.1f}" if r.speedup else (f" {'':>8}" if r.c_rate else "")
         ref += f" {r.c_rate:>11,.0f} {r.c_ratio:>6.2f} {r.xorshift_speedup:>7.2f}" if r.c_rate else ""
-        name = r.name if len(r.name) <= 10 else r.name.replace("uct compiled", "uct (nb)")
+        name = r.name if len(r.name) <= 10 else r.name.replace(" compiled", " (nb)")
         lines.append(
-            f"{name:<10} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
+            f"{name:<11} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
         )
     m = report.machine
     spiel = "installed" if m["openspiel"] else "not installed (pip install -e .[compare])"
@@ -332,8 +339,9 @@ def format_report(report: Report) -> str:
             "the others' OpenSpiel's Python MCTS;"
         )
         lines.append(
-            f"  x python: its speed over the uct row of the same game; kernels compiled or loaded from Numba's "
-            f"cache in {report.compile_seconds:.1f} s, once per process, not in the rows"
+            "  x python: its speed over the uct row of the same game (rave (nb): over the rave row, solver (nb): over"
+            f" the solver row); kernels compiled or loaded from Numba's cache in {report.compile_seconds:.1f} s, once"
+            " per process, not in the rows"
         )
     else:
         lines.append("compiled engine: not measured (Numba not installed: pip install -e .[fast])")

@@ -1,4 +1,4 @@
-"""A compiled UCT engine (Numba): the same algorithm as :class:`mctslab.agents.uct.UCT`, many times faster.
+"""A compiled UCT engine (Numba): UCT and two variants, the same algorithms as the Python agents, many times faster.
 
 Optional: ``pip install "mctslab[fast]"`` installs Numba. The UCT agent uses this engine
 with ``engine="compiled"`` (``make_agent("uct:iterations=10000,engine=compiled")``); plain
@@ -25,10 +25,18 @@ Games: a game takes part through :meth:`~mctslab.games.base.Game.compiled_encodi
 (its kind and integer parameters) and :meth:`~mctslab.games.base.Game.compiled_state`
 (a position as an int64 vector); tic-tac-toe (boards up to 7 x 7), Connect Four (up to
 63 bits of board) and Ultimate Tic-Tac-Toe with Fractio have them. The tree is a set of
-parallel arrays (36 bytes per slot; see :mod:`mctslab.engine.kernels`), made small
-(at most 65,536 slots) and doubled as the search needs: no budget sizes an allocation.
+parallel arrays (36 bytes per slot; see :mod:`mctslab.engine.kernels`), made as large as the
+budget can need (one block of slots per iteration) up to 2^20 slots, then doubled as the
+search needs; the system zeroes the pages as they are first touched, so slots never reached
+cost nothing.
 The budget runs in compiled calls of about 0.1 s, one random stream across them, so
 Ctrl-C stops a search within a second and the chunks change no result.
+
+Two variants of UCT run on the same arrays, each with its own kernel and tree: MCTS-Solver
+(``solver:engine=compiled``, :mod:`mctslab.engine.solver`: one more byte per slot, the proven
+value) and RAVE (``rave:engine=compiled``, :mod:`mctslab.engine.rave`: AMAF counts and the
+mixed value per slot). Their tests check them against the Python agents (the same player,
+within sampling error) and the solver's proofs against :mod:`mctslab.exact`.
 
 Root parallelism (``uct:engine=compiled,threads=K,parallel=root``,
 :func:`search_root_parallel`): K trees of the same position searched at once in K threads

@@ -109,6 +109,17 @@ def _borrow(typingctx, array):
     return array(array), codegen
 
 
+@njit(cache=CACHE, inline="always")
+def _ix(i):
+    """``i`` (never negative) as an unsigned index: Numba then drops its test for a negative index.
+
+    Numba reads ``a[i]`` with a signed ``i`` as Python does (``i < 0`` counts from the end), a
+    compare and select on every access; on unsigned indices it emits a plain load. Used on the
+    playouts' accesses, where that test was up to a tenth of the time; the values are the same.
+    """
+    return np.uint64(i)
+
+
 TICTACTOE, CONNECT4, ULTIMATE = 0, 1, 2
 SCRATCH = 416
 """Length of the kernels' scratch array: a position (up to 32 fields), 128 moves, a path of 256 slots."""
@@ -121,10 +132,10 @@ def _sqrt_log(roots, n):
     """``np.sqrt(np.log(n))`` (the same double), from ``roots[0, n]``, computed when first asked (0: not yet)."""
     if n >= ROOTS:
         return np.sqrt(np.log(n))
-    v = roots[0, n]
+    v = roots[0, _ix(n)]
     if v == 0.0:  # n = 1 stays 0.0 and is computed again: the same value
         v = np.sqrt(np.log(n))
-        roots[0, n] = v
+        roots[0, _ix(n)] = v
     return v
 
 
@@ -133,10 +144,10 @@ def _inv_sqrt(roots, n):
     """``1.0 / np.sqrt(n)`` (the same double), from ``roots[1, n]``, computed when first asked."""
     if n >= ROOTS:
         return 1.0 / np.sqrt(n)
-    v = roots[1, n]
+    v = roots[1, _ix(n)]
     if v == 0.0:
         v = 1.0 / np.sqrt(n)
-        roots[1, n] = v
+        roots[1, _ix(n)] = v
     return v
 
 
@@ -148,8 +159,9 @@ ONGOING, DRAWN = -1, 2
 
 @njit(cache=CACHE, inline="always")
 def _ttt_completes(tab, stones, cell):
-    for j in range(tab[cell, 0]):
-        m = tab[cell, 1 + j]
+    c = _ix(cell)
+    for j in range(tab[c, 0]):
+        m = tab[c, _ix(1 + j)]
         if stones & m == m:
             return True
     return False
@@ -158,8 +170,9 @@ def _ttt_completes(tab, stones, cell):
 @njit(cache=CACHE, inline="always")
 def _ttt_apply(prm, tab, st, move):
     p = st[1]
-    st[2 + p] |= 1 << move
-    if _ttt_completes(tab, st[2 + p], move):
+    k = _ix(2 + p)
+    st[k] |= 1 << move
+    if _ttt_completes(tab, st[k], move):
         st[0] = p
     elif st[2] | st[3] == prm[3]:
         st[0] = DRAWN
@@ -170,9 +183,10 @@ def _ttt_apply(prm, tab, st, move):
 def _ttt_legal(prm, st, out):
     occupied = st[2] | st[3]
     n = 0
-    for cell in range(prm[2]):
+    cells = 9 if prm[2] == 9 else prm[2]  # 3 x 3: a loop of a length the compiler sees (unrolled)
+    for cell in range(cells):
         if not (occupied >> cell) & 1:
-            out[n] = cell
+            out[_ix(n)] = cell
             n += 1
     return n
 
@@ -181,13 +195,13 @@ def _ttt_legal(prm, st, out):
 def _ttt_rollout(prm, tab, st, buf, limit):
     n = _ttt_legal(prm, st, buf)  # the pool of empty cells
     p = st[1]
-    mine = st[2 + p]
-    theirs = st[3 - p]
+    mine = st[_ix(2 + p)]
+    theirs = st[_ix(3 - p)]
     for _ in range(min(n, limit)):
-        i = int(_random() * n)
+        i = _ix(_random() * n)
         cell = buf[i]
         n -= 1
-        buf[i] = buf[n]
+        buf[i] = buf[_ix(n)]
         mine |= 1 << cell
         if _ttt_completes(tab, mine, cell):
             return p
@@ -231,8 +245,9 @@ def _c4_apply(prm, tab, st, move):
     height = prm[3]
     column = ((1 << prm[0]) - 1) << (move * height)
     bit = (occupied + (1 << (move * height))) & column
-    st[2 + p] |= bit
-    if _c4_won(prm, tab, st[2 + p]):
+    k = _ix(2 + p)
+    st[k] |= bit
+    if _c4_won(prm, tab, st[k]):
         st[0] = p
     elif occupied | bit == prm[4]:
         st[0] = DRAWN
@@ -245,7 +260,7 @@ def _c4_legal(prm, st, out):
     n = 0
     for c in range(prm[1]):
         if not (occupied >> (c * prm[3] + prm[0] - 1)) & 1:
-            out[n] = c
+            out[_ix(n)] = c
             n += 1
     return n
 
@@ -261,14 +276,14 @@ def _c4_rollout(prm, tab, st, buf, limit):
     occupied = mine | theirs
     steps = 0
     while n > 0 and steps < limit:
-        i = int(_random() * n)
+        i = _ix(_random() * n)
         c = buf[i]
         bit = (occupied + (1 << (c * height))) & (((1 << rows) - 1) << (c * height))
         occupied |= bit
         mine |= bit
         if (occupied >> (c * height + rows - 1)) & 1:  # the column is full now
             n -= 1
-            buf[i] = buf[n]
+            buf[i] = buf[_ix(n)]
         if four:
             won = _c4_four(mine, 7) if height == 7 else _c4_four(mine, height)
         else:
@@ -340,34 +355,34 @@ def _ut_rollout(prm, tab, st, buf, limit):
             return DRAWN
         board = st[23]
         if board >= 0:
-            free = 511 & ~(st[2 + board] | st[11 + board])
-            i = int(_random() * tab[1, free])
+            free = 511 & ~(st[_ix(2 + board)] | st[_ix(11 + board)])
+            i = int(_random() * tab[1, _ix(free)])
         else:
             total = 0
             for b in range(9):
                 if not (st[22] >> b) & 1:
-                    total += tab[1, 511 & ~(st[2 + b] | st[11 + b])]
+                    total += tab[1, _ix(511 & ~(st[_ix(2 + b)] | st[_ix(11 + b)]))]
             i = int(_random() * total)
             free = 0
             for b in range(9):
                 if not (st[22] >> b) & 1:
-                    free = 511 & ~(st[2 + b] | st[11 + b])
-                    if i < tab[1, free]:
+                    free = 511 & ~(st[_ix(2 + b)] | st[_ix(11 + b)])
+                    if i < tab[1, _ix(free)]:
                         board = b
                         break
-                    i -= tab[1, free]
+                    i -= tab[1, _ix(free)]
         # _ut_apply(prm, tab, st, 9 * board + cell) written out: even inlined, a helper taking arrays leaves calls
         # to Numba's reference counting (no-ops on borrowed views) around it, and Ultimate's playouts run 15% slower
-        cell = tab[2 + i, free]
+        cell = tab[_ix(2 + i), _ix(free)]
         p = st[1]
-        k = 2 + 9 * p + board
+        k = _ix(2 + 9 * p + board)
         st[k] |= 1 << cell
-        if tab[0, st[k]]:
-            st[20 + p] |= 1 << board
+        if tab[0, _ix(st[k])]:
+            st[_ix(20 + p)] |= 1 << board
             st[22] |= 1 << board
-            if prm[0] or tab[0, st[20 + p]]:
+            if prm[0] or tab[0, _ix(st[_ix(20 + p)])]:
                 st[0] = p
-        if st[2 + board] | st[11 + board] == 511:
+        if st[_ix(2 + board)] | st[_ix(11 + board)] == 511:
             st[22] |= 1 << board
         st[1] = 1 - p
         if st[0] != ONGOING:
@@ -421,6 +436,270 @@ def rollout(kind, prm, tab, st, buf, limit):
     return _ut_rollout(prm, tab, st, buf, limit)
 
 
+# -- RAVE (mctslab.engine.rave): UCT with AMAF statistics, as mctslab.agents.rave.Rave.
+#    The playouts below are copies of the games' rollouts above with one line added, which marks
+#    played[p, m] = 1 for each move m that player p plays (the "played" table of AMAF); keep them
+#    in step: tests/test_rave_compiled.py checks that they draw as the rollouts do.
+
+
+@njit(cache=CACHE, inline="always")
+def _ttt_rollout_marking(prm, tab, st, buf, limit, played):
+    n = _ttt_legal(prm, st, buf)  # the pool of empty cells
+    p = st[1]
+    mine = st[_ix(2 + p)]
+    theirs = st[_ix(3 - p)]
+    for _ in range(min(n, limit)):
+        i = _ix(_random() * n)
+        cell = buf[i]
+        played[_ix(p), _ix(cell)] = 1
+        n -= 1
+        buf[i] = buf[_ix(n)]
+        mine |= 1 << cell
+        if _ttt_completes(tab, mine, cell):
+            return p
+        mine, theirs = theirs, mine
+        p = 1 - p
+    return DRAWN
+
+
+@njit(cache=CACHE, inline="always")
+def _c4_rollout_marking(prm, tab, st, buf, limit, played):
+    n = _c4_legal(prm, st, buf)  # the pool of open columns
+    p = st[1]
+    mine = st[2 + p]
+    theirs = st[3 - p]
+    rows, height = prm[0], prm[3]
+    four = prm[5] == 2 and tab[0, 1] == 2
+    occupied = mine | theirs
+    steps = 0
+    while n > 0 and steps < limit:
+        i = _ix(_random() * n)
+        c = buf[i]
+        played[_ix(p), _ix(c)] = 1
+        bit = (occupied + (1 << (c * height))) & (((1 << rows) - 1) << (c * height))
+        occupied |= bit
+        mine |= bit
+        if (occupied >> (c * height + rows - 1)) & 1:  # the column is full now
+            n -= 1
+            buf[i] = buf[_ix(n)]
+        if four:
+            won = _c4_four(mine, 7) if height == 7 else _c4_four(mine, height)
+        else:
+            won = _c4_won(prm, tab, mine)
+        if won:
+            return p
+        mine, theirs = theirs, mine
+        p = 1 - p
+        steps += 1
+    return DRAWN
+
+
+@njit(cache=CACHE, inline="always")
+def _ut_rollout_marking(prm, tab, st, buf, limit, played):
+    # The move is drawn without listing the legal moves: tab[1, m] counts the cells of the
+    # 9-bit set m, tab[2 + i, m] is its i-th cell; "anywhere" walks the open boards in order,
+    # so the i-th legal move in ascending order is drawn, each with probability 1 / n.
+    steps = 0
+    while st[0] == ONGOING:
+        if steps >= limit:
+            return DRAWN
+        board = st[23]
+        if board >= 0:
+            free = 511 & ~(st[_ix(2 + board)] | st[_ix(11 + board)])
+            i = int(_random() * tab[1, _ix(free)])
+        else:
+            total = 0
+            for b in range(9):
+                if not (st[22] >> b) & 1:
+                    total += tab[1, _ix(511 & ~(st[_ix(2 + b)] | st[_ix(11 + b)]))]
+            i = int(_random() * total)
+            free = 0
+            for b in range(9):
+                if not (st[22] >> b) & 1:
+                    free = 511 & ~(st[_ix(2 + b)] | st[_ix(11 + b)])
+                    if i < tab[1, _ix(free)]:
+                        board = b
+                        break
+                    i -= tab[1, _ix(free)]
+        # _ut_apply(prm, tab, st, 9 * board + cell) written out: even inlined, a helper taking arrays leaves calls
+        # to Numba's reference counting (no-ops on borrowed views) around it, and Ultimate's playouts run 15% slower
+        cell = tab[_ix(2 + i), _ix(free)]
+        p = st[1]
+        played[_ix(p), _ix(9 * board + cell)] = 1
+        k = _ix(2 + 9 * p + board)
+        st[k] |= 1 << cell
+        if tab[0, _ix(st[k])]:
+            st[_ix(20 + p)] |= 1 << board
+            st[22] |= 1 << board
+            if prm[0] or tab[0, _ix(st[_ix(20 + p)])]:
+                st[0] = p
+        if st[_ix(2 + board)] | st[_ix(11 + board)] == 511:
+            st[22] |= 1 << board
+        st[1] = 1 - p
+        if st[0] != ONGOING:
+            st[23] = -1
+        elif st[22] == 511:
+            st[0] = DRAWN
+            st[23] = -1
+        elif (st[22] >> cell) & 1:
+            st[23] = -1
+        else:
+            st[23] = cell
+        steps += 1
+    return st[0]
+
+
+@njit(cache=CACHE, inline="always")
+def rollout_marking(kind, prm, tab, st, buf, limit, played):
+    """:func:`rollout` (the same draws, the same result) that also sets ``played[p, m] = 1`` for every move played."""
+    if st[0] != ONGOING:
+        return st[0]
+    if kind == TICTACTOE:
+        return _ttt_rollout_marking(prm, tab, st, buf, limit, played)
+    if kind == CONNECT4:
+        return _c4_rollout_marking(prm, tab, st, buf, limit, played)
+    return _ut_rollout_marking(prm, tab, st, buf, limit, played)
+
+
+@njit(cache=CACHE, inline="always")
+def _beta(betas, k, n):
+    """Gelly and Silver's ``sqrt(k / (3 n + k))``, from ``betas[n]``, computed when first asked (0: not yet)."""
+    if n >= betas.shape[0]:
+        return np.sqrt(k / (3 * n + k))
+    v = betas[_ix(n)]
+    if v == 0.0:
+        v = np.sqrt(k / (3 * n + k))
+        betas[_ix(n)] = v
+    return v
+
+
+@njit(cache=CACHE, inline="always")
+def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, mix, played,
+                 roots, betas, k):  # fmt: skip
+    # From the leaf up: the node's own statistics (as uct), then AMAF for each created child whose
+    # (player, move) was played below the node (playout, then the tree moves below), then the node's move joins.
+    # A child's mix changes only with its mean or AMAF mean: recomputed here, after both (the path's children
+    # are among the AMAF updates: their own move was played below their parent).
+    for d in range(depth, -1, -1):
+        slot = _ix(path[_ix(d)])
+        player = (mover0 + d + 1) & 1  # who made the slot's move; its children's moves are the other player's
+        visits[slot] += 1
+        if result == player:
+            wins2[slot] += 2
+        elif result == DRAWN:
+            wins2[slot] += 1
+        mean[slot] = wins2[slot] / (2.0 * visits[slot])
+        isq[slot] = _inv_sqrt(roots, visits[slot])
+        f = first[slot]
+        if f >= 0:
+            mover = _ix(1 - player)
+            half = 2 if result == 1 - player else (1 if result == DRAWN else 0)
+            for i in range(f, f + nexp[slot]):
+                j = _ix(i)
+                if played[mover, _ix(move[j])]:
+                    amv[j] += 1
+                    amw2[j] += half
+                    b = _beta(betas, k, visits[j])
+                    mix[j] = (1.0 - b) * mean[j] + b * (amw2[j] / (2.0 * amv[j]))
+        if d > 0:
+            played[_ix(player), _ix(move[slot])] = 1
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
+def rave_uct(
+    kind, prm, tab, root_st, root, c, k, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
+    amv, amw2, mix, info, scratch, played, roots, betas,
+):
+    # fmt: on
+    """Run up to ``budget`` RAVE iterations from slot ``root``: :func:`uct` with AMAF statistics.
+
+    The arguments of :func:`uct`, and: ``k``, the equivalence parameter (> 0); ``amv`` and
+    ``amw2`` (int32), per slot, the AMAF visits and half points of the slot's move; ``mix``
+    (float64), per slot, ``(1 - beta) * mean + beta * amaf_mean`` with
+    ``beta = sqrt(k / (3 visits + k))``, kept as ``mean`` is (selection reads it, then adds
+    ``c * sqrt(ln N) / sqrt(n)``, as :class:`mctslab.agents.rave.RaveRule`; the first child on a
+    tie); ``played``, an int8 array (2, moves) cleared each iteration; ``betas``, a float64 array
+    of beta by visits, filled as first needed (zeros for a new ``k``). The AMAF update is
+    :meth:`mctslab.agents.rave.Rave.backpropagate`'s.
+    """
+    prm, tab, roots, betas = _borrow(prm), _borrow(tab), _borrow(roots), _borrow(betas)
+    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), _borrow(scratch[160:416])
+    move, first, nexp, visits = _borrow(move), _borrow(first), _borrow(nexp), _borrow(visits)
+    wins2, mean, isq, played = _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(played)
+    amv, amw2, mix = _borrow(amv), _borrow(amw2), _borrow(mix)
+    capacity = move.shape[0]
+    width = played.shape[1]
+    mover0 = root_st[1]
+    done = 0
+    while done < budget and info[0] + info[3] <= capacity:
+        st[:] = root_st
+        for j in range(width):  # the played table cleared (a loop: the slice assignment costs more)
+            played[0, _ix(j)] = 0
+            played[1, _ix(j)] = 0
+        node = root
+        depth = 0
+        path[0] = root
+        while True:  # selection and expansion: uct's, but for the value (mix for mean) and the AMAF fields
+            u = _ix(node)
+            f = first[u]
+            if f < 0:
+                if st[0] != ONGOING:
+                    break
+                f = info[0]
+                n = legal_moves(kind, prm, st, buf)
+                for j in range(n):
+                    move[_ix(f + j)] = buf[j]
+                first[u] = f
+                nlegal[u] = n
+                nexp[u] = 0
+                info[0] = f + n
+            ne = nexp[u]
+            nl = nlegal[u]
+            if ne < nl:
+                i = _ix(f + ne + int(_random() * (nl - ne)))
+                child = f + ne
+                q = _ix(child)
+                m = move[i]
+                move[i] = move[q]
+                move[q] = m
+                nexp[u] = ne + 1
+                first[q] = -1
+                visits[q] = 0
+                wins2[q] = 0
+                mean[q] = 0.5
+                isq[q] = np.inf
+                amv[q] = 0
+                amw2[q] = 0
+                mix[q] = 0.5
+                apply_move(kind, prm, tab, st, m)
+                depth += 1
+                path[_ix(depth)] = child
+                break
+            if nl == 0:
+                break
+            scale = c * _sqrt_log(roots, visits[u])
+            best = f
+            best_value = -np.inf
+            for j in range(f, f + nl):
+                value = mix[_ix(j)] + scale * isq[_ix(j)]
+                if value > best_value:
+                    best = j
+                    best_value = value
+            node = best
+            apply_move(kind, prm, tab, st, move[_ix(node)])
+            depth += 1
+            path[_ix(depth)] = node
+        result = rollout_marking(kind, prm, tab, st, buf, limit, played)
+        _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, mix,
+                     played, roots, betas, k)  # fmt: skip
+        if depth > info[1]:
+            info[1] = depth
+        done += 1
+    info[2] += done
+    return done
+
+
 @njit(cache=CACHE)
 def seed(value):
     """Seed Numba's random generator (one per thread, apart from NumPy's global one)."""
@@ -456,6 +735,175 @@ def fill_roots(roots):
         _inv_sqrt(roots, n)
 
 
+# -- MCTS-Solver (Winands, Bjornsson and Saito 2008, with proven draws): mctslab.agents.solver.Solver on
+#    the arrays. proven[slot]: UNPROVEN (-1) while unknown, else the slot's game-theoretic value for the
+#    player who made its move, in half points as wins2 counts them (0 loss, 1 draw, 2 win).
+
+UNPROVEN = -1
+_PROVEN_BONUS = np.array([0.0, -np.inf, 0.0, np.inf])
+"""Added to a child's UCB1 value in selection, by ``proven + 1``: a proven loss -inf, a proven win +inf, else 0."""
+
+
+@njit(cache=CACHE, inline="always")
+def _solver_prove(first, nlegal, nexp, proven, slot):
+    """:func:`mctslab.agents.solver.prove` on the arrays: True if ``slot`` is proven (now or before).
+
+    One child proven won (for the player to move at ``slot``) proves it lost for its own
+    player; else, once every legal move has a child and all are proven, its value is the
+    opposite of the best of theirs. A slot never expanded is left alone (terminals are
+    proven when created).
+    """
+    if proven[slot] >= 0:
+        return True
+    f = first[slot]
+    ne = nexp[slot]
+    if f < 0 or ne == 0:
+        return False
+    complete = ne == nlegal[slot]
+    best = -1
+    for j in range(f, f + ne):
+        p = proven[j]
+        if p < 0:
+            complete = False
+        elif p == 2:  # one winning move proves the slot
+            best = 2
+            complete = True
+            break
+        elif p > best:
+            best = p
+    if not complete:
+        return False
+    proven[slot] = 2 - best
+    return True
+
+
+# fmt: off
+@njit(cache=CACHE, inline="always")
+def _solver_descend(
+    kind, prm, tab, st, buf, path, root, mover0, c, move, first, nlegal, nexp, visits, wins2, mean, isq, info, roots,
+    proven,
+):
+    # fmt: on
+    """Steps 1 and 2 of one iteration (:meth:`Solver.select`, :meth:`Solver.expand`); the depth reached in ``path``.
+
+    As :func:`uct`'s descent, except: it stops at a proven slot; a child proven won for
+    the chooser scores ``+inf``, proven lost ``-inf`` (:class:`SolverRule`; a proven draw
+    keeps UCB1); a new child whose position is over is proven with its result.
+    """
+    node = root
+    depth = 0
+    path[0] = root
+    while proven[node] < 0:
+        f = first[node]
+        if f < 0:
+            if st[0] != ONGOING:
+                break  # a terminal leaf (not reached: terminals are proven when created)
+            f = info[0]
+            n = legal_moves(kind, prm, st, buf)
+            for j in range(n):
+                move[f + j] = buf[j]
+            first[node] = f
+            nlegal[node] = n
+            nexp[node] = 0
+            info[0] = f + n
+        ne = nexp[node]
+        nl = nlegal[node]
+        if ne < nl:  # expand: a random untried move becomes the next child
+            i = ne + int(_random() * (nl - ne))
+            child = f + ne
+            m = move[f + i]
+            move[f + i] = move[child]
+            move[child] = m
+            nexp[node] = ne + 1
+            first[child] = -1
+            visits[child] = 0
+            wins2[child] = 0
+            mean[child] = 0.5
+            isq[child] = np.inf
+            apply_move(kind, prm, tab, st, m)
+            depth += 1
+            path[depth] = child
+            if st[0] == ONGOING:
+                proven[child] = UNPROVEN
+            else:  # a terminal child: proven with its result, for the player who made the move
+                player = (mover0 + depth + 1) & 1
+                proven[child] = 2 if st[0] == player else (1 if st[0] == DRAWN else 0)
+            break
+        if nl == 0:
+            break
+        # select: the highest value, the first one on a tie; proven won +inf, proven lost -inf, else UCB1
+        # (added from a table, not branched on: a tenth of a Connect Four search; every child is visited: UCB1 finite)
+        scale = c * _sqrt_log(roots, visits[node])
+        best = f
+        best_value = -np.inf
+        for j in range(f, f + nl):
+            value = mean[j] + scale * isq[j] + _PROVEN_BONUS[proven[j] + 1]
+            if value > best_value:
+                best = j
+                best_value = value
+        node = best
+        apply_move(kind, prm, tab, st, move[node])
+        depth += 1
+        path[depth] = node
+    return depth
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
+def solver_uct(
+    kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch,
+    roots, proven,
+):
+    # fmt: on
+    """Run up to ``budget`` MCTS-Solver iterations from slot ``root``: :func:`uct` with proofs in ``proven``.
+
+    The arguments of :func:`uct`, and ``proven`` (int8, a slot's proven value in half
+    points for the player who made its move, :data:`UNPROVEN` while unknown; the root's
+    set by the caller). Each iteration: :func:`_solver_descend`; step 3, the leaf's
+    proven result if it has one (no random number drawn), else a random playout; step 4,
+    :func:`uct`'s statistics on the path, then every slot above the leaf is proven in
+    turn (:func:`_solver_prove`) until one cannot be. Returns the iterations done by this
+    call; ``nogil=True`` as :func:`uct`.
+    """
+    prm, tab, roots, info = _borrow(prm), _borrow(tab), _borrow(roots), _borrow(info)
+    move, first, nlegal, nexp = _borrow(move), _borrow(first), _borrow(nlegal), _borrow(nexp)
+    visits, wins2, mean, isq, proven = _borrow(visits), _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(proven)
+    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), _borrow(scratch[160:416])
+    capacity = move.shape[0]
+    mover0 = root_st[1]
+    done = 0
+    while done < budget and info[0] + info[3] <= capacity:
+        st[:] = root_st
+        depth = _solver_descend(
+            kind, prm, tab, st, buf, path, root, mover0, c, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
+            roots, proven,
+        )  # fmt: skip
+        p = proven[path[depth]]
+        if p >= 0:  # a proven leaf backs up its exact result
+            player = (mover0 + depth + 1) & 1
+            result = player if p == 2 else (DRAWN if p == 1 else 1 - player)
+        else:
+            result = rollout(kind, prm, tab, st, buf, limit)
+        for d in range(depth + 1):
+            slot = path[d]
+            player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
+            visits[slot] += 1
+            if result == player:
+                wins2[slot] += 2
+            elif result == DRAWN:
+                wins2[slot] += 1
+            mean[slot] = wins2[slot] / (2.0 * visits[slot])
+            isq[slot] = _inv_sqrt(roots, visits[slot])
+        for d in range(depth - 1, -1, -1):  # the proofs, from the leaf's parent up, while they hold
+            if not _solver_prove(first, nlegal, nexp, proven, path[d]):
+                break
+        if depth > info[1]:
+            info[1] = depth
+        done += 1
+    info[2] += done
+    return done
+
+
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def uct(
@@ -488,54 +936,56 @@ def uct(
         depth = 0
         path[0] = root
         while True:
-            f = first[node]
+            u = _ix(node)
+            f = first[u]
             if f < 0:
                 if st[0] != ONGOING:
                     break  # a terminal leaf: simulated as it is
                 f = info[0]
                 n = legal_moves(kind, prm, st, buf)
                 for j in range(n):
-                    move[f + j] = buf[j]
-                first[node] = f
-                nlegal[node] = n
-                nexp[node] = 0
+                    move[_ix(f + j)] = buf[j]
+                first[u] = f
+                nlegal[u] = n
+                nexp[u] = 0
                 info[0] = f + n
-            ne = nexp[node]
-            nl = nlegal[node]
+            ne = nexp[u]
+            nl = nlegal[u]
             if ne < nl:  # expand: a random untried move becomes the next child
-                i = ne + int(_random() * (nl - ne))
+                i = _ix(f + ne + int(_random() * (nl - ne)))
                 child = f + ne
-                m = move[f + i]
-                move[f + i] = move[child]
-                move[child] = m
-                nexp[node] = ne + 1
-                first[child] = -1
-                visits[child] = 0
-                wins2[child] = 0
-                mean[child] = 0.5
-                isq[child] = np.inf
+                k = _ix(child)
+                m = move[i]
+                move[i] = move[k]
+                move[k] = m
+                nexp[u] = ne + 1
+                first[k] = -1
+                visits[k] = 0
+                wins2[k] = 0
+                mean[k] = 0.5
+                isq[k] = np.inf
                 apply_move(kind, prm, tab, st, m)
                 depth += 1
-                path[depth] = child
+                path[_ix(depth)] = child
                 break
             if nl == 0:
                 break
             # select: the child with the highest UCB1 value, the first one on a tie
-            scale = c * _sqrt_log(roots, visits[node])
+            scale = c * _sqrt_log(roots, visits[u])
             best = f
             best_value = -np.inf
             for j in range(f, f + nl):
-                value = mean[j] + scale * isq[j]
+                value = mean[_ix(j)] + scale * isq[_ix(j)]
                 if value > best_value:
                     best = j
                     best_value = value
             node = best
-            apply_move(kind, prm, tab, st, move[node])
+            apply_move(kind, prm, tab, st, move[_ix(node)])
             depth += 1
-            path[depth] = node
+            path[_ix(depth)] = node
         result = rollout(kind, prm, tab, st, buf, limit)
         for d in range(depth + 1):
-            slot = path[d]
+            slot = _ix(path[_ix(d)])
             player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
             visits[slot] += 1
             if result == player:

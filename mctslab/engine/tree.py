@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import inf
 from typing import Any
 
@@ -40,6 +40,11 @@ FIRST_CHUNK, MAX_CHUNK = 1024, 1 << 24
 def _roots() -> np.ndarray:
     """The kernels' table of ``sqrt(ln n)`` and ``1 / sqrt(n)``, one per process, filled by the kernels as they go."""
     return np.zeros((2, kernels().ROOTS), dtype=np.float64)
+
+
+@cache
+def _slot_bytes(arrays: tuple[tuple[str, type], ...]) -> int:
+    return sum(np.dtype(dtype).itemsize for _, dtype in arrays)
 
 
 class CompiledTree:
@@ -161,7 +166,7 @@ class CompiledTree:
     @property
     def slot_bytes(self) -> int:
         """Bytes per slot of this tree's arrays (:data:`SLOT_BYTES` for plain UCT)."""
-        return sum(np.dtype(dtype).itemsize for _, dtype in self._ARRAYS)
+        return _slot_bytes(self._ARRAYS)
 
     @property
     def slots(self) -> int:

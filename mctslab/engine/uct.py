@@ -13,7 +13,7 @@ from ..games.base import Game, IllegalMoveError, State
 from .backend import check_supported, kernels
 from .tree import KINDS, MAX_VISITS, NO_LIMIT, CompiledTree
 
-__all__ = ["SearchResult", "compile_seconds", "random_results", "search", "tables"]
+__all__ = ["SearchResult", "checked_search", "compile_seconds", "random_results", "search", "tables"]
 
 
 @lru_cache(maxsize=32)
@@ -132,12 +132,34 @@ def search(
     """
     check_supported(game)  # before compiling: a game without a kernel fails at once
     _check_budget(c, iterations, seconds, max_moves, seed)
-    compiled = kernels()
-    compile_seconds()
     if tree is None:
         game.check_state(state)
         if game.is_terminal(state):
             raise IllegalMoveError("no move to search: the game is over")
+    return checked_search(
+        game, state, c=c, iterations=iterations, seconds=seconds, max_moves=max_moves, seed=seed, tree=tree
+    )
+
+
+def checked_search(
+    game: Game,
+    state: State,
+    *,
+    c: float,
+    iterations: int | None,
+    seconds: float | None,
+    max_moves: int | None,
+    seed: int,
+    tree: CompiledTree | None = None,
+) -> SearchResult:
+    """:func:`search` for a caller that has checked its arguments as :func:`search` does (an agent: once per move).
+
+    The agent's parameters were checked when it was made and its state by
+    :func:`~mctslab.agents.base.legal_or_raise`; checking them again is a tenth of a short search.
+    """
+    compiled = kernels()
+    compile_seconds()
+    if tree is None:
         kind, prm, tab, root_state = _encode(game, state)
         budget = iterations if iterations is not None else 4096
         tree = CompiledTree(kind, prm, tab, root_state, capacity=CompiledTree.slots_for(kind, prm, budget))

@@ -5,9 +5,11 @@
   winning one and stays one up to a limit, and :func:`win_race` on :data:`CONNECT4_ENDGAMES`
   (MCTS-Solver against UCT);
 * :mod:`.matches`: every variant against plain UCT (:func:`head_to_head`) at equal
-  iterations and equal time (:func:`timed_match`, which also reports the iterations each
-  side reached), RAVE over budgets (:func:`measured_curve`), each match a
+  iterations and equal time, RAVE over budgets (:func:`measured_curve`), each match a
   :func:`mctslab.tournament.play_match` into a results file;
+* :mod:`.timed`: the equal-time matches that record what each side's clock allowed
+  (:func:`timed_match`): :data:`TIMED_MATCHES` on the Python engine, :data:`COMPILED_MATCHES`
+  (the compiled solver and RAVE against the compiled UCT);
 * :mod:`.results`: the measured table (:func:`measured_table`) and what each clock
   allowed (:func:`reach`), read back from those files, and where they are
   (:func:`stored_games`: beside the notebook or in the installed course, else an error
@@ -17,9 +19,9 @@
   (:func:`iteration_costs`).
 
 Everything is seeded; ``python -m mctslab.course.experiments.improvements`` plays what is
-missing (resumable), at the size of :data:`MATCHES`, :data:`CURVE_MATCHES` and
-:data:`TIMED_MATCHES` (those in one process, whatever ``--workers``: concurrent games would
-share the cores their clocks measure).
+missing (resumable), at the size of :data:`MATCHES`, :data:`CURVE_MATCHES`,
+:data:`TIMED_MATCHES` and :data:`COMPILED_MATCHES` (the last two in one process, whatever
+``--workers``: concurrent games would share the cores their clocks measure).
 """
 
 from .costs import Timings, iteration_costs, node_counts, playout_costs
@@ -34,36 +36,52 @@ from .matches import (
     MATCHES,
     SECONDS,
     SEED,
-    TIMED_GAMES,
-    TIMED_MATCHES,
     VARIANTS,
     Pairing,
-    TimedMatch,
     curve_matches,
     head_to_head,
-    is_timed,
     matches,
     measured_curve,
     stored_match,
-    timed_match,
-    timed_matches,
 )
 from .races import CONNECT4_ENDGAMES, Race, iterations_to_win, win_race
 from .results import (
     COMPARISONS,
+    LOAD_LOG,
     STORED_GAMES,
     MeasuredTable,
     Reach,
     Row,
     bonferroni,
     detectable_score,
+    machine_load,
     measured_table,
     reach,
     stored_games,
 )
+from .timed import (
+    COMPILED_BASELINE,
+    COMPILED_GAMES,
+    COMPILED_MATCHES,
+    COMPILED_SECONDS,
+    COMPILED_VARIANTS,
+    TIMED_GAMES,
+    TIMED_MATCHES,
+    TimedMatch,
+    compiled_matches,
+    is_timed,
+    timed_match,
+    timed_matches,
+    warm_up,
+)
 
 __all__ = [
     "COMPARISONS",
+    "COMPILED_BASELINE",
+    "COMPILED_GAMES",
+    "COMPILED_MATCHES",
+    "COMPILED_SECONDS",
+    "COMPILED_VARIANTS",
     "CONNECT4_ENDGAMES",
     "COSTLY_GAMES",
     "CURVE_BUDGETS",
@@ -72,6 +90,7 @@ __all__ = [
     "CURVE_VARIANT",
     "GAMES",
     "ITERATIONS",
+    "LOAD_LOG",
     "MATCHES",
     "SECONDS",
     "SEED",
@@ -87,6 +106,7 @@ __all__ = [
     "TimedMatch",
     "Timings",
     "bonferroni",
+    "compiled_matches",
     "detectable_score",
     "curve_matches",
     "head_to_head",
@@ -94,6 +114,7 @@ __all__ = [
     "is_timed",
     "iteration_costs",
     "iterations_to_win",
+    "machine_load",
     "matches",
     "measured_curve",
     "measured_table",
@@ -103,5 +124,6 @@ __all__ = [
     "stored_games",
     "timed_match",
     "timed_matches",
+    "warm_up",
     "win_race",
 ]

@@ -4,8 +4,8 @@ Every match is a :func:`mctslab.tournament.play_match` of :data:`SEED` (game ``i
 ``SeedSequence(SEED).spawn(...)[i]``, seats alternating), written to one results file per
 :class:`Pairing` in the tournament's format (one JSON line per game, with each side's
 seconds and iterations), so a run resumes where it stopped and the notebook reads the
-games back. The equal-time matches on Ultimate Tic-Tac-Toe (:data:`TIMED_MATCHES`) are
-played in one process: concurrent games would share the cores their clocks measure.
+games back. The equal-time matches that record each side's iterations are in
+:mod:`.timed`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ....games import Game, make_game
-from ....tournament import MatchResult, Outcomes, play_match, read_match
+from ....tournament import MatchResult, play_match, read_match
 from ..curves import Curve
 
 
@@ -44,6 +43,14 @@ class Pairing:
         text = f"{self.game.split(':')[0]}__{self.variant}__{self.budget}"
         return text.replace(":", "_").replace(",", "_").replace("=", "-") + ".jsonl"
 
+    @property
+    def seconds(self) -> float | None:
+        """The variant's seconds per move (``None`` at equal iterations)."""
+        for setting in self.variant.partition(":")[2].split(","):
+            if setting.startswith("seconds="):
+                return float(setting.removeprefix("seconds="))
+        return None
+
 
 ITERATIONS = 200
 """Iterations per move of both sides in the equal-iterations matches."""
@@ -64,8 +71,8 @@ GAMES = 400
 """Games per match at equal iterations (the table's, and the budget curve's at 200), seats alternating.
 
 Enough to tell a true score of 0.6 from 1/2 with power 0.8 at the Bonferroni level of the
-notebook's 21 comparisons: ``games_needed_one_sample(0.6, 0.5, confidence=1 - 0.05 / 21)``
-is 374 (:mod:`mctslab.tournament.stats`). A game takes 0.05-1 s on a quiet core."""
+notebook's 25 comparisons: ``games_needed_one_sample(0.6, 0.5, confidence=1 - 0.05 / 25)``
+is 384 (:mod:`mctslab.tournament.stats`). A game takes 0.05-1 s on a quiet core."""
 
 COSTLY_GAMES = 150
 """Games of decisive playouts against UCT on Ultimate Tic-Tac-Toe at equal iterations: a game
@@ -202,120 +209,3 @@ def stored_match(pairing: Pairing, out_dir: str | os.PathLike) -> MatchResult:
     return read_match(
         pairing.game, pairing.variant, pairing.baseline, pairing.games, SEED, out=Path(out_dir) / pairing.filename
     )
-
-
-# -- head to head at equal time, with the iterations each side reached ------------------
-TIMED_GAMES = 60
-"""Games per equal-time match on Ultimate Tic-Tac-Toe (seats alternating)."""
-
-
-def timed_matches(scale: float = 1.0) -> list[Pairing]:
-    """The equal-time matches on Ultimate Tic-Tac-Toe: every variant against UCT at :data:`SECONDS` per move.
-
-    The same time per move as on Connect Four: a game of about 50 plies then takes
-    about a second, so 60 games per variant are affordable. They are played by
-    :func:`timed_match`, in one process.
-    """
-    return [
-        Pairing(
-            "uttt", _with(v, f"seconds={SECONDS}"), f"uct:seconds={SECONDS}", max(2, round(TIMED_GAMES * scale)), "time"
-        )
-        for v in VARIANTS
-    ]
-
-
-TIMED_MATCHES = timed_matches()
-"""The equal-time matches on Ultimate Tic-Tac-Toe at the size the notebook shows."""
-
-
-def is_timed(pairing: Pairing) -> bool:
-    """Whether ``pairing`` is one of :data:`TIMED_MATCHES`: the equal-time matches on Ultimate.
-
-    Their iterations per move are shown (:func:`~mctslab.course.experiments.improvements.reach`)
-    and their rows are labelled with the pairing's spec as written. Connect Four's
-    equal-time games were played before results files recorded iterations and stay as stored.
-    """
-    return pairing.budget == "time" and pairing.game == "uttt"
-
-
-@dataclass(frozen=True)
-class TimedMatch:
-    """An equal-time match's games, with what each side's clock allowed.
-
-    Attributes:
-        pairing: the match.
-        result: its games (A: the variant, B: UCT), each with the seconds and iterations
-            of both sides.
-        decisions: moves A and B chose in each game, by index.
-    """
-
-    pairing: Pairing
-    result: MatchResult
-    decisions: tuple[tuple[int, int], ...]
-
-    @property
-    def outcomes(self) -> Outcomes:
-        """The variant's (A's) wins, draws and losses."""
-        return self.result.outcomes
-
-    def iterations_per_move(self) -> tuple[float, float]:
-        """Mean iterations per move that A (the variant) and B (UCT) reached in their time."""
-        return self._per_move([g.iterations for g in self.result.results])
-
-    def seconds_per_move(self) -> tuple[float, float]:
-        """Mean wall-clock seconds per move of A and B (the budget, plus each move's overshoot)."""
-        return self._per_move([g.seconds for g in self.result.results])
-
-    def _per_move(self, totals: Sequence[Sequence[float]]) -> tuple[float, float]:
-        """``(A, B)``: each side's sum of ``totals`` over the games, divided by its moves."""
-        a, b = (sum(t[k] for t in totals) / sum(d[k] for d in self.decisions) for k in (0, 1))
-        return (a, b)
-
-
-def decisions(game: Game, moves: Sequence[int], a_first: bool) -> tuple[int, int]:
-    """Moves A and B chose in a game of ``game`` that went ``moves`` (the game replayed)."""
-    state, counts = game.initial_state(), [0, 0]
-    for move in moves:
-        counts[game.to_move(state)] += 1
-        state = game.play(state, move)
-    return (counts[0], counts[1]) if a_first else (counts[1], counts[0])
-
-
-def timed_match(
-    pairing: Pairing,
-    out_dir: str | os.PathLike | None = None,
-    *,
-    games: int | None = None,
-    progress: bool = False,
-    play: bool = True,
-) -> TimedMatch:
-    """Play (or read back) an equal-time match in this process, with each side's seconds and iterations.
-
-    Games already in ``out_dir``'s file are read, not played again; new games are
-    appended as each batch ends (Ctrl-C keeps every finished game). The moves depend on
-    this machine's speed, so a game played again need not be the same one. The file is
-    the tournament's results file, with its checks and its lock.
-
-    Args:
-        pairing: the match (its variant and baseline with ``seconds=``).
-        out_dir: the folder of the results files (``None``: play everything, keep nothing).
-        games: the first ``games`` games (default: ``pairing.games``).
-        progress: show a progress bar.
-        play: play the missing games; ``False`` reads the finished match only
-            (:func:`~mctslab.tournament.read_match`: nothing played, the file never
-            changed, a missing or damaged game an error), as the notebook reads its stored games.
-
-    Raises:
-        ValueError: if the file holds another match, or games without iterations; with
-            ``play=False``, if it lacks games or is damaged (a ``ResultsFileError``).
-    """
-    if play or out_dir is None:
-        result = head_to_head(pairing, out_dir, games=games, workers=1, progress=progress)
-    else:
-        n = pairing.games if games is None else games
-        out = Path(out_dir) / pairing.filename
-        result = read_match(pairing.game, pairing.variant, pairing.baseline, n, SEED, out=out)
-    if any(g.iterations is None for g in result.results):
-        raise ValueError(f"{pairing.filename} holds games without iterations; play the match again into a new file")
-    game = make_game(result.game)
-    return TimedMatch(pairing, result, tuple(decisions(game, g.moves, g.a_first) for g in result.results))

@@ -7,6 +7,7 @@ notebook's stored outputs, the same text preformatted in HTML).
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,7 +16,8 @@ from pathlib import Path
 from ....display import ShownAsTable, Table
 from ....tournament import Outcomes
 from ....tournament.stats import games_needed_one_sample
-from .matches import CURVE_MATCHES, MATCHES, TIMED_MATCHES, Pairing, TimedMatch, is_timed, stored_match, timed_match
+from .matches import CURVE_MATCHES, MATCHES, Pairing, stored_match
+from .timed import COMPILED_MATCHES, TIMED_MATCHES, TimedMatch, is_timed, timed_match
 
 
 @dataclass(frozen=True, repr=False)
@@ -31,18 +33,18 @@ class Reach(ShownAsTable):
             (sa, sb), (ia, ib) = m.seconds_per_move(), m.iterations_per_move()
             name = f"{m.pairing.variant}"
             rows.append([m.pairing.game.split(":")[0], name, f"{sa:.4f}", f"{sb:.4f}", f"{ia:.1f}", f"{ib:.1f}"])
-        headers = ["game", "variant (A) vs uct (B)", "s/move A", "s/move B", "it/move A", "it/move B"]
-        return Table(headers, rows, align="llrrrr", widths=(6, 40, 9, 9, 10, 10))
+        headers = ["game", "variant (A) vs uct (B), same engine", "s/move A", "s/move B", "it/move A", "it/move B"]
+        return Table(headers, rows, align="llrrrr", widths=(10, 38, 9, 9, 10, 10))
 
 
 def reach(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None) -> Reach:
-    """The iterations and seconds per move of :data:`TIMED_MATCHES`, read back from ``out_dir`` (nothing played)."""
-    pairings = TIMED_MATCHES if pairings is None else pairings
+    """Seconds and iterations per move of :data:`TIMED_MATCHES` and :data:`COMPILED_MATCHES` (read back only)."""
+    pairings = [*TIMED_MATCHES, *COMPILED_MATCHES] if pairings is None else pairings
     return Reach(tuple(timed_match(p, out_dir, play=False) for p in pairings))
 
 
-COMPARISONS = len({p.filename for p in [*MATCHES, *TIMED_MATCHES, *CURVE_MATCHES]})
-"""How many matches notebook 09 compares with 1/2 (the table's 16 and the budget curve's 5 others): 21."""
+COMPARISONS = len({p.filename for p in [*MATCHES, *TIMED_MATCHES, *COMPILED_MATCHES, *CURVE_MATCHES]})
+"""How many matches notebook 09 compares with 1/2 (the table's 20 and the budget curve's 5 others): 25."""
 
 
 def bonferroni(comparisons: int = COMPARISONS, alpha: float = 0.05) -> float:
@@ -116,7 +118,7 @@ class MeasuredTable(ShownAsTable):
             cells.append([r.game.split(":")[0], r.variant, r.budget, str(o.games), score, r.verdict])
         level = {r.confidence for r in self.rows}
         label = f"{100 * level.pop():.2f}%".replace(".00%", "%") if len(level) == 1 else "interval"
-        headers = ["game", "variant (A) vs uct", "budget", "games", f"  score [{label}]", "verdict"]
+        headers = ["game", "variant (A) vs uct, same engine", "budget", "games", f"  score [{label}]", "verdict"]
         return Table(headers, cells, align="lllrll", widths=(10, 38, 11, 6, 24, 0))
 
     def row(self, game: str, variant: str, budget: str = "iterations") -> Row:
@@ -140,21 +142,35 @@ def _short(spec: str) -> str:
 def measured_table(
     out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None, confidence: float = 0.95
 ) -> MeasuredTable:
-    """The table of :data:`MATCHES` and :data:`TIMED_MATCHES` read back from ``out_dir``, intervals at ``confidence``.
+    """The table of :data:`MATCHES`, :data:`TIMED_MATCHES`, :data:`COMPILED_MATCHES` read from ``out_dir``.
 
     Read only (:func:`~.matches.stored_match`, and ``timed_match(..., play=False)`` for the
     equal-time matches): a missing or damaged game is an error, never played here (run the
-    command first). The equal-time rows show the variant's spec as the pairing writes it; the
-    others, as the results file does.
+    command first). Intervals at ``confidence``. The equal-time rows show the variant's spec as
+    the pairing writes it; the others, as the results file does.
     """
     rows = []
-    for p in [*MATCHES, *TIMED_MATCHES] if pairings is None else pairings:
+    for p in [*MATCHES, *TIMED_MATCHES, *COMPILED_MATCHES] if pairings is None else pairings:
         if is_timed(p):
             rows.append(Row(p.game, p.variant, p.budget, timed_match(p, out_dir, play=False).outcomes, confidence))
         else:
             result = stored_match(p, out_dir)
             rows.append(Row(result.game, result.a, p.budget, result.outcomes, confidence))
     return MeasuredTable(tuple(rows))
+
+
+LOAD_LOG = "machine_load.jsonl"
+"""The file, beside the results, where each equal-time run notes the machine's load (one JSON line per run)."""
+
+
+def machine_load(folder: str | os.PathLike) -> tuple[dict, ...]:
+    """The runs noted in ``folder``'s :data:`LOAD_LOG`: file, games before and after, UTC start and end, load averages.
+
+    ``loadavg_start`` and ``loadavg_end`` are :func:`os.getloadavg` (1, 5 and 15 minutes) when
+    the run started and ended, ``cpus`` the machine's processors. Empty when there is no log.
+    """
+    path = Path(folder) / LOAD_LOG
+    return tuple(json.loads(line) for line in path.read_text().splitlines()) if path.is_file() else ()
 
 
 STORED_GAMES = "09_improving_uct"
@@ -176,7 +192,7 @@ def stored_games(folder: str | os.PathLike = Path("data") / STORED_GAMES) -> Pat
     """
     from ...editions import DATA_FOLDER, NOTEBOOKS  # the installed course's notebooks, else the repository's
 
-    wanted = {p.filename for p in [*MATCHES, *TIMED_MATCHES, *CURVE_MATCHES]}
+    wanted = {p.filename for p in [*MATCHES, *TIMED_MATCHES, *COMPILED_MATCHES, *CURVE_MATCHES]}
     for candidate in (Path(folder), NOTEBOOKS / DATA_FOLDER / STORED_GAMES):
         if all((candidate / name).is_file() for name in wanted):
             return candidate

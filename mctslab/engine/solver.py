@@ -1,0 +1,110 @@
+"""MCTS-Solver on the compiled engine: :class:`SolverTree` (UCT's arrays, a proven value per slot), :func:`search`.
+
+The same algorithm as :class:`mctslab.agents.solver.Solver` (Winands, Bjornsson and Saito
+2008, with proven draws), run by the kernel :func:`mctslab.engine.kernels.solver_uct`:
+terminal nodes proven with their result, proofs backed up minimax-style, a proven win for
+the chooser selected at once, a proven loss never while another child is open, a proven
+node backing up its value instead of a playout. The budget, chunks, Ctrl-C, growth and
+tree reuse are :class:`~mctslab.engine.CompiledTree`'s and :func:`mctslab.engine.search`'s.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from ..games.base import Game, IllegalMoveError, State
+from .backend import check_supported, kernels
+from .tree import CompiledTree
+from .uct import SearchResult, _check_budget, _encode
+from .uct import search as uct_search
+
+__all__ = ["UNPROVEN", "SolverTree", "compile_seconds", "search"]
+
+UNPROVEN = -1
+"""``SolverTree.proven`` of a slot whose value is not known (else 0 loss, 1 draw, 2 win, in half points)."""
+
+
+class SolverTree(CompiledTree):
+    """A :class:`~mctslab.engine.CompiledTree` with ``proven``: per slot (int8), the value for who made its move.
+
+    ``proven[slot]`` is :data:`UNPROVEN` while unknown, else 0 (a loss), 1 (a draw) or 2 (a
+    win) in half points, as ``wins2`` counts them (:class:`mctslab.agents.solver.SolverNode`'s
+    ``proven`` is half of it). Slots are marked when the kernel creates them; growth copies
+    ``proven`` with the other arrays.
+    """
+
+    _ARRAYS = (*CompiledTree._ARRAYS, ("proven", np.int8))
+
+    def __init__(self, kind: int, prm: np.ndarray, tab: np.ndarray, root_state: np.ndarray, capacity: int) -> None:
+        super().__init__(kind, prm, tab, root_state, capacity)
+        self.proven[0] = UNPROVEN
+
+    def _iterate(self, compiled: Any, c: float, limit: int, todo: int) -> int:
+        """One call of the kernel :func:`~mctslab.engine.kernels.solver_uct`."""
+        return compiled.solver_uct(
+            self.kind, self.prm, self.tab, self.root_state, self.root, c, limit, todo,
+            self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
+            self.info, self.scratch, self.roots, self.proven,
+        )  # fmt: skip
+
+    def value(self, slot: int | None = None) -> float | None:
+        """The proven value of ``slot`` (default the root) for the player who made its move: 1, 0.5, 0, or ``None``."""
+        p = int(self.proven[self.root if slot is None else slot])
+        return None if p == UNPROVEN else p / 2
+
+
+_COMPILE_SECONDS: list[float] = []
+
+
+def compile_seconds() -> float:
+    """Compile (or load from Numba's cache) the solver's kernel once per process; the seconds it took (0 once done).
+
+    Called by :func:`search` before its clock starts, so a timed first move is not spent compiling
+    (the kernel has one signature for every game: one small search compiles it).
+    """
+    if _COMPILE_SECONDS:
+        return 0.0
+    from ..games import make_game
+
+    game = make_game("tictactoe")
+    start = time.perf_counter()
+    kernels().seed(0)
+    tree = SolverTree(*_encode(game, game.initial_state()), capacity=1024)
+    tree.run(c=1.0, max_moves=None, iterations=8, seconds=None)
+    _COMPILE_SECONDS.append(time.perf_counter() - start)
+    return _COMPILE_SECONDS[0]
+
+
+def search(
+    game: Game,
+    state: State,
+    *,
+    c: float,
+    iterations: int | None,
+    seconds: float | None,
+    max_moves: int | None,
+    seed: int,
+    tree: SolverTree | None = None,
+) -> SearchResult:
+    """One MCTS-Solver search of ``state``, compiled: :func:`mctslab.engine.search` on a :class:`SolverTree`.
+
+    Args and raises as :func:`mctslab.engine.search` (``tree``: a :class:`SolverTree` whose
+    root is already ``state``, for tree reuse). ``SearchResult.tree`` is the
+    :class:`SolverTree` (its :meth:`SolverTree.value` of the root: the proof, if any).
+    """
+    if tree is None:
+        check_supported(game)  # before compiling: a game without a kernel fails at once
+        _check_budget(c, iterations, seconds, max_moves, seed)
+        game.check_state(state)
+        if game.is_terminal(state):
+            raise IllegalMoveError("no move to search: the game is over")
+        kind, prm, tab, root_state = _encode(game, state)
+        budget = iterations if iterations is not None else 4096
+        tree = SolverTree(kind, prm, tab, root_state, capacity=SolverTree.slots_for(kind, prm, budget))
+    compile_seconds()
+    return uct_search(
+        game, state, c=c, iterations=iterations, seconds=seconds, max_moves=max_moves, seed=seed, tree=tree
+    )
