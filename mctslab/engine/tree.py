@@ -33,8 +33,9 @@ MAX_VISITS = (1 << 30) - 1
 """The root's visits stop here: visits and half points (two per win) stay within int32."""
 CHUNK_SECONDS = 0.1
 """About how long one compiled call runs (Ctrl-C is seen between calls)."""
-FIRST_CHUNK, MAX_CHUNK = 1024, 1 << 24
-"""Iterations of the first compiled call of a search, and the most in one call."""
+FIRST_CHUNK, MAX_CHUNK = 8192, 1 << 24
+"""Iterations of the first compiled call of a search (a few milliseconds: a short search is one call), and the most
+in one call."""
 
 
 @lru_cache(maxsize=1)
