@@ -166,13 +166,8 @@ def checked_search(
     compiled.seed(seed)
     done = tree.run(c, max_moves, iterations, seconds)
     kids = tree.children()
-    return SearchResult(
-        tree,
-        [int(tree.move[s]) for s in kids],
-        [int(tree.visits[s]) for s in kids],
-        [float(tree.mean[s]) for s in kids],
-        done,
-    )
+    at = slice(kids.start, kids.stop)
+    return SearchResult(tree, tree.move[at].tolist(), tree.visits[at].tolist(), tree.mean[at].tolist(), done)
 
 
 def random_results(game: Game, state: State, playouts: int, seed: int, max_moves: int | None = None) -> np.ndarray:
