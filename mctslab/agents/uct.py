@@ -98,8 +98,8 @@ class UCT(Agent):
             K threads, the K results backed up together; ``iterations`` counts leaves
             (K playouts each); seeded results repeat exactly.
         virtual_loss: ``parallel="tree"`` only: virtual visits (counted as losses) a
-            thread adds to every node of its path below the root until its backup, so the other threads
-            search elsewhere; >= 0 (default 1; 0: none).
+            thread adds to every node of its path below the root until its backup, so
+            the other threads search elsewhere; >= 0 (default 1; 0: none).
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
 
     Raises:
