@@ -80,12 +80,17 @@ def test_an_agent_refuses_a_finished_game(agent):
 
 
 # -- agents: parameters of the wrong type or out of range -----------------------------------
+ZERO_ALLOWED = {("uct", "virtual_loss")}
+"""Integer parameters for which 0 is a value (tree parallelism without virtual loss), not a bad one."""
+
+
 def _param_cases():
     """For every declared int or float parameter: wrong types, and non-finite numbers."""
     for name in AGENT_NAMES:
         for p in AGENTS[name].params:
             if p.parse is int:
-                rows = [(True, TypeError), ("2", TypeError), (2.5, TypeError), (0, ValueError), (-3, ValueError)]
+                rows = [(True, TypeError), ("2", TypeError), (2.5, TypeError), (-3, ValueError)]
+                rows += [] if (name, p.name) in ZERO_ALLOWED else [(0, ValueError)]
             elif p.parse is float:
                 rows = [("1", TypeError), (True, TypeError), (math.inf, ValueError), (math.nan, ValueError)]
                 rows += [(-math.inf, ValueError)]
@@ -111,11 +116,18 @@ def _numpy_cases():
                 yield pytest.param(name, p.name, np.float32(0.5), id=f"{name}-{p.name}-float32")
 
 
+PARTNERS = {
+    ("uct", "threads"): {"engine": "compiled"},  # threads > 1: the compiled engine's threads
+    ("uct", "virtual_loss"): {"engine": "compiled", "threads": 2, "parallel": "tree"},  # tree parallelism's only
+}
+"""The parameters a value of these needs beside it to be accepted."""
+
+
 @pytest.mark.parametrize("agent,param,value", list(_numpy_cases()))
 def test_numpy_scalars_are_accepted_and_stored_as_python_numbers(agent, param, value):
-    partner = {"engine": "compiled"} if (agent, param) == ("uct", "threads") else {}  # threads > 1: compiled only
+    partner = PARTNERS.get((agent, param), {})
     if partner and not engine_available():
-        pytest.skip("uct's threads > 1 needs the compiled engine (Numba)")
+        pytest.skip(f"uct's {param} needs the compiled engine (Numba)")
     built = AGENTS[agent](**{param: value}, **partner, seed=0)
     stored = getattr(built, param)
     assert stored == value and type(stored) in (int, float)
