@@ -555,5 +555,6 @@ class UCT(Agent):
 
 VARIANT_PARAMS = tuple(p for p in UCT.params if p.name not in ("engine", "threads", "parallel", "virtual_loss"))
 """The parameters a variant of UCT inherits (``params = VARIANT_PARAMS`` or an extension of it):
-all of UCT's but ``engine``, ``threads``, ``parallel`` and ``virtual_loss``, since the compiled
-engine and the parallel searches run plain UCT only."""
+all of UCT's but ``engine``, ``threads``, ``parallel`` and ``virtual_loss``, since the parallel
+searches run plain UCT only and the compiled engine runs plain UCT and the variants that declare
+``engine`` themselves (:class:`~mctslab.agents.solver.Solver`, :class:`~mctslab.agents.rave.Rave`)."""

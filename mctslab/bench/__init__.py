@@ -18,10 +18,10 @@ With ``--c``, the compiled rows are also timed against a hand-written C referenc
 and random numbers (its trees equal the engine's, slot for slot, from the same seed), built
 with the system compiler; the ratio compiled / C is the median of the rounds' ratios.
 
-The ``uct root`` rows (:mod:`mctslab.bench.parallel`) run root parallelism,
-``uct:engine=compiled,threads=K,parallel=root``, for K = 1, 2 (and more up to the machine's
-CPUs): iterations per second over all threads, the speed-up over one thread, the CPU
-efficiency, and the load average before and after the rounds.
+The ``uct root``, ``uct tree`` and ``uct leaf`` rows (:mod:`mctslab.bench.parallel`) run the
+compiled engine's parallel searches, ``uct:engine=compiled,threads=K,parallel=root|tree|leaf``,
+for K = 1, 2 (and more up to the machine's CPUs): playouts per second over all threads, the
+speed-up over one plain thread, and the load average before and after the rounds.
 
 The suite lives in :mod:`mctslab.bench.suite`; the naive baseline in :mod:`mctslab.bench.naive`.
 """

@@ -41,7 +41,10 @@ within sampling error) and the solver's proofs against :mod:`mctslab.exact`.
 Root parallelism (``uct:engine=compiled,threads=K,parallel=root``,
 :func:`search_root_parallel`): K trees of the same position searched at once in K threads
 (the kernel releases the GIL), each from its own seed, their root children's visits and
-wins summed; see :mod:`mctslab.engine.parallel`.
+wins summed; see :mod:`mctslab.engine.parallel`. Tree parallelism (``parallel=tree``: one tree
+shared by K threads, virtual loss, slots and expansions claimed atomically; not reproducible
+run to run) and leaf parallelism (``parallel=leaf``: K playouts of each new leaf at once,
+seeded-reproducible): :mod:`mctslab.engine.shared_tree`.
 """
 
 from .backend import (

@@ -54,9 +54,9 @@ COMPILED_SECONDS = 0.005
 """Seconds per move of both sides in the compiled equal-time matches.
 
 A quarter of :data:`SECONDS`: the compiled engine still runs thousands of iterations per
-move in it (some 15,000 of plain UCT's on Ultimate Tic-Tac-Toe, 30,000 on Connect Four, on a
-quiet core), tens of times what the Python variants reach in 0.02 s, so the
-comparison is between deep searches; and a game then takes a few tenths of a second,
+move in it (plain UCT reached some 12,000 on Ultimate Tic-Tac-Toe and 37,000 on Connect Four
+in the stored games, at a load average of 1 to 2 on 2 cores), tens of times what the Python
+variants reach in 0.02 s, so the comparison is between deep searches; and a game then takes a few tenths of a second,
 so 400 games per match regenerate in minutes."""
 
 COMPILED_GAMES = 400
