@@ -9,6 +9,7 @@ player, state, children, visits, wins, mean...), so :meth:`UCT.search
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import inf, sqrt
 from typing import Any, NamedTuple
 
@@ -155,33 +156,15 @@ def analyse(agent: Any, game: Game, state: State) -> Analysis:
         return _analyse_root_parallel(agent, game, state)
     if agent.threads > 1:
         return _analyse_shared(agent, game, state)
-    tree = _reusable(agent, game, state)
-    result = checked_search(  # the agent's parameters were checked when it was made, the state just above
-        game,
-        state,
-        c=agent.c,
-        iterations=agent.iterations,
-        seconds=agent.seconds,
-        max_moves=agent.max_moves,
-        seed=agent.rng.getrandbits(32),
-        tree=tree,
-    )
-    if agent.reuse:
-        agent._compiled_previous = (game, result.tree, state)
-    return _tree_analysis(agent, game, state, result)
+    return _tree_analysis(agent, game, state, searched(agent, game, state, checked_search))
 
 
 def _tree_analysis(agent: Any, game: Game, state: State, result: SearchResult) -> Analysis:
     """The analysis of one compiled tree's root: the move by ``agent.final``, per-move statistics, the root's view."""
+    if not result.moves:
+        raise _no_legal_move(game, state)
     children = list(zip(result.moves, result.visits, result.means, strict=True))
-    if not children:  # the kernel's rules saw no move where Python's did: never silently a default move
-        raise RuntimeError(
-            f"the compiled engine found no legal move in {game.spec} position {state!r}; use engine=python"
-        )
-    if agent.final == "visits":
-        best = max(children, key=lambda ch: (ch[1], ch[2]))
-    else:
-        best = max(children, key=lambda ch: (ch[2], ch[1]))
+    best = final_choice(agent, children)
     root = CompiledNode.root_of(result.tree, game, state)
     rule = agent.rule
     parent = _Counts(root.visits, root.mean)  # the rule reads counts only: no child node (and position) is made
@@ -189,6 +172,50 @@ def _tree_analysis(agent: Any, game: Game, state: State, result: SearchResult) -
         MoveStat(m, v, mean, exploration=rule.exploration(parent, _Counts(v, mean))) for m, v, mean in sorted(children)
     )
     return Analysis(best[0], stats, iterations=result.done, max_depth=result.tree.max_depth, root=root, rule=rule.name)
+
+
+def _no_legal_move(game: Game, state: State) -> RuntimeError:
+    """The error when the kernel's rules see no move where Python's did: never silently a default move."""
+    return RuntimeError(f"the compiled engine found no legal move in {game.spec} position {state!r}; use engine=python")
+
+
+def searched(agent: Any, game: Game, state: State, search: Callable[..., Any], **extra: Any) -> Any:
+    """One compiled search as every compiled agent runs it (``search``: the engine's function for its tree).
+
+    The seed is 32 bits of the agent's generator, the tree the previous one re-rooted when
+    ``reuse`` is on (and kept for the next move), ``extra`` the variant's own arguments (RAVE's
+    ``k``). The agent's parameters were checked when it was made, the state by its caller.
+
+    Raises:
+        RuntimeError: when the kernel's rules see no move where Python's did (never silently a
+            default move).
+    """
+    result = search(
+        game,
+        state,
+        c=agent.c,
+        iterations=agent.iterations,
+        seconds=agent.seconds,
+        max_moves=agent.max_moves,
+        seed=agent.rng.getrandbits(32),
+        tree=_reusable(agent, game, state),
+        **extra,
+    )
+    if agent.reuse:
+        agent._compiled_previous = (game, result.tree, state)
+    if not result.moves:
+        raise _no_legal_move(game, state)
+    return result
+
+
+def final_choice(agent: Any, children: list[tuple]) -> tuple:
+    """:meth:`UCT.best_child <mctslab.agents.uct.UCT.best_child>` on ``(move, visits, mean, ...)`` rows (no view made).
+
+    The most visited (ties: the higher mean), or with ``final="mean"`` the highest mean (ties: more visits).
+    """
+    if agent.final == "visits":
+        return max(children, key=lambda ch: (ch[1], ch[2]))
+    return max(children, key=lambda ch: (ch[2], ch[1]))
 
 
 class _Counts(NamedTuple):
@@ -253,15 +280,14 @@ def _analyse_root_parallel(agent: Any, game: Game, state: State) -> Analysis:
         max_moves=agent.max_moves,
         seeds=seeds,
     )
-    if not result.moves:  # as analyse: never silently a default move
-        raise RuntimeError(
-            f"the compiled engine found no legal move in {game.spec} position {state!r}; use engine=python"
-        )
+    if not result.moves:
+        raise _no_legal_move(game, state)
     root = merged_root(game, state, result)
-    if agent.final == "visits":
-        best = max(root.children, key=lambda ch: (ch.visits, ch.mean))
-    else:
-        best = max(root.children, key=lambda ch: (ch.mean, ch.visits))
-    rule = agent.rule
-    stats = tuple(MoveStat(ch.move, ch.visits, ch.mean, exploration=rule.exploration(root, ch)) for ch in root.children)
-    return Analysis(best.move, stats, iterations=result.done, max_depth=result.max_depth, root=root, rule=rule.name)
+    return Analysis(
+        agent.best_child(root).move,
+        agent.move_stats(root),
+        iterations=result.done,
+        max_depth=result.max_depth,
+        root=root,
+        rule=agent.rule.name,
+    )

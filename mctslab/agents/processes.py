@@ -32,7 +32,7 @@ from typing import Any
 
 from ..games import make_game
 from ..games.base import Game, State
-from .base import Analysis, MoveStat, legal_or_raise
+from .base import Analysis, legal_or_raise
 from .registry import make_agent
 
 __all__ = ["RootSums", "analyse_in_processes", "one_root", "single_spec"]
@@ -145,10 +145,11 @@ def analyse_in_processes(agent: Any, game: Game, state: State) -> Analysis:
     seeds = tuple(agent.rng.getrandbits(32) for _ in range(agent.threads))
     sums = search_in_processes(game, state, single_spec(agent), seeds)
     root = merged_root(game, state, sums)
-    if agent.final == "visits":
-        best = max(root.children, key=lambda ch: (ch.visits, ch.mean))
-    else:
-        best = max(root.children, key=lambda ch: (ch.mean, ch.visits))
-    rule = agent.rule
-    stats = tuple(MoveStat(ch.move, ch.visits, ch.mean, exploration=rule.exploration(root, ch)) for ch in root.children)
-    return Analysis(best.move, stats, iterations=sums.done, max_depth=sums.max_depth, root=root, rule=rule.name)
+    return Analysis(
+        agent.best_child(root).move,
+        agent.move_stats(root),
+        iterations=sums.done,
+        max_depth=sums.max_depth,
+        root=root,
+        rule=agent.rule.name,
+    )

@@ -35,7 +35,7 @@ from ..games.base import Game, State
 from ..seeding import Seed
 from ..ucb import SQRT2, ucb1
 from .base import Analysis, MoveStat, Param, legal_or_raise
-from .compiled import CompiledNode, _reusable
+from .compiled import CompiledNode, final_choice, searched
 from .playouts import policy_rollout
 from .registry import register_agent
 from .rules import SelectionRule, pair_node_with_rule
@@ -270,31 +270,12 @@ def analyse_compiled(agent: Rave, game: Game, state: State) -> Analysis:
     agent.check_compiled()
     check_supported(game)
     legal_or_raise(game, state)
-    result = checked_search_rave(  # the agent's parameters were checked when it was made, the state just above
-        game,
-        state,
-        c=agent.c,
-        k=agent.k,
-        iterations=agent.iterations,
-        seconds=agent.seconds,
-        max_moves=agent.max_moves,
-        seed=agent.rng.getrandbits(32),
-        tree=_reusable(agent, game, state),
-    )
-    if agent.reuse:
-        agent._compiled_previous = (game, result.tree, state)
+    result = searched(agent, game, state, checked_search_rave, k=agent.k)
     tree = result.tree
     children = [
         (int(tree.move[s]), int(tree.visits[s]), float(tree.mean[s]), _amaf_mean(tree, s)) for s in tree.children()
     ]
-    if not children:  # as the UCT path: never silently a default move
-        raise RuntimeError(
-            f"the compiled engine found no legal move in {game.spec} position {state!r}; use engine=python"
-        )
-    if agent.final == "visits":
-        best = max(children, key=lambda ch: (ch[1], ch[2]))
-    else:
-        best = max(children, key=lambda ch: (ch[2], ch[1]))
+    best = final_choice(agent, children)
     root = CompiledRaveNode.root_of(tree, game, state)
     rule = agent.rule
     parent = _Counts(root.visits, root.mean, root.amaf_mean)

@@ -44,7 +44,7 @@ from ..engine import check_engine, check_supported
 from ..games.base import Game, State
 from ..ucb import ucb1
 from .base import Analysis, Param, legal_or_raise
-from .compiled import CompiledNode, _reusable
+from .compiled import CompiledNode, searched
 from .registry import register_agent
 from .rules import SelectionRule, best_child_by
 from .uct import UCT, VARIANT_PARAMS, Node
@@ -250,22 +250,7 @@ def _analyse_compiled(agent: Solver, game: Game, state: State) -> Analysis:
         raise ValueError(f"engine=compiled cannot play {game.spec}: it has chance nodes; use engine=python")
     check_supported(game)
     legal_or_raise(game, state)
-    result = search(
-        game,
-        state,
-        c=agent.c,
-        iterations=agent.iterations,
-        seconds=agent.seconds,
-        max_moves=agent.max_moves,
-        seed=agent.rng.getrandbits(32),
-        tree=_reusable(agent, game, state),
-    )
-    if agent.reuse:
-        agent._compiled_previous = (game, result.tree, state)
-    if not result.moves:  # as the compiled UCT: never silently a default move
-        raise RuntimeError(
-            f"the compiled engine found no legal move in {game.spec} position {state!r}; use engine=python"
-        )
+    result = searched(agent, game, state, search)
     root = CompiledSolverNode.root_of(result.tree, game, state)
     best = agent.best_child(root)
     return Analysis(
