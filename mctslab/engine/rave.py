@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 
 from .. import validation
-from ..games.base import Game, IllegalMoveError, State
-from .backend import check_supported, kernels
+from ..games.base import Game, State
+from .backend import kernels
 from .tree import CompiledTree
-from .uct import SearchResult, _check_budget, _encode
+from .uct import SearchResult, _encode, check_search
 
 __all__ = ["BETAS", "RaveTree", "checked_search_rave", "compile_rave_seconds", "search_rave"]
 
@@ -123,13 +123,8 @@ def search_rave(
         TypeError, ValueError: (one line) for a budget it cannot run, or ``k`` not finite and > 0.
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
-    check_supported(game)
-    _check_budget(c, iterations, seconds, max_moves, seed)
+    check_search(game, state, c, iterations, seconds, max_moves, seed, fresh=tree is None)
     validation.positive_number("k", k, finite=True)
-    if tree is None:
-        game.check_state(state)
-        if game.is_terminal(state):
-            raise IllegalMoveError("no move to search: the game is over")
     return checked_search_rave(
         game, state, c=c, k=k, iterations=iterations, seconds=seconds, max_moves=max_moves, seed=seed, tree=tree
     )

@@ -15,11 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from ..games.base import Game, IllegalMoveError, State
-from .backend import check_supported, kernels
+from ..games.base import Game, State
+from .backend import kernels
 from .tree import CompiledTree
-from .uct import SearchResult, _check_budget, _encode
-from .uct import search as uct_search
+from .uct import SearchResult, _encode, check_search, checked_search
 
 __all__ = ["UNPROVEN", "SolverTree", "compile_seconds", "search"]
 
@@ -95,16 +94,12 @@ def search(
     root is already ``state``, for tree reuse). ``SearchResult.tree`` is the
     :class:`SolverTree` (its :meth:`SolverTree.value` of the root: the proof, if any).
     """
+    check_search(game, state, c, iterations, seconds, max_moves, seed, fresh=tree is None)
     if tree is None:
-        check_supported(game)  # before compiling: a game without a kernel fails at once
-        _check_budget(c, iterations, seconds, max_moves, seed)
-        game.check_state(state)
-        if game.is_terminal(state):
-            raise IllegalMoveError("no move to search: the game is over")
         kind, prm, tab, root_state = _encode(game, state)
         budget = iterations if iterations is not None else 4096
         tree = SolverTree(kind, prm, tab, root_state, capacity=SolverTree.slots_for(kind, prm, budget))
     compile_seconds()
-    return uct_search(
+    return checked_search(
         game, state, c=c, iterations=iterations, seconds=seconds, max_moves=max_moves, seed=seed, tree=tree
     )

@@ -130,15 +130,35 @@ def search(
             1 to :data:`~mctslab.engine.tree.MAX_VISITS`, seconds not finite and > 0, neither given.
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
-    check_supported(game)  # before compiling: a game without a kernel fails at once
-    _check_budget(c, iterations, seconds, max_moves, seed)
-    if tree is None:
-        game.check_state(state)
-        if game.is_terminal(state):
-            raise IllegalMoveError("no move to search: the game is over")
+    check_search(game, state, c, iterations, seconds, max_moves, seed, fresh=tree is None)
     return checked_search(
         game, state, c=c, iterations=iterations, seconds=seconds, max_moves=max_moves, seed=seed, tree=tree
     )
+
+
+def check_search(
+    game: Game,
+    state: State,
+    c: float,
+    iterations: int | None,
+    seconds: float | None,
+    max_moves: int | None,
+    seed: int,
+    fresh: bool,
+) -> None:
+    """What every compiled search checks first, in one line each (``fresh``: no tree is reused, check ``state``).
+
+    Raises:
+        ValueError: for a game without a kernel (before anything is compiled), a budget the engine cannot run.
+        TypeError: for a budget of the wrong type.
+        InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
+    """
+    check_supported(game)  # before compiling: a game without a kernel fails at once
+    _check_budget(c, iterations, seconds, max_moves, seed)
+    if fresh:
+        game.check_state(state)
+        if game.is_terminal(state):
+            raise IllegalMoveError("no move to search: the game is over")
 
 
 def checked_search(
