@@ -152,6 +152,8 @@ def _inv_sqrt(roots, n):
 
 
 ONGOING, DRAWN = -1, 2
+_NO_MARKS = np.zeros((2, 1), dtype=np.int8)
+"""The ``played`` table of a rollout that marks nothing (``mark`` False: never written; the branch is compiled away)."""
 
 # -- tic-tac-toe: st[2] X's stones, st[3] O's (bit = cell); prm = (n, k, cells, full);
 #    tab[cell, 0] = number of winning lines through cell, tab[cell, 1 + j] = their masks.
@@ -192,7 +194,7 @@ def _ttt_legal(prm, st, out):
 
 
 @njit(cache=CACHE, inline="always")
-def _ttt_rollout(prm, tab, st, buf, limit):
+def _ttt_rollout(prm, tab, st, buf, limit, played, mark):
     n = _ttt_legal(prm, st, buf)  # the pool of empty cells
     p = st[1]
     mine = st[_ix(2 + p)]
@@ -200,6 +202,8 @@ def _ttt_rollout(prm, tab, st, buf, limit):
     for _ in range(min(n, limit)):
         i = _ix(_random() * n)
         cell = buf[i]
+        if mark:
+            played[_ix(p), _ix(cell)] = 1
         n -= 1
         buf[i] = buf[_ix(n)]
         mine |= 1 << cell
@@ -266,7 +270,7 @@ def _c4_legal(prm, st, out):
 
 
 @njit(cache=CACHE, inline="always")
-def _c4_rollout(prm, tab, st, buf, limit):
+def _c4_rollout(prm, tab, st, buf, limit, played, mark):
     n = _c4_legal(prm, st, buf)  # the pool of open columns
     p = st[1]
     mine = st[2 + p]
@@ -278,6 +282,8 @@ def _c4_rollout(prm, tab, st, buf, limit):
     while n > 0 and steps < limit:
         i = _ix(_random() * n)
         c = buf[i]
+        if mark:
+            played[_ix(p), _ix(c)] = 1
         bit = (occupied + (1 << (c * height))) & (((1 << rows) - 1) << (c * height))
         occupied |= bit
         mine |= bit
@@ -345,7 +351,7 @@ def _ut_legal(st, out):
 
 
 @njit(cache=CACHE, inline="always")
-def _ut_rollout(prm, tab, st, buf, limit):
+def _ut_rollout(prm, tab, st, buf, limit, played, mark):
     # The move is drawn without listing the legal moves: tab[1, m] counts the cells of the
     # 9-bit set m, tab[2 + i, m] is its i-th cell; "anywhere" walks the open boards in order,
     # so the i-th legal move in ascending order is drawn, each with probability 1 / n.
@@ -375,6 +381,8 @@ def _ut_rollout(prm, tab, st, buf, limit):
         # to Numba's reference counting (no-ops on borrowed views) around it, and Ultimate's playouts run 15% slower
         cell = tab[_ix(2 + i), _ix(free)]
         p = st[1]
+        if mark:
+            played[_ix(p), _ix(9 * board + cell)] = 1
         k = _ix(2 + 9 * p + board)
         st[k] |= 1 << cell
         if tab[0, _ix(st[k])]:
@@ -430,123 +438,16 @@ def rollout(kind, prm, tab, st, buf, limit):
     if st[0] != ONGOING:
         return st[0]
     if kind == TICTACTOE:
-        return _ttt_rollout(prm, tab, st, buf, limit)
+        return _ttt_rollout(prm, tab, st, buf, limit, _NO_MARKS, False)
     if kind == CONNECT4:
-        return _c4_rollout(prm, tab, st, buf, limit)
-    return _ut_rollout(prm, tab, st, buf, limit)
+        return _c4_rollout(prm, tab, st, buf, limit, _NO_MARKS, False)
+    return _ut_rollout(prm, tab, st, buf, limit, _NO_MARKS, False)
 
 
 # -- RAVE (mctslab.engine.rave): UCT with AMAF statistics, as mctslab.agents.rave.Rave.
-#    The playouts below are copies of the games' rollouts above with one line added, which marks
-#    played[p, m] = 1 for each move m that player p plays (the "played" table of AMAF); keep them
-#    in step: tests/test_rave_compiled.py checks that they draw as the rollouts do.
-
-
-@njit(cache=CACHE, inline="always")
-def _ttt_rollout_marking(prm, tab, st, buf, limit, played):
-    n = _ttt_legal(prm, st, buf)  # the pool of empty cells
-    p = st[1]
-    mine = st[_ix(2 + p)]
-    theirs = st[_ix(3 - p)]
-    for _ in range(min(n, limit)):
-        i = _ix(_random() * n)
-        cell = buf[i]
-        played[_ix(p), _ix(cell)] = 1
-        n -= 1
-        buf[i] = buf[_ix(n)]
-        mine |= 1 << cell
-        if _ttt_completes(tab, mine, cell):
-            return p
-        mine, theirs = theirs, mine
-        p = 1 - p
-    return DRAWN
-
-
-@njit(cache=CACHE, inline="always")
-def _c4_rollout_marking(prm, tab, st, buf, limit, played):
-    n = _c4_legal(prm, st, buf)  # the pool of open columns
-    p = st[1]
-    mine = st[2 + p]
-    theirs = st[3 - p]
-    rows, height = prm[0], prm[3]
-    four = prm[5] == 2 and tab[0, 1] == 2
-    occupied = mine | theirs
-    steps = 0
-    while n > 0 and steps < limit:
-        i = _ix(_random() * n)
-        c = buf[i]
-        played[_ix(p), _ix(c)] = 1
-        bit = (occupied + (1 << (c * height))) & (((1 << rows) - 1) << (c * height))
-        occupied |= bit
-        mine |= bit
-        if (occupied >> (c * height + rows - 1)) & 1:  # the column is full now
-            n -= 1
-            buf[i] = buf[_ix(n)]
-        if four:
-            won = _c4_four(mine, 7) if height == 7 else _c4_four(mine, height)
-        else:
-            won = _c4_won(prm, tab, mine)
-        if won:
-            return p
-        mine, theirs = theirs, mine
-        p = 1 - p
-        steps += 1
-    return DRAWN
-
-
-@njit(cache=CACHE, inline="always")
-def _ut_rollout_marking(prm, tab, st, buf, limit, played):
-    # The move is drawn without listing the legal moves: tab[1, m] counts the cells of the
-    # 9-bit set m, tab[2 + i, m] is its i-th cell; "anywhere" walks the open boards in order,
-    # so the i-th legal move in ascending order is drawn, each with probability 1 / n.
-    steps = 0
-    while st[0] == ONGOING:
-        if steps >= limit:
-            return DRAWN
-        board = st[23]
-        if board >= 0:
-            free = 511 & ~(st[_ix(2 + board)] | st[_ix(11 + board)])
-            i = int(_random() * tab[1, _ix(free)])
-        else:
-            total = 0
-            for b in range(9):
-                if not (st[22] >> b) & 1:
-                    total += tab[1, _ix(511 & ~(st[_ix(2 + b)] | st[_ix(11 + b)]))]
-            i = int(_random() * total)
-            free = 0
-            for b in range(9):
-                if not (st[22] >> b) & 1:
-                    free = 511 & ~(st[_ix(2 + b)] | st[_ix(11 + b)])
-                    if i < tab[1, _ix(free)]:
-                        board = b
-                        break
-                    i -= tab[1, _ix(free)]
-        # _ut_apply(prm, tab, st, 9 * board + cell) written out: even inlined, a helper taking arrays leaves calls
-        # to Numba's reference counting (no-ops on borrowed views) around it, and Ultimate's playouts run 15% slower
-        cell = tab[_ix(2 + i), _ix(free)]
-        p = st[1]
-        played[_ix(p), _ix(9 * board + cell)] = 1
-        k = _ix(2 + 9 * p + board)
-        st[k] |= 1 << cell
-        if tab[0, _ix(st[k])]:
-            st[_ix(20 + p)] |= 1 << board
-            st[22] |= 1 << board
-            if prm[0] or tab[0, _ix(st[_ix(20 + p)])]:
-                st[0] = p
-        if st[_ix(2 + board)] | st[_ix(11 + board)] == 511:
-            st[22] |= 1 << board
-        st[1] = 1 - p
-        if st[0] != ONGOING:
-            st[23] = -1
-        elif st[22] == 511:
-            st[0] = DRAWN
-            st[23] = -1
-        elif (st[22] >> cell) & 1:
-            st[23] = -1
-        else:
-            st[23] = cell
-        steps += 1
-    return st[0]
+#    Its playouts are the games' rollouts above with ``mark`` on: they also set played[p, m] = 1
+#    for each move m that player p plays (the "played" table of AMAF), with the same draws
+#    (tests/test_rave_compiled.py checks that they build the UCT kernel's tree when beta is 0).
 
 
 @njit(cache=CACHE, inline="always")
@@ -555,10 +456,10 @@ def rollout_marking(kind, prm, tab, st, buf, limit, played):
     if st[0] != ONGOING:
         return st[0]
     if kind == TICTACTOE:
-        return _ttt_rollout_marking(prm, tab, st, buf, limit, played)
+        return _ttt_rollout(prm, tab, st, buf, limit, played, True)
     if kind == CONNECT4:
-        return _c4_rollout_marking(prm, tab, st, buf, limit, played)
-    return _ut_rollout_marking(prm, tab, st, buf, limit, played)
+        return _c4_rollout(prm, tab, st, buf, limit, played, True)
+    return _ut_rollout(prm, tab, st, buf, limit, played, True)
 
 
 @njit(cache=CACHE, inline="always")
