@@ -313,19 +313,20 @@ def run_benchmark(
 
 def format_report(report: Report) -> str:
     """The report as a text table."""
-    head = f"{'what':<11} {'game':<17} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
+    main = [r for r in report.rows if r.name not in parallel.NAMES]  # the threads' rows: their own tables
+    names = [r.name if len(r.name) <= 10 else r.name.replace(" compiled", " (nb)") for r in main]
+    width = max([len("what"), *map(len, names)])  # the longest name sets the column (uct:playout=decisive)
+    head = f"{'what':<{width}} {'game':<17} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
     head += f" {'OpenSpiel/s':>11} {'ratio':>6} {'x python':>8}"
     with_c = any(r.c_rate for r in report.rows)
     head += f" {'C/s':>11} {'x C':>6} {'C xorsh':>7}" if with_c else ""
-    main = [r for r in report.rows if r.name not in parallel.NAMES]  # the threads' rows: their own tables
     lines = [head, "-" * len(head)] if main else []
-    for r in main:
+    for r, name in zip(main, names, strict=True):
         ref = f"{r.openspiel_rate:>11,.0f} {r.ratio:>6.1f}" if r.openspiel_rate else f"{'':>11} {'':>6}"
         ref += f" {r.speedup:>8.1f}" if r.speedup else (f" {'':>8}" if r.c_rate else "")
         ref += f" {r.c_rate:>11,.0f} {r.c_ratio:>6.2f} {r.xorshift_speedup:>7.2f}" if r.c_rate else ""
-        name = r.name if len(r.name) <= 10 else r.name.replace(" compiled", " (nb)")
         lines.append(
-            f"{name:<11} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
+            f"{name:<{width}} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
         )
     m = report.machine
     spiel = "installed" if m["openspiel"] else "not installed (pip install -e .[compare])"
