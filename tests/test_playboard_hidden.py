@@ -164,3 +164,17 @@ def test_phantom_board_shows_your_marks_and_the_ones_your_tries_found_only(human
         marks = [[b.description if b.description in "XO" else "" for b in row] for row in board.buttons]
         assert marks == game.board_cells(session.state)  # at the end the whole board (and the agent's visits)
     assert hidden_seen > 0  # the agent's marks were on the board, and not shown
+
+
+def test_a_failed_phantom_try_says_the_cell_was_taken():
+    """Your try on a cell the agent holds (hidden from you) is told as a failed try, a placement as a move only."""
+    game = make_game("phantom_ttt")
+    board = play_board(game, make_agent("ismcts:iterations=30", seed=0), human=1, seed=0)  # the agent (X) first
+    session = board.session
+    taken = session.state.board.index(1)  # the agent's hidden X
+    board.click(*divmod(taken, 3))
+    assert session.events_text().startswith(f"you: {taken} (an X was there: try again)")
+    assert board.buttons[taken // 3][taken % 3].description == "X"  # now you see it
+    free = next(m for m in game.legal_moves(session.state) if session.state.board[m] == 0)
+    board.click(*divmod(free, 3))
+    assert session.events_text().startswith(f"you: {free}\n") or session.events_text() == f"you: {free}"

@@ -45,6 +45,14 @@ class DrawingHooks:
         """
         return str(outcome)
 
+    def move_result_text(self, state: Hashable, move: int) -> str:
+        """What ``move`` did from ``state`` that its number does not say, for the mover: nothing by default.
+
+        The play board appends it to the mover's own move, ``"you: 6 (an O was there: try again)"``
+        in phantom tic-tac-toe, where a try can find the cell taken.
+        """
+        return ""
+
     def render_for(self, state: Hashable, player: int) -> str:
         """The position as ``player`` may see it, in words: what the play board shows a person in that seat.
 

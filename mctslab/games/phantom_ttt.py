@@ -184,6 +184,11 @@ class PhantomTTT(Game):
             lines.append(f"try a cell: if an {other} is hidden there, you see it and try again")
         return "\n".join(lines)
 
+    def move_result_text(self, state: PhantomState, move: int) -> str:
+        """A failed try says so: ``" (an O was there: try again)"``; a placement says nothing more."""
+        taken = state.board[move]
+        return "" if taken == EMPTY else f" (an {self.mark(taken - 1)} was there: try again)"
+
     def board_cells(self, state: PhantomState) -> list[list[str]]:
         """The true board, both players' marks (tree pictures, and the play board once the game is over)."""
         return [[["", "X", "O"][state.board[3 * r + c]] for c in range(3)] for r in range(3)]

@@ -212,7 +212,7 @@ class PlaySession:
         if event.who == "chance":
             return f"chance: {game.outcome_text(event.state, event.move)}" if seen else "chance: (hidden from you)"
         if event.who == "you":
-            return f"you: {game.move_text(event.move)}"
+            return f"you: {game.move_text(event.move)}{game.move_result_text(event.state, event.move)}"
         agent = f"the agent ({mark(game, 1 - self.human)})"
         return f"{agent}: {game.move_text(event.move)}" if seen else f"{agent} moved (hidden from you)"
 
