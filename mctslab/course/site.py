@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import editions, site_assets
+from .notebook_files import write_atomic
 
 __all__ = ["CHECK_TAG", "EDITIONS", "Chapter", "SiteReport", "build_site", "chapters", "configure_course", "run_course"]
 
@@ -301,6 +302,8 @@ def build_site(
         ValueError: for an unknown edition.
         FileNotFoundError: if the notebooks' folder does not exist or holds no notebook.
         site_assets.AssetError: if the assets can neither be found in the cache nor fetched.
+        NotebookError: (one line) if a page cannot be written; each page is written whole or
+            not at all (an interrupted build leaves no half-written page).
     """
     import nbformat
 
@@ -325,7 +328,7 @@ def build_site(
     exporter = _exporter(urls, edition)
     names = {path.name for path in files}
     for index, (path, book) in enumerate(zip(files, books, strict=True)):
-        nbformat.write(book, downloads / path.name)
+        write_atomic(downloads / path.name, nbformat.writes(book).encode())  # whole or not at all
         book.metadata["title"] = course[index].title
         resources = {
             "mctslab": {
@@ -336,8 +339,8 @@ def build_site(
             }
         }
         page, _ = exporter.from_notebook_node(book, resources=resources)
-        (out / course[index].page).write_text(_local_links(page, names), encoding="utf-8")
-    (out / "index.html").write_text(_index(course, edition), encoding="utf-8")
+        write_atomic(out / course[index].page, _local_links(page, names).encode())
+    write_atomic(out / "index.html", _index(course, edition).encode())
     return SiteReport(out, edition, course, cdn, time.perf_counter() - start)
 
 
