@@ -41,6 +41,7 @@ from mctslab.course.experiments.improvements import (
     is_timed,
     iteration_costs,
     measured_curve,
+    measured_table,
     node_counts,
     playout_costs,
     timed_match,
@@ -155,6 +156,14 @@ def test_compiled_games_at_equal_iterations_are_replayed_from_their_seeds(varian
     for result in head_to_head(pairing, games=2).results:  # the first two games, played again, nothing kept
         assert list(result.moves) == stored[result.index]["moves"]
         assert result.winner == stored[result.index]["winner"]
+
+
+def test_the_measured_table_keeps_each_cell_in_its_column_under_100_characters():
+    table = measured_table(DATA, confidence=bonferroni())
+    lines = table.lines()
+    assert len(table.rows) == 24 and all(len(line) < 100 for line in lines)
+    budgets = {line[lines[0].index("budget") :].split()[0] for line in lines}
+    assert budgets == {"budget", "iterations", "time"}  # no variant runs into the budget column
 
 
 def test_the_detectable_score_inverts_games_needed():

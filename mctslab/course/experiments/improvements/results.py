@@ -122,7 +122,7 @@ class MeasuredTable(ShownAsTable):
         level = {r.confidence for r in self.rows}
         label = f"{100 * level.pop():.2f}%".replace(".00%", "%") if len(level) == 1 else "interval"
         headers = ["game", "variant (A) vs uct, same engine", "budget", "games", f"  score [{label}]", "verdict"]
-        return Table(headers, cells, align="lllrll", widths=(10, 38, 11, 6, 24, 0))
+        return Table(headers, cells, align="lllrll", widths=(9, 40, 11, 6, 24, 0))
 
     def row(self, game: str, variant: str, budget: str = "iterations") -> Row:
         """The row of ``variant`` (its name before ``:``, or the full spec) on ``game``."""
