@@ -14,6 +14,8 @@ from mctslab.course.experiments.improvements import (
     COMPARISONS,
     COMPILED_BASELINE,
     COMPILED_GAMES,
+    COMPILED_ITERATION_MATCHES,
+    COMPILED_ITERATIONS,
     COMPILED_MATCHES,
     COMPILED_SECONDS,
     COMPILED_VARIANTS,
@@ -32,12 +34,14 @@ from mctslab.course.experiments.improvements import (
     Row,
     Timings,
     bonferroni,
+    compiled_iteration_matches,
     compiled_matches,
     detectable_score,
     head_to_head,
     is_timed,
     iteration_costs,
     measured_curve,
+    measured_table,
     node_counts,
     playout_costs,
     timed_match,
@@ -80,18 +84,19 @@ def test_rows_and_verdicts_follow_the_interval():
 
 
 def test_a_row_decides_at_its_own_confidence():
-    # 33 of 50 is outside a 95% interval around 1/2 but inside a 99.8% one (Bonferroni for 25 comparisons)
+    # 33 of 50 is outside a 95% interval around 1/2 but inside a 99.83% one (Bonferroni for 29 comparisons)
     outcomes = Outcomes(33, 0, 17)
     assert Row("g", "v", "iterations", outcomes).verdict == "better"
-    strict = Row("g", "v", "iterations", outcomes, bonferroni(25))
-    assert strict.verdict == "not shown" and strict.interval == outcomes.score_ci(1 - 0.05 / 25)
+    strict = Row("g", "v", "iterations", outcomes, bonferroni(29))
+    assert strict.verdict == "not shown" and strict.interval == outcomes.score_ci(1 - 0.05 / 29)
     assert strict.interval[0] < Row("g", "v", "iterations", outcomes).interval[0]
 
 
 def test_bonferroni_splits_the_error_over_the_notebooks_comparisons():
     # 200 is in both the table and the curve
-    assert COMPARISONS == len(MATCHES) + len(TIMED_MATCHES) + len(COMPILED_MATCHES) + len(CURVE_MATCHES) - 1 == 25
-    assert bonferroni(25) == pytest.approx(1 - 0.05 / 25) and bonferroni(1) == pytest.approx(0.95)
+    table = len(MATCHES) + len(TIMED_MATCHES) + len(COMPILED_MATCHES) + len(COMPILED_ITERATION_MATCHES)
+    assert COMPARISONS == table + len(CURVE_MATCHES) - 1 == 29
+    assert bonferroni(29) == pytest.approx(1 - 0.05 / 29) and bonferroni(1) == pytest.approx(0.95)
     with pytest.raises(ValueError, match="comparisons must be at least 1, got 0"):
         bonferroni(0)
 
@@ -99,7 +104,7 @@ def test_bonferroni_splits_the_error_over_the_notebooks_comparisons():
 def test_matches_at_equal_iterations_have_the_games_their_stated_power_needs():
     level = bonferroni()
     assert games_needed_one_sample(0.6, 0.5, confidence=level) <= GAMES  # the table's matches: 0.6
-    assert games_needed_one_sample(0.66, 0.5, confidence=level) <= COSTLY_GAMES  # decisive playouts on Ultimate
+    assert games_needed_one_sample(0.67, 0.5, confidence=level) <= COSTLY_GAMES  # decisive playouts on Ultimate
     small = CURVE_GAMES[25] == CURVE_GAMES[50] == CURVE_GAMES[100]
     assert small and games_needed_one_sample(0.64, 0.5, confidence=level) <= CURVE_GAMES[25]
     assert games_needed_one_sample(0.70, 0.5, confidence=level) <= CURVE_GAMES[400] == CURVE_GAMES[800]
@@ -107,6 +112,7 @@ def test_matches_at_equal_iterations_have_the_games_their_stated_power_needs():
     at_equal_iterations = [p for p in MATCHES if p.budget == "iterations"]
     assert sorted(p.games for p in at_equal_iterations) == [COSTLY_GAMES] + [GAMES] * 7
     assert games_needed_one_sample(0.6, 0.5, confidence=level) <= COMPILED_GAMES  # compiled, equal time: 0.6
+    assert all(p.games == COMPILED_GAMES for p in COMPILED_ITERATION_MATCHES)  # compiled, equal iterations: 0.6
 
 
 def test_the_compiled_matches_pair_compiled_variant_with_compiled_uct_at_equal_time():
@@ -122,9 +128,47 @@ def test_the_compiled_matches_pair_compiled_variant_with_compiled_uct_at_equal_t
     assert TIMED_MATCHES[0].seconds == SECONDS and not is_timed(MATCHES[-1])  # Connect Four at 0.02 s: no iterations
 
 
+def test_the_compiled_matches_at_equal_iterations_pair_compiled_variant_with_compiled_uct():
+    budget = f"iterations={COMPILED_ITERATIONS}"
+    assert [(p.game, p.variant, p.baseline) for p in COMPILED_ITERATION_MATCHES] == [
+        (game, f"{v},{budget}", f"{COMPILED_BASELINE},{budget}")
+        for game in ("connect4", "uttt")
+        for v in COMPILED_VARIANTS
+    ]
+    assert all(p.budget == "iterations" and not is_timed(p) and p.seconds is None for p in COMPILED_ITERATION_MATCHES)
+    assert all("compiled_iterations-" in p.filename for p in COMPILED_ITERATION_MATCHES)  # --only compiled_iterations
+    assert not any("compiled_iterations-" in p.filename for p in [*MATCHES, *TIMED_MATCHES, *COMPILED_MATCHES])
+    assert [p.games for p in compiled_iteration_matches(0.01)] == [4] * 4
+
+
+@pytest.mark.parametrize("pairing", COMPILED_ITERATION_MATCHES, ids=lambda p: p.filename)
+def test_every_compiled_match_at_equal_iterations_is_stored_complete(pairing):
+    header = json.loads((DATA / pairing.filename).read_text().splitlines()[0])
+    assert header["agents"][1].startswith("uct:") and "engine=compiled" in header["agents"][1]
+    assert header["seed"]["entropy"] == SEED
+    assert sorted(g["index"] for g in games_in(pairing)) == list(range(pairing.games))
+
+
+@pytest.mark.parametrize("variant", COMPILED_VARIANTS)
+def test_compiled_games_at_equal_iterations_are_replayed_from_their_seeds(variant):
+    pairing = next(p for p in COMPILED_ITERATION_MATCHES if p.game == "connect4" and p.variant.startswith(variant))
+    stored = {g["index"]: g for g in games_in(pairing)}
+    for result in head_to_head(pairing, games=2).results:  # the first two games, played again, nothing kept
+        assert list(result.moves) == stored[result.index]["moves"]
+        assert result.winner == stored[result.index]["winner"]
+
+
+def test_the_measured_table_keeps_each_cell_in_its_column_under_100_characters():
+    table = measured_table(DATA, confidence=bonferroni())
+    lines = table.lines()
+    assert len(table.rows) == 24 and all(len(line) < 100 for line in lines)
+    budgets = {line[lines[0].index("budget") :].split()[0] for line in lines}
+    assert budgets == {"budget", "iterations", "time"}  # no variant runs into the budget column
+
+
 def test_the_detectable_score_inverts_games_needed():
     level = bonferroni()
-    assert detectable_score(400, level) == 0.6 and detectable_score(150, level) == 0.66
+    assert detectable_score(400, level) == 0.6 and detectable_score(150, level) == 0.67
     assert detectable_score(10**6, level) == 0.51 and detectable_score(1, level) == 1.0
     assert games_needed_one_sample(0.59, 0.5, confidence=level) > 400
 

@@ -9,7 +9,8 @@
   :func:`mctslab.tournament.play_match` into a results file;
 * :mod:`.timed`: the equal-time matches that record what each side's clock allowed
   (:func:`timed_match`): :data:`TIMED_MATCHES` on the Python engine, :data:`COMPILED_MATCHES`
-  (the compiled solver and RAVE against the compiled UCT);
+  (the compiled solver and RAVE against the compiled UCT) and, at equal iterations,
+  :data:`COMPILED_ITERATION_MATCHES` (the same pairs at :data:`COMPILED_ITERATIONS` per move);
 * :mod:`.results`: the measured table (:func:`measured_table`) and what each clock
   allowed (:func:`reach`), read back from those files, and where they are
   (:func:`stored_games`: beside the notebook or in the installed course, else an error
@@ -49,6 +50,7 @@ from .results import (
     COMPARISONS,
     LOAD_LOG,
     STORED_GAMES,
+    TABLE_MATCHES,
     MeasuredTable,
     Reach,
     Row,
@@ -62,12 +64,15 @@ from .results import (
 from .timed import (
     COMPILED_BASELINE,
     COMPILED_GAMES,
+    COMPILED_ITERATION_MATCHES,
+    COMPILED_ITERATIONS,
     COMPILED_MATCHES,
     COMPILED_SECONDS,
     COMPILED_VARIANTS,
     TIMED_GAMES,
     TIMED_MATCHES,
     TimedMatch,
+    compiled_iteration_matches,
     compiled_matches,
     is_timed,
     timed_match,
@@ -79,6 +84,8 @@ __all__ = [
     "COMPARISONS",
     "COMPILED_BASELINE",
     "COMPILED_GAMES",
+    "COMPILED_ITERATION_MATCHES",
+    "COMPILED_ITERATIONS",
     "COMPILED_MATCHES",
     "COMPILED_SECONDS",
     "COMPILED_VARIANTS",
@@ -95,6 +102,7 @@ __all__ = [
     "SECONDS",
     "SEED",
     "STORED_GAMES",
+    "TABLE_MATCHES",
     "TIMED_GAMES",
     "TIMED_MATCHES",
     "VARIANTS",
@@ -106,6 +114,7 @@ __all__ = [
     "TimedMatch",
     "Timings",
     "bonferroni",
+    "compiled_iteration_matches",
     "compiled_matches",
     "detectable_score",
     "curve_matches",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .matches import CURVE_MATCHES, MATCHES, Pairing, head_to_head
 from .results import LOAD_LOG
-from .timed import COMPILED_MATCHES, TIMED_MATCHES, timed_match
+from .timed import COMPILED_ITERATION_MATCHES, COMPILED_MATCHES, TIMED_MATCHES, timed_match
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -19,10 +19,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mctslab.course.experiments.improvements", description=main.__doc__)
     parser.add_argument("out_dir", nargs="?", default="notebooks/data/09_improving_uct")
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--only", default="", help="play only the matches whose file name contains this")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="play only the matches whose file name contains this (e.g. engine-compiled, compiled_iterations)",
+    )
     args = parser.parse_args(argv)
     Path(args.out_dir).mkdir(parents=True, exist_ok=True)
-    for pairing in [*MATCHES, *(p for p in CURVE_MATCHES if p not in MATCHES)]:
+    for pairing in [*MATCHES, *(p for p in CURVE_MATCHES if p not in MATCHES), *COMPILED_ITERATION_MATCHES]:
         if args.only in pairing.filename:
             head_to_head(pairing, args.out_dir, workers=args.workers, progress=True)
     for pairing in [*TIMED_MATCHES, *COMPILED_MATCHES]:  # one process: the clocks of concurrent games would compete

@@ -71,13 +71,13 @@ GAMES = 400
 """Games per match at equal iterations (the table's, and the budget curve's at 200), seats alternating.
 
 Enough to tell a true score of 0.6 from 1/2 with power 0.8 at the Bonferroni level of the
-notebook's 25 comparisons: ``games_needed_one_sample(0.6, 0.5, confidence=1 - 0.05 / 25)``
-is 384 (:mod:`mctslab.tournament.stats`). A game takes 0.05-1 s on a quiet core."""
+notebook's 29 comparisons: ``games_needed_one_sample(0.6, 0.5, confidence=1 - 0.05 / 29)``
+is 392 (:mod:`mctslab.tournament.stats`). A game takes 0.05-1 s on a quiet core."""
 
 COSTLY_GAMES = 150
 """Games of decisive playouts against UCT on Ultimate Tic-Tac-Toe at equal iterations: a game
 there takes about 1 s on a quiet core (each decisive playout costs some 30 random ones), so fewer
-games, powered for a larger effect (a true score of about 0.66 against 1/2)."""
+games, powered for a larger effect (a true score of about 0.67 against 1/2)."""
 
 TIME_GAMES = 40
 """Games per equal-time match on Connect Four (kept as stored: their verdicts are large effects)."""

@@ -17,7 +17,7 @@ from ....display import ShownAsTable, Table
 from ....tournament import Outcomes
 from ....tournament.stats import games_needed_one_sample
 from .matches import CURVE_MATCHES, MATCHES, Pairing, stored_match
-from .timed import COMPILED_MATCHES, TIMED_MATCHES, TimedMatch, is_timed, timed_match
+from .timed import COMPILED_ITERATION_MATCHES, COMPILED_MATCHES, TIMED_MATCHES, TimedMatch, is_timed, timed_match
 
 
 @dataclass(frozen=True, repr=False)
@@ -43,8 +43,11 @@ def reach(out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None)
     return Reach(tuple(timed_match(p, out_dir, play=False) for p in pairings))
 
 
-COMPARISONS = len({p.filename for p in [*MATCHES, *TIMED_MATCHES, *COMPILED_MATCHES, *CURVE_MATCHES]})
-"""How many matches notebook 09 compares with 1/2 (the table's 20 and the budget curve's 5 others): 25."""
+TABLE_MATCHES = [*MATCHES, *TIMED_MATCHES, *COMPILED_MATCHES, *COMPILED_ITERATION_MATCHES]
+"""The measured table's matches, in its order."""
+
+COMPARISONS = len({p.filename for p in [*TABLE_MATCHES, *CURVE_MATCHES]})
+"""How many matches notebook 09 compares with 1/2 (the table's 24 and the budget curve's 5 others): 29."""
 
 
 def bonferroni(comparisons: int = COMPARISONS, alpha: float = 0.05) -> float:
@@ -119,7 +122,7 @@ class MeasuredTable(ShownAsTable):
         level = {r.confidence for r in self.rows}
         label = f"{100 * level.pop():.2f}%".replace(".00%", "%") if len(level) == 1 else "interval"
         headers = ["game", "variant (A) vs uct, same engine", "budget", "games", f"  score [{label}]", "verdict"]
-        return Table(headers, cells, align="lllrll", widths=(10, 38, 11, 6, 24, 0))
+        return Table(headers, cells, align="lllrll", widths=(9, 40, 11, 6, 24, 0))
 
     def row(self, game: str, variant: str, budget: str = "iterations") -> Row:
         """The row of ``variant`` (its name before ``:``, or the full spec) on ``game``."""
@@ -142,7 +145,7 @@ def _short(spec: str) -> str:
 def measured_table(
     out_dir: str | os.PathLike, pairings: Sequence[Pairing] | None = None, confidence: float = 0.95
 ) -> MeasuredTable:
-    """The table of :data:`MATCHES`, :data:`TIMED_MATCHES`, :data:`COMPILED_MATCHES` read from ``out_dir``.
+    """The table of :data:`TABLE_MATCHES` (equal iterations, equal time, compiled at both) read from ``out_dir``.
 
     Read only (:func:`~.matches.stored_match`, and ``timed_match(..., play=False)`` for the
     equal-time matches): a missing or damaged game is an error, never played here (run the
@@ -150,7 +153,7 @@ def measured_table(
     the pairing writes it; the others, as the results file does.
     """
     rows = []
-    for p in [*MATCHES, *TIMED_MATCHES, *COMPILED_MATCHES] if pairings is None else pairings:
+    for p in TABLE_MATCHES if pairings is None else pairings:
         if is_timed(p):
             rows.append(Row(p.game, p.variant, p.budget, timed_match(p, out_dir, play=False).outcomes, confidence))
         else:
@@ -192,7 +195,7 @@ def stored_games(folder: str | os.PathLike = Path("data") / STORED_GAMES) -> Pat
     """
     from ...editions import DATA_FOLDER, NOTEBOOKS  # the installed course's notebooks, else the repository's
 
-    wanted = {p.filename for p in [*MATCHES, *TIMED_MATCHES, *COMPILED_MATCHES, *CURVE_MATCHES]}
+    wanted = {p.filename for p in [*TABLE_MATCHES, *CURVE_MATCHES]}
     for candidate in (Path(folder), NOTEBOOKS / DATA_FOLDER / STORED_GAMES):
         if all((candidate / name).is_file() for name in wanted):
             return candidate

@@ -81,6 +81,34 @@ def compiled_matches(scale: float = 1.0) -> list[Pairing]:
 COMPILED_MATCHES = compiled_matches()
 """The compiled equal-time matches at the size the notebook shows."""
 
+COMPILED_ITERATIONS = 5000
+"""Iterations per move of both sides in the compiled equal-iterations matches.
+
+Thousands, so the comparison is about deep searches (compiled UCT reached some 12,000 on
+Ultimate Tic-Tac-Toe and 37,000 on Connect Four in :data:`COMPILED_SECONDS`), and few enough
+that a game takes about 0.04 s on Connect Four and 0.25 s on Ultimate on a quiet core: the
+four matches of :data:`COMPILED_GAMES` play in about four minutes on one core."""
+
+
+def compiled_iteration_matches(scale: float = 1.0) -> list[Pairing]:
+    """Each of :data:`COMPILED_VARIANTS` against compiled UCT on both games at :data:`COMPILED_ITERATIONS` each.
+
+    Equal iterations on the compiled engine: whether an enhancement helps per iteration in
+    deep searches, apart from what an iteration costs. Seeded and reproducible (no clock):
+    played by :func:`~.matches.head_to_head` like the Python engine's equal-iterations
+    matches; ``scale`` multiplies the games.
+    """
+    budget = f"iterations={COMPILED_ITERATIONS}"
+    return [
+        Pairing(game, _with(v, budget), _with(COMPILED_BASELINE, budget), max(2, round(COMPILED_GAMES * scale)))
+        for game in ("connect4", "uttt")
+        for v in COMPILED_VARIANTS
+    ]
+
+
+COMPILED_ITERATION_MATCHES = compiled_iteration_matches()
+"""The compiled equal-iterations matches at the size the notebook shows (files ``*compiled_iterations-5000*``)."""
+
 
 def is_timed(pairing: Pairing) -> bool:
     """Whether ``pairing`` is an equal-time match whose file records iterations: Ultimate's, or any compiled one.
