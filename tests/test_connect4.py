@@ -9,7 +9,9 @@ from conftest import assert_rollout_matches_generic
 
 from mctslab import IllegalMoveError, make_game
 from mctslab.games.base import DRAW, WIN0, WIN1
-from mctslab.games.connect4 import ConnectFour, run_shifts
+from mctslab.games.connect4 import ConnectFour, ConnectFourState, run_shifts
+from mctslab.games.errors import InvalidStateError
+from mctslab.games.stones import ONGOING
 
 # A full 6 x 7 board that nobody won (found by a seeded random game, checked by eye).
 DRAWN_GAME = [0, 1, 5, 5, 0, 2, 3, 2, 0, 3, 4, 5, 3, 6, 4, 3, 5, 6, 2, 2, 2]
@@ -222,3 +224,39 @@ def test_bad_parameters_name_the_range():
         ConnectFour(rows=True)
     with pytest.raises(ValueError, match=r"k \(stones in a row\) must be an int from 1 to max\(rows, cols\)=7"):
         ConnectFour(k=9)
+
+
+@pytest.mark.parametrize("spec", ["connect4", "connect4:rows=4,cols=5,k=3", "connect4:rows=3,cols=2,k=3"])
+def test_floating_stones_are_refused_in_every_column_and_nowhere_else(spec):
+    """check_state tests all columns in one step; its verdict is the per-column rule's, on random boards."""
+    game = make_game(spec)
+    rng = random.Random(7)
+    refused = stacked = 0
+    for _ in range(400):
+        occupied = 0
+        for c, column in enumerate(game.column):
+            if rng.random() < 0.5 ** (1 / game.cols):  # a column of stones on the bottom (all: half the boards)
+                occupied |= (1 << rng.randint(0, game.rows)) - 1 << (c * game.height)
+            else:  # any cells of the column
+                occupied |= rng.getrandbits(game.rows) << (c * game.height) & column
+        cells = [b for b in range(game.cols * game.height) if occupied >> b & 1]
+        rng.shuffle(cells)
+        half = (len(cells) + 1) // 2
+        x, o = sum(1 << b for b in cells[:half]), sum(1 << b for b in cells[half:])
+        floating = [
+            c for c, column in enumerate(game.column)
+            if (s := (occupied & column) >> (c * game.height)) & (s + 1)
+        ]  # fmt: skip
+        state = ConnectFourState(x, o, ONGOING)
+        stacked += not floating
+        try:
+            game.check_state(state)
+        except InvalidStateError as err:
+            if floating:
+                assert f"a stone floats in column {floating[0]} " in str(err)
+                refused += 1
+            else:
+                assert "floats" not in str(err)  # refused for lines, not for the stones' places
+            continue
+        assert not floating, (spec, bin(occupied))
+    assert refused >= 50 and stacked >= 50  # both verdicts were tested

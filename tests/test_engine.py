@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from conftest import saving_moves, winning_moves
 
-from mctslab import draw_tree, make_agent, make_game, play_match, tree_outline
+from mctslab import IllegalMoveError, draw_tree, make_agent, make_game, play_match, tree_outline
 from mctslab.agents.compiled import CompiledNode
 from mctslab.agents.rules import SelectionRule
 from mctslab.agents.uct import UCT
@@ -465,3 +465,36 @@ def test_the_compiled_engine_leaves_numpys_global_generator_alone():
         assert again == first
     finally:
         np.random.set_state(saved)  # noqa: NPY002
+
+
+@needs_numba
+@pytest.mark.parametrize("game_spec", ["tictactoe", "connect4", "uttt"])
+def test_a_compiled_search_is_the_analysis_tree_and_its_checks(game_spec):
+    """search() skips the final move and statistics, nothing else: the same tree, the same refusals."""
+    game = make_game(game_spec)
+    state = game.play(game.initial_state(), game.legal_moves(game.initial_state())[0])
+    spec = "uct:iterations=300,engine=compiled"
+    root = make_agent(spec, seed=3).search(game, state)
+    analysed = make_agent(spec, seed=3).analyse(game, state).root
+    assert type(root) is type(analysed) and root.state == analysed.state == state
+    for name in ("move", "first", "nlegal", "nexp", "visits", "wins2"):
+        assert np.array_equal(
+            getattr(root.tree, name)[: root.tree.slots], getattr(analysed.tree, name)[: analysed.tree.slots]
+        )
+    over = game.initial_state()
+    while not game.is_terminal(over):
+        over = game.apply(over, game.legal_moves(over)[0])
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        make_agent(spec, seed=3).search(game, over)
+
+    class Mean(SelectionRule):
+        name = "mean"
+
+        def value(self, parent, child):
+            return child.mean
+
+    class Greedy(UCT):
+        rule_class = Mean
+
+    with pytest.raises(ValueError, match="plain UCT only"):
+        Greedy(iterations=10, engine="compiled").search(game, state)

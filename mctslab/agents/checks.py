@@ -6,12 +6,14 @@ value to store, or raises a one-line TypeError (wrong type) or ValueError (out o
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..validation import non_negative_number, optional, positive_number
 
 MAX_SECONDS = 86_400.0
 """The longest time budget per move: one day (``seconds=1e300`` would search for ever)."""
 
-__all__ = ["check_c", "check_final", "check_seconds"]
+__all__ = ["check_c", "check_final", "check_seconds", "overridden"]
 
 
 def check_c(name: str, c: float) -> float:
@@ -32,3 +34,13 @@ def check_final(name: str, final: str) -> str:
     if final not in ("visits", "mean"):
         raise ValueError(f"{name} must be 'visits' or 'mean', got {final!r}")
     return final
+
+
+@cache
+def overridden(cls: type, base: type, parts: tuple[str, ...]) -> tuple[str, ...]:
+    """The names in ``parts`` that ``cls`` defines otherwise than ``base`` (a compiled agent's check, every move).
+
+    Cached per class: a class's methods are set when it is made (a test that patches one
+    makes a new class).
+    """
+    return tuple(name for name in parts if getattr(cls, name) is not getattr(base, name))

@@ -22,7 +22,7 @@ from ..games.base import Game, State
 from .base import Analysis, MoveStat, legal_or_raise
 from .node import Node
 
-__all__ = ["CompiledNode", "analyse", "merged_root"]
+__all__ = ["CompiledNode", "analyse", "merged_root", "search_root"]
 
 
 class CompiledNode(Node):
@@ -157,6 +157,21 @@ def analyse(agent: Any, game: Game, state: State) -> Analysis:
     if agent.threads > 1:
         return _analyse_shared(agent, game, state)
     return _tree_analysis(agent, game, state, searched(agent, game, state, checked_search))
+
+
+def search_root(agent: Any, game: Game, state: State) -> CompiledNode:
+    """:meth:`mctslab.agents.uct.UCT.search` on the compiled engine in one thread: :func:`analyse`'s root alone.
+
+    The same checks, seed and tree as :func:`analyse`, without the final move and the per-move
+    statistics (a caller of ``search`` reads the tree).
+
+    Raises:
+        ValueError: as :func:`analyse`.
+    """
+    agent.check_compiled()
+    check_supported(game)
+    legal_or_raise(game, state)
+    return CompiledNode.root_of(searched(agent, game, state, checked_search).tree, game, state)
 
 
 def _tree_analysis(agent: Any, game: Game, state: State, result: SearchResult) -> Analysis:

@@ -35,6 +35,7 @@ from ..games.base import Game, State
 from ..seeding import Seed
 from ..ucb import SQRT2, ucb1
 from .base import Analysis, MoveStat, Param, legal_or_raise
+from .checks import overridden
 from .compiled import CompiledNode, final_choice, searched
 from .playouts import policy_rollout
 from .registry import register_agent
@@ -169,7 +170,7 @@ class Rave(UCT):
         The compiled RAVE kernel runs :class:`Rave` itself with random playouts in one
         thread: no part named in :attr:`COMPILED_PARTS` may differ from Rave's.
         """
-        changed = [name for name in self.COMPILED_PARTS if getattr(type(self), name) is not getattr(Rave, name)]
+        changed = overridden(type(self), Rave, self.COMPILED_PARTS)
         if changed:
             raise ValueError(
                 f"{type(self).__name__} overrides {', '.join(changed)}: the compiled engine runs plain RAVE only;"

@@ -44,6 +44,7 @@ from ..engine import check_engine, check_supported
 from ..games.base import Game, State
 from ..ucb import ucb1
 from .base import Analysis, Param, legal_or_raise
+from .checks import overridden
 from .compiled import CompiledNode, searched
 from .registry import register_agent
 from .rules import SelectionRule, best_child_by
@@ -201,7 +202,7 @@ class Solver(UCT):
         The compiled solver runs :class:`Solver` exactly: no part in :attr:`COMPILED_PARTS`
         may differ from Solver's, playouts are random, one thread searches.
         """
-        changed = [name for name in self.COMPILED_PARTS if getattr(type(self), name) is not getattr(Solver, name)]
+        changed = overridden(type(self), Solver, self.COMPILED_PARTS)
         if changed:
             raise ValueError(
                 f"{type(self).__name__} overrides {', '.join(changed)}: the compiled engine runs MCTS-Solver as"

@@ -31,13 +31,14 @@ from typing import Any
 
 from ..engine import check_engine, check_parallel, check_threads
 from ..engine.backend import check_virtual_loss
+from ..engine.tree import MAX_VISITS
 from ..games.base import Game, State
 from ..games.kinds import CHANCE, CLASSIC, TWO_PLAYERS, WITH_CHANCE
 from ..seeding import Seed
 from ..specs import to_bool
 from ..ucb import SQRT2
 from .base import Agent, Analysis, MoveStat, Param, check_bool, check_optional_positive_int, legal_or_raise
-from .checks import check_c, check_final, check_seconds
+from .checks import check_c, check_final, check_seconds, overridden
 from .node import Node
 from .playouts import check_playout, policy_rollout
 from .registry import register_agent
@@ -430,7 +431,12 @@ class UCT(Agent):
         above 1 and ``parallel="root"``, on either engine, a :class:`Node` of one level
         holding the trees' summed root statistics).
         """
-        if self.engine == "compiled" or getattr(self, "threads", 1) > 1:  # a variant has no threads
+        threads = getattr(self, "threads", 1)  # a variant has no threads
+        if self.engine == "compiled" and threads == 1 and type(self).analyse is UCT.analyse and not game.has_chance:
+            from .compiled import search_root
+
+            return search_root(self, game, state)  # analyse's root, without its final move and statistics
+        if self.engine == "compiled" or threads > 1:
             return self.analyse(game, state).root
         return self._run(game, state)[0]
 
@@ -526,7 +532,7 @@ class UCT(Agent):
         The compiled engine (:mod:`mctslab.engine`) runs plain UCT with random playouts:
         no part named in :attr:`COMPILED_PARTS` may differ from UCT's.
         """
-        changed = [name for name in self.COMPILED_PARTS if getattr(type(self), name) is not getattr(UCT, name)]
+        changed = overridden(type(self), UCT, self.COMPILED_PARTS)
         if changed:
             raise ValueError(
                 f"{type(self).__name__} overrides {', '.join(changed)}: the compiled engine runs plain UCT only;"
@@ -539,8 +545,6 @@ class UCT(Agent):
         self._check_compiled_budget()
 
     def _check_compiled_budget(self) -> None:
-        from ..engine.tree import MAX_VISITS
-
         if self.iterations is not None and self.iterations > MAX_VISITS:
             raise ValueError(
                 f"iterations={self.iterations}: the compiled engine counts in 32 bits, up to {MAX_VISITS}"

@@ -8,7 +8,7 @@ fails at once and says which games have one.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from types import ModuleType
 
 from .. import validation
@@ -99,8 +99,12 @@ def check_virtual_loss(name: str, virtual_loss: int) -> int:
     return validation.integer(name, virtual_loss, low=0, high=MAX_VIRTUAL_LOSS)
 
 
+@cache
 def kernels() -> ModuleType:
-    """The module of compiled kernels (:mod:`mctslab.engine.kernels`); Numba compiles each at its first call."""
+    """The module of compiled kernels (:mod:`mctslab.engine.kernels`); Numba compiles each at its first call.
+
+    Looked up once (every search asks for it; a failed import is not cached).
+    """
     require()
     from . import kernels as module
 

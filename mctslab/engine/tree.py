@@ -65,8 +65,19 @@ def _zeroed(nbytes: int) -> np.ndarray:
 
 
 @cache
+def _layout(arrays: tuple[tuple[str, type], ...]) -> tuple[tuple[str, np.dtype, int], ...]:
+    """A tree class's arrays as ``(name, dtype, bytes per slot)``, worked out once per class."""
+    return tuple((name, np.dtype(dtype), np.dtype(dtype).itemsize) for name, dtype in arrays)
+
+
+@cache
 def _slot_bytes(arrays: tuple[tuple[str, type], ...]) -> int:
-    return sum(np.dtype(dtype).itemsize for _, dtype in arrays)
+    return sum(itemsize for _, _, itemsize in _layout(arrays))
+
+
+def _block(kind: int, prm: np.ndarray) -> int:
+    """Slots one expansion can take: the most legal moves of a position of the game."""
+    return 81 if kind == KINDS["uttt"] else int(prm[2] if kind == KINDS["tictactoe"] else prm[1])
 
 
 class CompiledTree:
@@ -81,7 +92,7 @@ class CompiledTree:
 
     def __init__(self, kind: int, prm: np.ndarray, tab: np.ndarray, root_state: np.ndarray, capacity: int) -> None:
         self.kind, self.prm, self.tab = kind, prm, tab
-        self.block = self.slots_for(kind, prm, 1) - 1
+        self.block = _block(kind, prm)
         self._allocate(max(capacity, 1 + self.block))
         self.move[0], self.first[0], self.mean[0], self.isq[0] = -1, -1, 0.5, inf
         self.info = np.array([1, 0, 0, self.block], dtype=np.int64)  # slots used, max depth, iterations, block
@@ -99,15 +110,15 @@ class CompiledTree:
     @staticmethod
     def slots_for(kind: int, prm: np.ndarray, iterations: int) -> int:
         """Slots that ``iterations`` iterations can need, at most :data:`INITIAL_SLOTS` (the arrays grow past it)."""
-        block = 81 if kind == KINDS["uttt"] else int(prm[2] if kind == KINDS["tictactoe"] else prm[1])
-        return min(1 + iterations * block, INITIAL_SLOTS)
+        return min(1 + iterations * _block(kind, prm), INITIAL_SLOTS)
 
     def _allocate(self, size: int) -> dict[str, np.ndarray]:
         """Make every array ``size`` slots long, zeroed, in one block; returns the old arrays by name."""
-        old = {name: getattr(self, name) for name, _ in self._ARRAYS if hasattr(self, name)}
+        fields = _layout(self._ARRAYS)
+        old = {name: getattr(self, name) for name, _, _ in fields} if hasattr(self, "move") else {}
         block, at = _zeroed(size * self.slot_bytes), 0
-        for name, dtype in self._ARRAYS:
-            width = size * np.dtype(dtype).itemsize
+        for name, dtype, itemsize in fields:
+            width = size * itemsize
             setattr(self, name, block[at : at + width].view(dtype))
             at += width
         return old

@@ -59,6 +59,11 @@ def tables(kind: str, params: tuple[int, ...]) -> tuple[int, np.ndarray, np.ndar
 
 def _encode(game: Game, state: State) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     check_supported(game)
+    return _encoded(game, state)
+
+
+def _encoded(game: Game, state: State) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's tables and ``state``'s encoding, for a game already checked to have a kernel."""
     kind, prm, tab = tables(*game.compiled_encoding())
     return kind, prm, tab, np.array(game.compiled_state(state), dtype=np.int64)
 
@@ -180,7 +185,7 @@ def checked_search(
     compiled = kernels()
     compile_seconds()
     if tree is None:
-        kind, prm, tab, root_state = _encode(game, state)
+        kind, prm, tab, root_state = _encoded(game, state)
         budget = iterations if iterations is not None else 4096
         tree = CompiledTree(kind, prm, tab, root_state, capacity=CompiledTree.slots_for(kind, prm, budget))
     compiled.seed(seed)
