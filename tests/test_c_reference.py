@@ -117,8 +117,11 @@ def test_the_bench_times_one_search_in_both(spec):
     """``bench --c`` times the compiled row's own search in C: the same seed, the same tree, every round."""
     from mctslab.bench.suite import _compiled_uct
 
-    run, seed = _compiled_uct(spec, 300)
-    first, again = run(), run()
+    run, setup, seed = _compiled_uct(spec, 300)
+    setup()
+    first = run()
+    setup()
+    again = run()
     game = make_game(spec)
     ref = creference.c_search(game, game.initial_state(), c=C, iterations=300, seed=seed)
     assert [ch.visits for ch in first.children] == [ch.visits for ch in again.children] == ref.visits

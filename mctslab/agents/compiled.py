@@ -218,7 +218,7 @@ def searched(agent: Any, game: Game, state: State, search: Callable[..., Any], *
     )
     if agent.reuse:
         agent._compiled_previous = (game, result.tree, state)
-    if not result.moves:
+    if not result.tree.children():
         raise _no_legal_move(game, state)
     return result
 

@@ -40,6 +40,7 @@ class Case:
         c_runs: the C reference's same search (:mod:`mctslab.bench.creference`), and a maker
             of C searches ``(rng, seed) -> run``, or ``None``.
         threads: threads searching at once (the root-parallel rows, :mod:`mctslab.bench.parallel`).
+        setup: run before each timing of ``run``, untimed (a compiled row resets its agent's generator), or ``None``.
     """
 
     name: str
@@ -52,6 +53,7 @@ class Case:
     baseline: str | None = None
     c_runs: tuple[Callable[[], object], Callable[..., Callable[[], object]]] | None = None
     threads: int = 1
+    setup: Callable[[], object] | None = None
 
 
 @dataclass
@@ -102,19 +104,23 @@ def _uct(game_spec: str, iterations: int, agent: str = "uct") -> Callable[[], ob
     return run
 
 
-def _compiled_uct(game_spec: str, iterations: int, agent: str = "uct") -> tuple[Callable[[], object], int]:
-    """One search as a seeded agent makes it (every run the same), and the seed of that search."""
+def _compiled_uct(
+    game_spec: str, iterations: int, agent: str = "uct"
+) -> tuple[Callable[[], object], Callable[[], object], int]:
+    """One search as a seeded agent makes it, the untimed setup that makes every run the same, and the search's seed."""
     game = make_game(game_spec)
     agent = make_agent(f"{agent}:iterations={iterations},engine=compiled", seed=0)
     start = agent.rng.getstate()
 
-    def run() -> object:
+    def setup() -> None:
         agent.rng.setstate(start)  # as a fresh agent seeded 0, as the Python rows are
+
+    def run() -> object:
         return agent.search(game, game.initial_state())
 
     search_seed = agent.rng.getrandbits(32)  # what the search seeds the engine with
     agent.rng.setstate(start)
-    return run, search_seed
+    return run, setup, search_seed
 
 
 def _rollouts(game_spec: str, playouts: int) -> Callable[[], object]:
@@ -168,13 +174,17 @@ def cases(scale: float = 1.0, compare: bool = True, c_reference: bool = False) -
     if engine.available():
         for game, its in UCT_BUDGETS.items():
             reference = openspiel.cpp_uct_search(game, n(its)) if compare and openspiel.available() else None
-            run, search_seed = _compiled_uct(game, n(its))
+            run, setup, search_seed = _compiled_uct(game, n(its))
             c_runs = creference.timed_searches(game, n(its), search_seed) if c_reference else None
-            out.append(Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct", c_runs))
+            row = Case("uct compiled", game, n(its), "iterations", run, reference, "OpenSpiel C++", "uct", c_runs)
+            row.setup = setup
+            out.append(row)
         for name, games in (("rave", ("connect4", "uttt")), ("solver", ("connect4",))):
             for game in games:  # the variants compiled; x python: over the variant's own (Connect Four) row
-                run, _ = _compiled_uct(game, n(UCT_BUDGETS[game]), name)
-                out.append(Case(f"{name} compiled", game, n(UCT_BUDGETS[game]), "iterations", run, baseline=name))
+                run, setup, _ = _compiled_uct(game, n(UCT_BUDGETS[game]), name)
+                out.append(
+                    Case(f"{name} compiled", game, n(UCT_BUDGETS[game]), "iterations", run, baseline=name, setup=setup)
+                )
         for name, game, k, work, run in parallel.parallel_runs(n):  # root, tree and leaf parallelism
             out.append(Case(name, game, work, "iterations", run, baseline=parallel.NAME, threads=k))
     for agent in VARIANTS:
@@ -235,9 +245,10 @@ def run_benchmark(
         scale: budget multiplier, > 0 (1 is the documented benchmark).
         compare: include OpenSpiel's MCTS when it is installed.
         progress: show a progress bar.
-        c_reference: time the C reference (:mod:`mctslab.bench.creference`) right after each
-            compiled row in every round; the ratio compiled / C is the median of the rounds'
-            ratios. Without a C compiler, :attr:`Report.c_note` says it was skipped.
+        c_reference: time the C reference (:mod:`mctslab.bench.creference`) beside each compiled
+            row in every round: after it in even rounds, before it in odd ones, so neither side
+            always meets the caches the row before left. The ratio compiled / C is the median of
+            the rounds' ratios. Without a C compiler, :attr:`Report.c_note` says it was skipped.
         only: measure only the rows with these names (``("uct compiled",)``); ``None``: all.
 
     Raises:
@@ -271,8 +282,13 @@ def run_benchmark(
     refs: dict[int, list[float]] = {i: [] for i in range(len(todo))}
     total = rounds * (len(todo) + sum(c.reference is not None for c in todo))
     with tqdm(total=total, disable=not progress, desc="bench") as bar:
-        for _ in range(rounds):
+        for r in range(rounds):
             for i, case in enumerate(todo):
+                c_first = case.c_runs is not None and r % 2 == 1
+                if c_first:  # every other round the C search comes first (see c_reference)
+                    c_wall = _time(case.c_runs[0], False)[0]
+                if case.setup is not None:
+                    case.setup()
                 # The compiled rows run with the collector off: a pause there would collect the Python
                 # rows' cyclic trees, no cost of theirs (and collecting before them would chill their caches).
                 wall, cpu = _time(case.run, collect=case.name not in COMPILED_ROWS)
@@ -280,7 +296,8 @@ def run_benchmark(
                 cpus[i].append(cpu)
                 bar.update()
                 if case.c_runs is not None:
-                    c_wall = _time(case.c_runs[0], False)[0]
+                    if not c_first:
+                        c_wall = _time(case.c_runs[0], False)[0]
                     # the generator's cost: C on MT19937 and on xorshift64*, seeded alike (other trees: times summed)
                     mt_wall = _time(case.c_runs[1]("mt", 1 + len(c_times[i])), False)[0]
                     xs_wall = _time(case.c_runs[1]("xorshift", 1 + len(c_times[i])), False)[0]
@@ -349,7 +366,7 @@ def format_report(report: Report) -> str:
     if with_c:
         lines.append(
             "C/s: the C reference UCT (mctslab/bench/c/uct.c: the engine's algorithm and random numbers, its trees"
-            " bit for bit), timed after the compiled row in each round;"
+            " bit for bit), timed beside the compiled row in each round (after it, and before it every other round);"
         )
         lines.append(
             "  x C: compiled / C, the median of the rounds' ratios; C xorsh: how much faster C runs on xorshift64*"

@@ -156,11 +156,4 @@ def checked_search_rave(
     tree.set_k(k)
     compiled.seed(seed)
     done = tree.run(c, max_moves, iterations, seconds)
-    kids = tree.children()
-    return SearchResult(
-        tree,
-        [int(tree.move[s]) for s in kids],
-        [int(tree.visits[s]) for s in kids],
-        [float(tree.mean[s]) for s in kids],
-        done,
-    )
+    return SearchResult(tree, done)

@@ -190,13 +190,9 @@ def _run_threads(jobs: list[Callable[[], int]], name: str, on_stop: Callable[[],
 
 
 def _result(tree: CompiledTree, done: int) -> SearchResult:
-    kids = tree.children()
     tree.iterations = int(tree.visits[tree.root])
     tree.max_depth = int(tree.info[1])
-    return SearchResult(
-        tree, [int(tree.move[s]) for s in kids], [int(tree.visits[s]) for s in kids],
-        [float(tree.mean[s]) for s in kids], done,
-    )  # fmt: skip
+    return SearchResult(tree, done)
 
 
 def search_tree_parallel(

@@ -65,14 +65,10 @@ def _zeroed(nbytes: int) -> np.ndarray:
 
 
 @cache
-def _layout(arrays: tuple[tuple[str, type], ...]) -> tuple[tuple[str, np.dtype, int], ...]:
-    """A tree class's arrays as ``(name, dtype, bytes per slot)``, worked out once per class."""
-    return tuple((name, np.dtype(dtype), np.dtype(dtype).itemsize) for name, dtype in arrays)
-
-
-@cache
-def _slot_bytes(arrays: tuple[tuple[str, type], ...]) -> int:
-    return sum(itemsize for _, _, itemsize in _layout(arrays))
+def _layout(cls: type) -> tuple[tuple[tuple[str, np.dtype, int], ...], int]:
+    """A tree class's arrays as ``(name, dtype, bytes per slot)``, and the bytes per slot, worked out once per class."""
+    fields = tuple((name, np.dtype(dtype), np.dtype(dtype).itemsize) for name, dtype in cls._ARRAYS)
+    return fields, sum(itemsize for _, _, itemsize in fields)
 
 
 def _block(kind: int, prm: np.ndarray) -> int:
@@ -114,9 +110,9 @@ class CompiledTree:
 
     def _allocate(self, size: int) -> dict[str, np.ndarray]:
         """Make every array ``size`` slots long, zeroed, in one block; returns the old arrays by name."""
-        fields = _layout(self._ARRAYS)
+        fields, slot_bytes = _layout(type(self))
         old = {name: getattr(self, name) for name, _, _ in fields} if hasattr(self, "move") else {}
-        block, at = _zeroed(size * self.slot_bytes), 0
+        block, at = _zeroed(size * slot_bytes), 0
         for name, dtype, itemsize in fields:
             width = size * itemsize
             setattr(self, name, block[at : at + width].view(dtype))
@@ -199,7 +195,7 @@ class CompiledTree:
     @property
     def slot_bytes(self) -> int:
         """Bytes per slot of this tree's arrays (:data:`SLOT_BYTES` for plain UCT)."""
-        return _slot_bytes(self._ARRAYS)
+        return _layout(type(self))[1]
 
     @property
     def slots(self) -> int:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -99,15 +98,41 @@ def _check_budget(c: float, iterations: int | None, seconds: float | None, max_m
         raise ValueError("the compiled engine needs iterations or seconds (or both), got neither")
 
 
-@dataclass
 class SearchResult:
-    """What one compiled search found at the root: per child (creation order) move, visits, mean."""
+    """What one compiled search found at the root: per child (creation order) move, visits, mean.
 
-    tree: CompiledTree
-    moves: list[int]
-    visits: list[int]
-    means: list[float]
-    done: int
+    Attributes:
+        tree: the searched tree (its :attr:`~CompiledTree.root` is the searched position).
+        done: iterations run by this search.
+    """
+
+    __slots__ = ("tree", "done", "__dict__")
+
+    def __init__(self, tree: CompiledTree, done: int) -> None:
+        self.tree, self.done = tree, done
+
+    @cached_property
+    def moves(self) -> list[int]:
+        """The root's children's moves, in creation order (read from the arrays when first asked)."""
+        return self.tree.move[self._kids].tolist()
+
+    @cached_property
+    def visits(self) -> list[int]:
+        """The root's children's visits, in creation order."""
+        return self.tree.visits[self._kids].tolist()
+
+    @cached_property
+    def means(self) -> list[float]:
+        """The root's children's mean rewards (for the player who made the move), in creation order."""
+        return self.tree.mean[self._kids].tolist()
+
+    @property
+    def _kids(self) -> slice:
+        kids = self.tree.children()
+        return slice(kids.start, kids.stop)
+
+    def __repr__(self) -> str:
+        return f"SearchResult(moves={self.moves}, visits={self.visits}, done={self.done})"
 
 
 def search(
@@ -190,9 +215,7 @@ def checked_search(
         tree = CompiledTree(kind, prm, tab, root_state, capacity=CompiledTree.slots_for(kind, prm, budget))
     compiled.seed(seed)
     done = tree.run(c, max_moves, iterations, seconds)
-    kids = tree.children()
-    at = slice(kids.start, kids.stop)
-    return SearchResult(tree, tree.move[at].tolist(), tree.visits[at].tolist(), tree.mean[at].tolist(), done)
+    return SearchResult(tree, done)
 
 
 def random_results(game: Game, state: State, playouts: int, seed: int, max_moves: int | None = None) -> np.ndarray:

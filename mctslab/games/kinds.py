@@ -10,6 +10,7 @@ them tests a game's type.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Final, NamedTuple
 
 CHANCE: Final = -1
@@ -49,13 +50,7 @@ class GameKind(NamedTuple):
     @property
     def traits(self) -> frozenset[str]:
         """This kind as a set of :data:`TRAITS`, e.g. ``{"two players", "chance"}``."""
-        count = ONE_PLAYER if self.players == 1 else TWO_PLAYERS if self.players == 2 else MANY_PLAYERS
-        traits = {count}
-        if self.chance:
-            traits.add(WITH_CHANCE)
-        if not self.perfect_information:
-            traits.add(HIDDEN_INFORMATION)
-        return frozenset(traits)
+        return _traits(self.players, self.chance, self.perfect_information)
 
     def describe(self) -> str:
         """Words for messages: ``"a one-player game with chance"``, ``"a two-player game with hidden information"``."""
@@ -80,3 +75,15 @@ def describe_traits(traits: frozenset[str]) -> str:
     if without:
         text += f"{' and' if with_ else ''} without {' or '.join(without)}"
     return text
+
+
+@cache
+def _traits(players: int, chance: bool, perfect_information: bool) -> frozenset[str]:
+    """:attr:`GameKind.traits`, made once per kind (every search asks for its game's)."""
+    count = ONE_PLAYER if players == 1 else TWO_PLAYERS if players == 2 else MANY_PLAYERS
+    traits = {count}
+    if chance:
+        traits.add(WITH_CHANCE)
+    if not perfect_information:
+        traits.add(HIDDEN_INFORMATION)
+    return frozenset(traits)
