@@ -87,3 +87,15 @@ def test_without_a_compiler_the_c_reference_is_skipped_with_a_line(monkeypatch):
 def test_only_names_rows_that_exist():
     with pytest.raises(ValueError, match="no benchmark row named 'uct compild'; rows: "):
         run_benchmark(rounds=1, scale=0.01, compare=False, progress=False, only=("uct compild",))
+
+
+def test_the_c_ratio_weighs_both_orders_alike():
+    from mctslab.bench.suite import c_ratio
+
+    assert c_ratio([0.8]) == 0.8
+    assert c_ratio([0.8, 1.25]) == pytest.approx(1.0)  # compiled first in round 0, C first in round 1
+    # five rounds: three with the compiled row first (0.8 each), two with C first (1.25): still 1, not 0.8
+    assert c_ratio([0.8, 1.25, 0.8, 1.25, 0.8]) == pytest.approx(1.0)
+    assert c_ratio([0.9, 1.0, 0.7, 1.0]) == pytest.approx((0.8 * 1.0) ** 0.5)
+    with pytest.raises(ValueError, match="at least one"):
+        c_ratio([])

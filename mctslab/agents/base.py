@@ -267,6 +267,8 @@ class Agent(ABC):
     handles: ClassVar[frozenset[str]] = CLASSIC
     _search_thread: tuple[int | None, int] = (None, 0)
     """The thread searching with this agent and how deeply its calls nest (``(None, 0)``: none)."""
+    _game_played: Game | None = None
+    """The last game :meth:`check_can_play` accepted (a game's kind never changes: checked per game, not per move)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Make a subclass's own ``analyse`` and ``search`` check the game's kind first (:data:`ASKED`)."""
@@ -287,11 +289,12 @@ class Agent(ABC):
             CannotPlayError: (a ``ValueError``) naming the game's kind, what this agent
                 plays, and the agents that can play it.
         """
-        if not isinstance(game, Game):
+        if game is self._game_played or not isinstance(game, Game):
             return
         kind = game.kind()
         traits = kind.traits
         if traits <= self.handles:
+            self._game_played = game
             return
         able = sorted(
             {c.name for c in _agent_classes(Agent) if REGISTERED.get(vars(c).get("name")) is c and traits <= c.handles}

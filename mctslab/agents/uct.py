@@ -39,6 +39,8 @@ from ..specs import to_bool
 from ..ucb import SQRT2
 from .base import Agent, Analysis, MoveStat, Param, check_bool, check_optional_positive_int, legal_or_raise
 from .checks import check_c, check_final, check_seconds, overridden
+from .compiled import analyse as analyse_compiled
+from .compiled import search_root
 from .node import Node
 from .playouts import check_playout, policy_rollout
 from .registry import register_agent
@@ -433,8 +435,6 @@ class UCT(Agent):
         """
         threads = getattr(self, "threads", 1)  # a variant has no threads
         if self.engine == "compiled" and threads == 1 and type(self).analyse is UCT.analyse and not game.has_chance:
-            from .compiled import search_root
-
             return search_root(self, game, state)  # analyse's root, without its final move and statistics
         if self.engine == "compiled" or threads > 1:
             return self.analyse(game, state).root
@@ -489,9 +489,7 @@ class UCT(Agent):
         if self.engine == "compiled":
             if game.has_chance:
                 raise ValueError(f"engine=compiled cannot play {game.spec}: it has chance nodes; use engine=python")
-            from .compiled import analyse
-
-            return analyse(self, game, state)
+            return analyse_compiled(self, game, state)
         if getattr(self, "threads", 1) > 1:  # root parallelism on the python engine: K searches in K processes
             from .processes import analyse_in_processes
 
