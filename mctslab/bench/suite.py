@@ -374,9 +374,12 @@ def format_report(report: Report) -> str:
         )
     m = report.machine
     spiel = "installed" if m["openspiel"] else "not installed (pip install -e .[compare])"
+    load = ""
+    if m.get("load") and m.get("load_end"):
+        load = f"; load average {m['load'][0]:.2f} before, {m['load_end'][0]:.2f} after"
     lines.append(
         f"median of {report.rounds} interleaved rounds; Python {m['python']} ({m['implementation']}), "
-        f"{m['system']} {m['machine']}, {m['cpus']} CPUs; OpenSpiel {spiel}"
+        f"{m['system']} {m['machine']}, {m['cpus']} CPUs; OpenSpiel {spiel}{load}"
     )
     if report.compile_seconds is not None:
         lines.append(
@@ -396,7 +399,8 @@ def format_report(report: Report) -> str:
             " bit for bit), timed after the compiled row in even rounds and before it in odd ones;"
         )
         lines.append(
-            "  x C: compiled / C, the median of the rounds' ratios; C xorsh: how much faster C runs on xorshift64*"
+            "  x C: compiled / C, the rounds' ratios' median in each order, the two medians' geometric mean;"
+            " C xorsh: how much faster C runs on xorshift64*"
             " than on Numba's MT19937 (one search per round on each, seeded alike, times summed)"
         )
     if report.c_note:
