@@ -304,17 +304,21 @@ def test_final_mean_max_moves_seconds_and_reuse():
     assert agent.analyse(game, game.initial_state()).root.visits == 500  # not in the tree: fresh
 
 
+class Mean(SelectionRule):
+    """A variant's rule (the mean alone): what the compiled engine cannot run."""
+
+    name = "mean"
+
+    def value(self, parent, child):
+        return child.mean
+
+
+class Greedy(UCT):
+    rule_class = Mean
+
+
 @needs_numba
 def test_variants_are_refused():
-    class Mean(SelectionRule):
-        name = "mean"
-
-        def value(self, parent, child):
-            return child.mean
-
-    class Greedy(UCT):
-        rule_class = Mean
-
     game = make_game("tictactoe")
     with pytest.raises(ValueError, match="plain UCT only"):
         Greedy(iterations=10, engine="compiled").select_move(game, game.initial_state())
@@ -486,15 +490,5 @@ def test_a_compiled_search_is_the_analysis_tree_and_its_checks(game_spec):
         over = game.apply(over, game.legal_moves(over)[0])
     with pytest.raises(IllegalMoveError, match="game is over"):
         make_agent(spec, seed=3).search(game, over)
-
-    class Mean(SelectionRule):
-        name = "mean"
-
-        def value(self, parent, child):
-            return child.mean
-
-    class Greedy(UCT):
-        rule_class = Mean
-
     with pytest.raises(ValueError, match="plain UCT only"):
         Greedy(iterations=10, engine="compiled").search(game, state)
