@@ -29,9 +29,11 @@ there). Every tree, its scratch arrays and its root position are the thread's ow
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +43,7 @@ from .backend import MAX_THREADS, check_supported, kernels
 from .tree import CHUNK_SECONDS, CompiledTree, _roots
 from .uct import _check_budget, _encode, compile_seconds
 
-__all__ = ["ParallelResult", "roots_filled", "search_root_parallel"]
+__all__ = ["ParallelResult", "prepare_threads", "roots_filled", "run_threads", "search_root_parallel"]
 
 
 @lru_cache(maxsize=1)
@@ -106,6 +108,63 @@ def _summed(trees: list[CompiledTree]) -> tuple[list[int], list[int], list[float
     return moves, [visits[m] for m in moves], [wins2[m] / 2 for m in moves]
 
 
+def prepare_threads(
+    game: Game,
+    state: State,
+    c: float,
+    iterations: int | None,
+    seconds: float | None,
+    max_moves: int | None,
+    seeds: tuple[int, ...],
+) -> tuple[Any, tuple]:
+    """Check a parallel search's call, compile the kernels once; the kernels module and the encoded position.
+
+    Raises:
+        TypeError, ValueError: (one line) for a budget the engine cannot run, a bad seed or number of seeds.
+        InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
+    """
+    check_supported(game)
+    validation.integer("threads", len(seeds), low=1, high=MAX_THREADS)
+    for seed in seeds:
+        _check_budget(c, iterations, seconds, max_moves, seed)
+    compiled = kernels()
+    compile_seconds()  # compiled (or loaded) once, before any thread
+    game.check_state(state)
+    if game.is_terminal(state):
+        raise IllegalMoveError("no move to search: the game is over")
+    return compiled, _encode(game, state)
+
+
+def run_threads(jobs: list[Callable[[], int]], name: str, on_stop: Callable[[], None]) -> list[int]:
+    """Run the jobs in threads at once; their results.
+
+    On Ctrl-C, or an error in one job, ``on_stop()`` tells every job to end (a job waiting at a
+    barrier gets :class:`threading.BrokenBarrierError`); the error raised is the job's own, not
+    the others' broken barrier.
+    """
+
+    def guarded(job: Callable[[], int]) -> int:
+        try:
+            return job()
+        except BaseException:
+            on_stop()
+            raise
+
+    with ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix=name) as pool:
+        futures = [pool.submit(guarded, job) for job in jobs]
+        try:
+            pending = set(futures)
+            while pending:  # waits of a tenth of a second: Ctrl-C is seen between them
+                _, pending = wait(pending, timeout=CHUNK_SECONDS)
+        except BaseException:
+            on_stop()
+            raise
+    errors = [f.exception() for f in futures if f.exception() is not None]
+    if errors:
+        raise next((e for e in errors if not isinstance(e, threading.BrokenBarrierError)), errors[0])
+    return [f.result() for f in futures]
+
+
 def search_root_parallel(
     game: Game,
     state: State,
@@ -129,17 +188,8 @@ def search_root_parallel(
         TypeError, ValueError: (one line) for a budget the engine cannot run or a bad seed or number of seeds.
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
-    check_supported(game)
     seeds = tuple(seeds)
-    validation.integer("threads", len(seeds), low=1, high=MAX_THREADS)
-    for seed in seeds:
-        _check_budget(c, iterations, seconds, max_moves, seed)
-    compiled = kernels()
-    compile_seconds()  # compiled (or loaded) once, before any thread
-    game.check_state(state)
-    if game.is_terminal(state):
-        raise IllegalMoveError("no move to search: the game is over")
-    kind, prm, tab, root_state = _encode(game, state)
+    compiled, (kind, prm, tab, root_state) = prepare_threads(game, state, c, iterations, seconds, max_moves, seeds)
     budget = iterations if iterations is not None else 4096
     capacity = CompiledTree.slots_for(kind, prm, budget)
     trees = [CompiledTree(kind, prm, tab, root_state.copy(), capacity=capacity) for _ in seeds]
@@ -150,15 +200,8 @@ def search_root_parallel(
         compiled.seed(seed)  # this thread's own generator, seeded in the thread
         return tree.run(c, max_moves, iterations, seconds, stop)
 
-    with ThreadPoolExecutor(max_workers=len(seeds), thread_name_prefix="mctslab-root") as pool:
-        futures = [pool.submit(one, tree, seed) for tree, seed in zip(trees, seeds, strict=True)]
-        try:
-            pending = set(futures)
-            while pending:  # waits of a tenth of a second: Ctrl-C is seen between them
-                _, pending = wait(pending, timeout=CHUNK_SECONDS)
-            done = sum(f.result() for f in futures)
-        except BaseException:  # Ctrl-C (or an error in one tree): the others stop after their current call
-            stop.set()
-            raise
+    # Ctrl-C (or an error in one tree): the others stop after their current call
+    jobs = [lambda tree=tree, seed=seed: one(tree, seed) for tree, seed in zip(trees, seeds, strict=True)]
+    done = sum(run_threads(jobs, "mctslab-root", stop.set))
     moves, visits, wins = _summed(trees)
     return ParallelResult(trees, seeds, moves, visits, wins, done)

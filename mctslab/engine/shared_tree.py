@@ -77,18 +77,15 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any
 
 import numpy as np
 
-from .. import validation
-from ..games.base import Game, IllegalMoveError, State
-from .backend import MAX_THREADS, check_supported, check_virtual_loss, kernels
-from .parallel import roots_filled
+from ..games.base import Game, State
+from .backend import check_virtual_loss
+from .parallel import prepare_threads, roots_filled, run_threads
 from .tree import CHUNK_SECONDS, MAX_CHUNK, MAX_VISITS, NO_LIMIT, CompiledTree
-from .uct import SearchResult, _check_budget, _encode, compile_seconds
+from .uct import SearchResult
 
 __all__ = ["LeafTree", "SharedTree", "search_leaf_parallel", "search_tree_parallel"]
 
@@ -144,51 +141,6 @@ class LeafTree(CompiledTree):
         )  # fmt: skip
 
 
-def _prepare(game: Game, state: State, c: float, iterations: int | None, seconds: float | None,
-             max_moves: int | None, seeds: tuple[int, ...]) -> tuple[Any, tuple]:  # fmt: skip
-    """Check the call, compile the kernels once; the kernels module and the encoded position."""
-    check_supported(game)
-    validation.integer("threads", len(seeds), low=1, high=MAX_THREADS)
-    for seed in seeds:
-        _check_budget(c, iterations, seconds, max_moves, seed)
-    compiled = kernels()
-    compile_seconds()
-    game.check_state(state)
-    if game.is_terminal(state):
-        raise IllegalMoveError("no move to search: the game is over")
-    return compiled, _encode(game, state)
-
-
-def _run_threads(jobs: list[Callable[[], int]], name: str, on_stop: Callable[[], None]) -> list[int]:
-    """Run the jobs in threads at once; their results.
-
-    On Ctrl-C, or an error in one job, ``on_stop()`` tells every job to end (a job waiting at a
-    barrier gets :class:`threading.BrokenBarrierError`); the error raised is the job's own, not
-    the others' broken barrier.
-    """
-
-    def guarded(job: Callable[[], int]) -> int:
-        try:
-            return job()
-        except BaseException:
-            on_stop()
-            raise
-
-    with ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix=name) as pool:
-        futures = [pool.submit(guarded, job) for job in jobs]
-        try:
-            pending = set(futures)
-            while pending:  # waits of a tenth of a second: Ctrl-C is seen between them
-                _, pending = wait(pending, timeout=CHUNK_SECONDS)
-        except BaseException:
-            on_stop()
-            raise
-    errors = [f.exception() for f in futures if f.exception() is not None]
-    if errors:
-        raise next((e for e in errors if not isinstance(e, threading.BrokenBarrierError)), errors[0])
-    return [f.result() for f in futures]
-
-
 def _result(tree: CompiledTree, done: int) -> SearchResult:
     tree.iterations = int(tree.visits[tree.root])
     tree.max_depth = int(tree.info[1])
@@ -226,7 +178,7 @@ def search_tree_parallel(
     """
     seeds = tuple(seeds)
     check_virtual_loss("virtual_loss", virtual_loss)
-    compiled, (kind, prm, tab, root_state) = _prepare(game, state, c, iterations, seconds, max_moves, seeds)
+    compiled, (kind, prm, tab, root_state) = prepare_threads(game, state, c, iterations, seconds, max_moves, seeds)
     budget = iterations if iterations is not None else 4096
     tree = SharedTree(kind, prm, tab, root_state, capacity=CompiledTree.slots_for(kind, prm, budget))
     roots_filled()  # every entry of the shared table filled: the threads only read it
@@ -267,7 +219,7 @@ def search_tree_parallel(
         stop.set()
         barrier.abort()
 
-    done = sum(_run_threads([lambda k=k: one(k) for k in range(len(seeds))], "mctslab-tree", on_stop))
+    done = sum(run_threads([lambda k=k: one(k) for k in range(len(seeds))], "mctslab-tree", on_stop))
     compiled.settle(tree.visits, tree.wins2, tree.mean, tree.isq, tree.slots, tree.roots)
     return _result(tree, done)
 
@@ -306,7 +258,7 @@ def search_leaf_parallel(
             f"iterations={iterations} with threads={k}: leaf parallelism counts K visits per leaf in 32 bits,"
             f" at most {MAX_VISITS // k} leaves; use fewer"
         )
-    compiled, (kind, prm, tab, root_state) = _prepare(game, state, c, iterations, seconds, max_moves, seeds)
+    compiled, (kind, prm, tab, root_state) = prepare_threads(game, state, c, iterations, seconds, max_moves, seeds)
     budget = iterations if iterations is not None else 4096
     tree = LeafTree(kind, prm, tab, root_state, capacity=CompiledTree.slots_for(kind, prm, budget), k=k)
     roots_filled()
@@ -335,5 +287,5 @@ def search_leaf_parallel(
         tree.ctl[compiled.LEAF_STOP] = 1
 
     jobs = [select] + [lambda j=j: worker(j) for j in range(1, k)]
-    done = _run_threads(jobs, "mctslab-leaf", on_stop)[0]
+    done = run_threads(jobs, "mctslab-leaf", on_stop)[0]
     return _result(tree, done)
