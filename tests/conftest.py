@@ -73,6 +73,20 @@ def saving_moves(game: Game, state) -> set[int]:
     return {m for m, v in move_values(game, state).items() if v >= 0}
 
 
+def random_unfinished_positions(game: Game, tries: int, rng, max_plies: int = 20) -> list:
+    """Positions after 0 to ``max_plies`` random moves from the start, ``tries`` of them, less the finished ones."""
+    found = []
+    for _ in range(tries):
+        state = game.initial_state()
+        for _ in range(rng.randint(0, max_plies)):
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+            if game.is_terminal(state):
+                break
+        if not game.is_terminal(state):
+            found.append(state)
+    return found
+
+
 def sample_margin(p: float, n: int, sigmas: float = 5.0) -> float:
     """``sigmas`` standard errors of a proportion ``p`` estimated from ``n`` samples."""
     return sigmas * math.sqrt(p * (1 - p) / n)

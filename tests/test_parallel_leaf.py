@@ -16,6 +16,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import random_unfinished_positions
 
 from mctslab import engine, make_agent, make_game
 
@@ -103,16 +104,8 @@ def test_the_agent_repeats_its_moves_and_counts_leaves():
 @pytest.mark.parametrize("spec", ["connect4", "uttt"])
 def test_the_move_is_legal_from_many_positions(spec):
     game = make_game(spec)
-    rng = random.Random(3)
     agent = make_agent("uct:iterations=400,engine=compiled,threads=2,parallel=leaf", seed=0)
-    for _ in range(10):
-        state = game.initial_state()
-        for _ in range(rng.randint(0, 20)):
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
-            if game.is_terminal(state):
-                break
-        if game.is_terminal(state):
-            continue
+    for state in random_unfinished_positions(game, 10, random.Random(3)):
         analysis = agent.analyse(game, state)
         assert analysis.move in game.legal_moves(state)
         check_leaf_tree(game, state, analysis.root.tree, 2, 400)

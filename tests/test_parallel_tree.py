@@ -19,6 +19,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import random_unfinished_positions
 
 from mctslab import engine, make_agent, make_game
 from mctslab.exact.alphabeta import optimal_moves
@@ -157,17 +158,8 @@ def test_two_threads_choose_as_well_as_one_with_the_same_total_iterations():
 @pytest.mark.parametrize("spec", ["connect4", "uttt"])
 def test_the_move_is_legal_from_many_positions(spec):
     game = make_game(spec)
-    rng = random.Random(2)
     agent = make_agent("uct:iterations=3000,engine=compiled,threads=2,parallel=tree,virtual_loss=2", seed=0)
-    for _ in range(12):
-        state = game.initial_state()
-        for _ in range(rng.randint(0, 20)):
-            moves = game.legal_moves(state)
-            state = game.apply(state, rng.choice(moves))
-            if game.is_terminal(state):
-                break
-        if game.is_terminal(state):
-            continue
+    for state in random_unfinished_positions(game, 12, random.Random(2)):
         analysis = agent.analyse(game, state)
         assert analysis.move in game.legal_moves(state)
         tree = analysis.root.tree
