@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import signal
 import threading
 import time
 
 import pytest
+from machine_load import CpuClock, burn, busy_machine
 
-from mctslab.course.exercises.limits import TimeLimitExceeded, limits_available, progress, time_limit
+from mctslab.course.exercises import limits
+from mctslab.course.exercises.limits import TimeLimitExceeded, backstop, limits_available, progress, time_limit
 from mctslab.course.exercises.report import FAILED, PASSED, Check, Report
 
 
@@ -18,14 +21,42 @@ def endless() -> None:
         node = node  # noqa: PLW0127
 
 
-def test_an_endless_loop_is_stopped_at_its_limit_naming_the_part():
-    began = time.monotonic()
-    with pytest.raises(TimeLimitExceeded) as err, time_limit(0.2, "backpropagate"):
+def test_an_endless_loop_is_stopped_at_its_cpu_limit_naming_the_part():
+    with CpuClock() as clock, pytest.raises(TimeLimitExceeded) as err, time_limit(0.2, "backpropagate"):
         endless()
-    took = time.monotonic() - began
-    assert 0.19 <= took < 1.5, took
-    assert err.value.part == "backpropagate" and err.value.seconds == 0.2
-    assert "backpropagate did not return within 0.2 s" in str(err.value)
+    assert 0.19 <= clock.seconds < 0.2 + 0.5, clock.seconds  # the limit, plus the timer's and pytest's bookkeeping
+    assert err.value.part == "backpropagate" and err.value.seconds == 0.2 and err.value.clock == "CPU"
+    assert str(err.value) == "backpropagate did not return within 0.2 s of CPU time"
+
+
+def test_on_a_busy_machine_code_within_its_cpu_limit_is_not_stopped():
+    """Two spinning processes per core leave this one about a third of a core: 0.4 s of CPU take about
+    1.2 s on the wall, past a wall-clock limit of 0.8 s but well within a CPU limit of 0.8 s."""
+    with busy_machine(per_core=2):
+        began = time.monotonic()
+        with time_limit(0.8, "simulate"):
+            burn(0.4)
+        waited = time.monotonic() - began
+    assert waited > 0.4  # the machine was busy (printed by pytest if anything else fails)
+
+
+def test_code_that_waits_is_stopped_by_the_wall_clock_backstop_which_says_so(monkeypatch):
+    monkeypatch.setattr(limits, "BACKSTOP_FACTOR", 1.0)
+    monkeypatch.setattr(limits, "BACKSTOP_SECONDS", 0.2)
+    assert backstop(0.3) == pytest.approx(0.5)
+    began = time.monotonic()
+    with pytest.raises(TimeLimitExceeded) as err, time_limit(0.3, "select_move"):
+        time.sleep(30)  # blocked: no CPU spent, so only the backstop can stop it
+    assert time.monotonic() - began >= 0.49
+    assert err.value.clock == "wall" and err.value.seconds == pytest.approx(0.5) and err.value.used < 0.2
+    assert str(err.value).startswith("select_move did not return within 0.5 s of wall-clock time, using only 0.")
+    assert "waiting" in str(err.value)
+
+
+def test_the_default_backstop_is_generous():
+    """Ten times the CPU limit and 30 s more: a check run at a tenth of a core still meets its CPU limit first."""
+    for seconds in (0.3, 2, 120):
+        assert backstop(seconds) >= 10 * seconds + 30
 
 
 def test_except_exception_in_the_students_code_does_not_swallow_the_limit():
@@ -44,7 +75,7 @@ def test_limits_nest_and_the_outer_one_wins_when_it_runs_out_first():
     with pytest.raises(TimeLimitExceeded) as err, time_limit(0.2, "check_uct"):
         with time_limit(5, "select_move"):
             endless()
-    assert err.value.part == "check_uct"
+    assert err.value.part == "check_uct" and err.value.clock == "CPU"
     with pytest.raises(TimeLimitExceeded) as inner, time_limit(5, "check_uct"):
         with time_limit(0.2, "select_move"):
             endless()
@@ -55,7 +86,9 @@ def test_code_that_returns_in_time_is_not_disturbed_and_no_alarm_is_left_behind(
     with time_limit(0.5, "ucb1"):
         total = sum(range(1000))
     assert total == 499500
-    time.sleep(0.7)  # an alarm left armed would raise here
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0) and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    burn(0.7)  # a CPU timer left armed would raise here
+    time.sleep(0.7)  # and a wall-clock one here
 
 
 def test_a_bad_limit_is_refused():

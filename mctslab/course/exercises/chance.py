@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .chance_probes import CHECKS, _Failed, _Probes
-from .limits import TimeLimitExceeded, progress, time_limit
+from .limits import TimeLimitExceeded, cpu_seconds, progress, time_limit
 from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report, fail_the_next_check
 from .student import _function, _hang_hint, _Skip, _where
 from .uct import call_limit
@@ -31,7 +31,8 @@ from .uct import call_limit
 __all__ = ["CHECKS", "TOTAL_SECONDS", "check_chance_uct"]
 
 TOTAL_SECONDS = 60.0
-"""The limit of a whole ``check_chance_uct`` (a correct student's agent takes about 2 s)."""
+"""The limit of a whole ``check_chance_uct``, in CPU seconds (:mod:`.limits`); a correct student's agent
+takes about 2 s."""
 
 
 class _Runner(_Probes):
@@ -77,7 +78,7 @@ class _Runner(_Probes):
         if self.stub is not None:
             return NOT_WRITTEN, f"waiting for `{self.stub}`", self.stub
         if self.out_of_time:
-            return SKIPPED, f"check_chance_uct ran out of its {TOTAL_SECONDS:g} s before this check", part
+            return SKIPPED, f"check_chance_uct ran out of its {TOTAL_SECONDS:g} s of CPU time before this check", part
         blocked = [f"'{self.report[n].title}'" for n in needs if self.report.status(n) != PASSED]
         if blocked:
             those = blocked[0] if len(blocked) == 1 else ", ".join(blocked[:-1]) + " and " + blocked[-1]
@@ -113,11 +114,11 @@ class _Runner(_Probes):
         if err.part == "check_chance_uct":
             self.out_of_time = True
             hint = _hang_hint(function, None, err)
-            return f"check_chance_uct stopped after {err.seconds:g} s, its limit: {hint}", function or self.calling[0]
+            return f"check_chance_uct stopped after {err.within}, its limit: {hint}", function or self.calling[0]
         part, iterations = self.calling
         at = f" at {iterations} iteration{'s' * (iterations != 1)}" if iterations is not None else ""
         hint = _hang_hint(function, iterations, err)
-        return f"your agent's `{part}` did not return within {err.seconds:g} s{at}: {hint}", function or part
+        return f"your agent's `{part}` did not return within {err.within}{at}: {hint}", function or part
 
 
 def _first_parameter(cls: type) -> str | None:
@@ -165,7 +166,7 @@ def check_chance_uct(make_agent: Callable[[int], Any], show_progress: bool = Tru
         ``NotImplementedError`` ("not written yet").
     """
     runner = _Runner(make_agent, show_progress)
-    began = time.perf_counter()
+    began, began_cpu = time.perf_counter(), cpu_seconds()
     try:
         with time_limit(TOTAL_SECONDS, "check_chance_uct"):
             for name in CHECKS:
@@ -173,7 +174,7 @@ def check_chance_uct(make_agent: Callable[[int], Any], show_progress: bool = Tru
     except TimeLimitExceeded as err:  # between two checks: the next one fails, those after it were not run
         runner.out_of_time = True
         before = len(runner.report.checks)
-        left = fail_the_next_check(runner.report, CHECKS, "check_chance_uct", err.seconds, time.perf_counter() - began)
+        left = fail_the_next_check(runner.report, CHECKS, "check_chance_uct", err, cpu_seconds() - began_cpu)
         if len(runner.report.checks) > before:
             runner.bar.update()
         for name in left:

@@ -5,13 +5,29 @@ in time (a loop that never moves up the tree, a budget of 20,000 iterations hard
 :class:`TimeLimitExceeded` interrupts it and the check reports a failure that names the
 part and the limit, instead of a kernel that has to be interrupted by hand.
 
-How: a real-time interval timer (``signal.setitimer``) whose handler raises
-:class:`TimeLimitExceeded` in the code that is running. It is a ``BaseException``, so a
+What is measured: **CPU time**, the seconds this process spends computing (all its
+threads: ``time.process_time``), never the seconds on the wall. On a busy machine (a
+shared Binder or Colab, a laptop with a video call open) the student's code gets a
+fraction of a core and runs longer on the wall, but spends the same CPU time: so a limit
+on CPU time measures the student's work, not the machine's load. Each limit is set a
+large factor above the reference answer's CPU time (each constant says by how much).
+A wall-clock limit stays only as a backstop (:func:`backstop`: ten times the limit, plus
+30 s) against code that is blocked without computing (``time.sleep``, ``input()``, a lock
+that is never released), which no CPU limit ever stops; its message says that it measured
+the wall and how little CPU the code used.
+
+How: two interval timers, whose handler raises :class:`TimeLimitExceeded` in the code that
+is running: ``ITIMER_PROF`` ticks every :data:`TICK` seconds of the process's CPU time
+(signal ``SIGPROF``) while a limit is in force, and each tick compares the precise CPU
+clock with the deadlines (a CPU timer re-armed at each call of the student's function
+fires late: Linux samples a process's CPU time for its timers coarsely, so an outer limit
+of 0.3 s fired after 0.6-1.5 s when re-armed every millisecond); ``ITIMER_REAL`` (the
+wall, ``SIGALRM``) is set to the nearest backstop. It is a ``BaseException``, so a
 student's ``except Exception`` cannot swallow it. Limits nest (a limit per call inside a
 limit for the whole check): the inner one never outlives the outer. Pure Python code is
 interrupted between two bytecodes; a single C call that never returns (a huge
 ``list(range(10**12))``) is not, which is why the grader runs submissions in a fresh
-process with its own limit as well. Signals reach only the main thread of a process on
+process with its own limits as well. Signals reach only the main thread of a process on
 Unix; elsewhere (a thread, Windows) :func:`time_limit` runs the code without a limit and
 says so through :func:`limits_available`.
 """
@@ -23,17 +39,40 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from tqdm.auto import tqdm
 
-__all__ = ["LateBar", "TimeLimitExceeded", "limits_available", "progress", "time_limit"]
+__all__ = ["LateBar", "TimeLimitExceeded", "backstop", "cpu_seconds", "limits_available", "progress", "time_limit"]
 
 PROGRESS_AFTER = 2.0
-"""Seconds a check runs before its progress bar appears (a quick check shows none)."""
+"""Seconds on the wall (what a person waits) a check runs before its progress bar appears (a quick one shows none)."""
 
 SWALLOWED_AGAIN = 0.25
 """Seconds after which an expired limit raises again, if the code caught it (a bare ``except:``)."""
+
+TICK = 0.01
+"""CPU seconds between two looks at the CPU deadlines: a limit fires at most about this late."""
+
+BACKSTOP_FACTOR = 10.0
+"""The wall-clock backstop of a limit of ``s`` CPU seconds is ``BACKSTOP_FACTOR * s + BACKSTOP_SECONDS``."""
+
+BACKSTOP_SECONDS = 30.0
+"""See :data:`BACKSTOP_FACTOR`: with both, a machine ten times busier than idle still never reaches the backstop."""
+
+CPU = "CPU"
+WALL = "wall"
+
+
+def cpu_seconds() -> float:
+    """The CPU time this process has used so far, in seconds (what the limits measure)."""
+    return time.process_time()
+
+
+def backstop(seconds: float) -> float:
+    """The wall-clock seconds after which code under a limit of ``seconds`` CPU seconds is stopped anyway."""
+    return BACKSTOP_FACTOR * seconds + BACKSTOP_SECONDS
 
 
 class TimeLimitExceeded(BaseException):
@@ -44,13 +83,29 @@ class TimeLimitExceeded(BaseException):
 
     Attributes:
         part: what was running (``"backpropagate"``, ``"your agent's select_move"``).
-        seconds: the limit that ran out.
+        seconds: the limit that ran out: CPU seconds, or wall-clock seconds when ``clock`` is ``"wall"``.
+        clock: ``"CPU"`` (the code computed for too long) or ``"wall"`` (the backstop:
+            the code waited, blocked, for too long).
+        used: the CPU seconds the code had used when a wall-clock backstop stopped it (None for ``"CPU"``).
     """
 
-    def __init__(self, part: str, seconds: float) -> None:
-        super().__init__(f"{part} did not return within {seconds:g} s")
+    def __init__(self, part: str, seconds: float, clock: str = CPU, used: float | None = None) -> None:
         self.part = part
         self.seconds = seconds
+        self.clock = clock
+        self.used = used
+        super().__init__(f"{part} did not return within {self.within}")
+
+    @property
+    def within(self) -> str:
+        """The limit and what it measured: ``"2 s of CPU time"``, or the backstop's wall-clock seconds and why."""
+        if self.clock == CPU:
+            return f"{self.seconds:g} s of CPU time"
+        used = f"{self.used:.1f}" if self.used is not None else "little"
+        return (
+            f"{self.seconds:g} s of wall-clock time, using only {used} s of CPU time (was it waiting: "
+            "`time.sleep`, `input()`, a lock?)"
+        )
 
 
 def limits_available() -> bool:
@@ -58,37 +113,79 @@ def limits_available() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
-_active: list[tuple[float, str, float]] = []
-"""The limits in force, outermost first: (deadline on the monotonic clock, part, seconds)."""
+@dataclass
+class _Limit:
+    part: str
+    seconds: float  # CPU seconds
+    cpu_start: float
+    wall_start: float
+    fired: tuple[str, float] | None = None  # (clock, its reading) when this limit last raised: it may be caught
+
+    @property
+    def cpu_deadline(self) -> float:
+        return self.cpu_start + self.seconds
+
+    @property
+    def wall_deadline(self) -> float:
+        return self.wall_start + backstop(self.seconds)
 
 
-def _on_alarm(signum: int, frame: Any) -> None:
-    now = time.monotonic()
-    for deadline, part, seconds in _active:  # outermost first: its expiry is the cause if both expired
-        if now >= deadline - 1e-3:
-            signal.setitimer(signal.ITIMER_REAL, SWALLOWED_AGAIN)  # cleared when the block exits
-            raise TimeLimitExceeded(part, seconds)
-    _arm()  # woke early (a clock's rounding): sleep until the nearest deadline
+_active: list[_Limit] = []
+"""The limits in force, outermost first."""
+
+_EARLY = 1e-3
+"""A timer may wake this much before its deadline (the clocks' rounding): it still counts as expired."""
 
 
-def _arm() -> None:
+def _expired() -> TimeLimitExceeded | None:
+    """The limit that has run out, outermost first (its expiry is the cause if several have), or None.
+
+    A limit that has raised already raises again only :data:`SWALLOWED_AGAIN` seconds later
+    (code that catches it with a bare ``except:`` is stopped again; the checker's own code,
+    on its way out of the limit, is not interrupted twice).
+    """
+    cpu, wall = cpu_seconds(), time.monotonic()
+    for limit in _active:
+        if limit.fired is not None and (cpu if limit.fired[0] == CPU else wall) - limit.fired[1] < SWALLOWED_AGAIN:
+            continue
+        if cpu >= limit.cpu_deadline - _EARLY:
+            limit.fired = (CPU, cpu)
+            return TimeLimitExceeded(limit.part, limit.seconds)
+        if wall >= limit.wall_deadline - _EARLY:
+            limit.fired = (WALL, wall)
+            return TimeLimitExceeded(limit.part, backstop(limit.seconds), WALL, cpu - limit.cpu_start)
+    return None
+
+
+def _on_timer(signum: int, frame: Any) -> None:
+    err = _expired()
+    if signum == signal.SIGALRM:
+        _arm_wall()  # the next backstop (or this one again, if it is caught)
+    if err is not None:
+        raise err
+
+
+def _arm_wall() -> None:
     if _active:
-        remaining = min(deadline for deadline, _, _ in _active) - time.monotonic()
-        signal.setitimer(signal.ITIMER_REAL, max(remaining, 1e-3))
+        deadlines = [limit.wall_deadline for limit in _active if limit.fired is None]
+        wall = (min(deadlines) if deadlines else time.monotonic() + SWALLOWED_AGAIN) - time.monotonic()
+        signal.setitimer(signal.ITIMER_REAL, max(wall, _EARLY))
     else:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 @contextmanager
 def time_limit(seconds: float, part: str) -> Iterator[None]:
-    """Run the ``with`` block for at most ``seconds`` of wall-clock time.
+    """Run the ``with`` block for at most ``seconds`` of CPU time (and a wall-clock backstop).
 
     Args:
-        seconds: the limit, > 0.
+        seconds: the limit in CPU seconds, > 0. The block is also stopped after
+            :func:`backstop` ``(seconds)`` seconds on the wall, if it waits rather than computes.
         part: what runs, for the message (the student's function: ``"backpropagate"``).
 
     Raises:
-        TimeLimitExceeded: from inside the block, when the limit (or an enclosing one) runs out.
+        TimeLimitExceeded: from inside the block, when the limit (or an enclosing one) runs
+            out; its ``clock`` says which clock ran out, its message says the same.
         ValueError: for a limit that is not a positive number.
     """
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not seconds > 0:
@@ -97,17 +194,22 @@ def time_limit(seconds: float, part: str) -> Iterator[None]:
         yield
         return
     outermost = not _active
-    previous = signal.signal(signal.SIGALRM, _on_alarm) if outermost else None
-    _active.append((time.monotonic() + seconds, part, float(seconds)))
-    _arm()
+    previous = None
+    if outermost:
+        previous = (signal.signal(signal.SIGPROF, _on_timer), signal.signal(signal.SIGALRM, _on_timer))
+        signal.setitimer(signal.ITIMER_PROF, TICK, TICK)  # ticks while any limit is in force
+    _active.append(_Limit(part, float(seconds), cpu_seconds(), time.monotonic()))
+    _arm_wall()
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)  # no alarm while the stack of limits changes
         _active.pop()
-        _arm()
-        if outermost:
-            signal.signal(signal.SIGALRM, previous)
+        _arm_wall()
+        if previous is not None:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, previous[0])
+            signal.signal(signal.SIGALRM, previous[1])
 
 
 class LateBar:

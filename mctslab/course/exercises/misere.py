@@ -54,7 +54,7 @@ def check_misere(cls: Callable[[int], Any]) -> str:
             "then run this cell again."
         )
     except TimeLimitExceeded as err:
-        return f"not yet: your game did not answer within {err.seconds:g} s: look for a loop that never ends"
+        return f"not yet: your game did not answer within {err.within}: look for a loop that never ends"
     except GameContractError as err:
         return f"not yet: check_game found a problem: {err}"
     except Exception as err:  # the student's code failed: one line, no traceback into the check

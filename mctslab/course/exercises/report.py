@@ -13,6 +13,8 @@ import json
 import textwrap
 from dataclasses import dataclass, field
 
+from .limits import CPU, TimeLimitExceeded
+
 __all__ = ["PASSED", "FAILED", "SKIPPED", "NOT_WRITTEN", "Check", "Report", "fail_the_next_check"]
 
 PASSED = "passed"
@@ -168,15 +170,15 @@ class Report:
         )
 
 
-def fail_the_next_check(report: Report, checks: dict, what: str, seconds: float, spent: float) -> list[str]:
+def fail_the_next_check(report: Report, checks: dict, what: str, err: TimeLimitExceeded, spent: float) -> list[str]:
     """After ``what``'s whole-run limit fired between two checks: the next check fails, saying so.
 
     Args:
         report: the report so far.
         checks: the check's table, ``name -> (title, needs, part)``, in running order.
         what: the check function's name (``"check_uct"``).
-        seconds: its limit.
-        spent: seconds the earlier checks took.
+        err: its limit that ran out (what it measured: CPU time, or the wall-clock backstop).
+        spent: CPU seconds the earlier checks took.
 
     Returns:
         The names of the checks after the failed one (reported by the caller as not run).
@@ -185,9 +187,11 @@ def fail_the_next_check(report: Report, checks: dict, what: str, seconds: float,
     if not left:
         return []
     title, _, part = checks[left[0]]
-    detail = (
-        f"{what} stopped after {seconds:g} s, its limit, before this check finished: your agent's searches are "
-        f"too slow for the checks (the earlier checks took {spent:.1f} s); is `iterations` respected?"
-    )
+    detail = f"{what} stopped after {err.within}, its limit, before this check finished"
+    if err.clock == CPU:
+        detail += (
+            f": your agent's searches are too slow for the checks (the earlier checks took {spent:.1f} s of CPU "
+            "time); is `iterations` respected?"
+        )
     report.checks.append(Check(left[0], title, FAILED, detail, part, 0.0))
     return left[1:]

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .limits import TimeLimitExceeded, time_limit
+from .limits import CPU, TimeLimitExceeded, cpu_seconds, time_limit
 from .parts_diagnoses import PACKAGE_CODE, TIMEOUT_HINTS, say
 from .provenance import watching
 from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report
@@ -30,15 +30,17 @@ __all__ = ["CALL_SECONDS", "CHECK_SECONDS", "Outcome", "Student", "Unusable", "r
 Outcome = tuple[bool, str]
 
 CALL_SECONDS = 2.0
-"""Limit of one call of a student's part. The reference's slowest call, a tic-tac-toe
-playout, takes about 30 microseconds (watched for the package's code; 6 unwatched) on
-the course's machine, a check's other calls less: 2 s leaves a factor of more than
-10,000 for a slow machine, and an endless loop costs a student 2 s."""
+"""Limit of one call of a student's part, in CPU seconds (:mod:`.limits`). The reference's
+slowest call, a tic-tac-toe playout, takes about 30 microseconds of CPU (watched for the
+package's code; 6 unwatched) on the course's machine, a check's other calls less: 2 s
+leaves a factor of more than 10,000 for a slow machine or slow code, and an endless loop
+costs a student 2 s of CPU (more on the wall when the machine is busy)."""
 
 CHECK_SECONDS: dict[str, float] = {"ucb1": 10.0, "select": 10.0, "expand": 10.0, "simulate": 30.0,
                                    "backpropagate": 10.0}  # fmt: skip
-"""Limit of a whole part check. The reference passes ``check_simulate`` (about 3,500
-playouts) in 0.15 s and each other part check in under 0.05 s: a factor of 200 at least."""
+"""Limit of a whole part check, in CPU seconds. The reference passes ``check_simulate`` (about
+3,500 playouts) in 0.15 s of CPU and each other part check in under 0.05 s: a factor of 200
+at least (``tests/test_exercise_parts.py`` measures the reference against these limits)."""
 
 _PACKAGE = str(Path(__file__).resolve().parents[2])
 
@@ -110,7 +112,7 @@ def run_checks(title: str, function: Any, checks: Sequence[Step], part: str | No
     A stub (``NotImplementedError``) makes every check "not written yet"; a time limit
     that runs out, or the package's own code found, fails that check and skips the rest.
     """
-    began = time.perf_counter()
+    began, began_cpu = time.perf_counter(), cpu_seconds()
     name = part or getattr(function, "__name__", "your function")
     overall = CHECK_SECONDS.get(name, 30.0)
     report = Report(title)
@@ -124,7 +126,7 @@ def run_checks(title: str, function: Any, checks: Sequence[Step], part: str | No
                 report.checks.append(Check(key, what, halted[0], halted[1], part=name))
                 continue
             start = time.perf_counter()
-            status, detail, halted = _one(title, name, check, hint[0] if hint else "", (overall, began))
+            status, detail, halted = _one(title, name, check, hint[0] if hint else "", (overall, began_cpu))
             report.checks.append(Check(key, what, status, detail, part=name, seconds=time.perf_counter() - start))
     finally:
         random.setstate(saved)
@@ -135,24 +137,26 @@ def run_checks(title: str, function: Any, checks: Sequence[Step], part: str | No
 def _one(title: str, name: str, check: Callable[[], Outcome], hint: str, clock: tuple[float, float]) -> tuple:
     """Run one check; its status, its detail and, when the rest must not run, their (status, detail).
 
-    ``clock`` is the limit of the whole check and when it began.
+    ``clock`` is the limit of the whole check and the CPU time (:func:`~.limits.cpu_seconds`) when it began.
     """
     overall, began = clock
     try:
-        with time_limit(max(overall - (time.perf_counter() - began), 0.05), title):
+        with time_limit(max(overall - (cpu_seconds() - began), 0.05), title):
             ok, detail = check()
     except NotImplementedError as err:
         stub = _where(err).removeprefix(" in `").removesuffix("`") or name
         return NOT_WRITTEN, f"not written yet: fill in `{stub}` above, then run this check again", (
             NOT_WRITTEN, f"waiting for `{stub}`")  # fmt: skip
     except TimeLimitExceeded as err:
-        if err.part == title:
+        if err.part == title and err.clock == CPU:
             detail = (
-                f"`{name}` is too slow: {title} did not finish within {overall:g} s (the reference's answer "
-                f"passes it in well under a second): {TIMEOUT_HINTS.get(name, 'does it loop forever?')}"
+                f"`{name}` is too slow: {title} did not finish within {overall:g} s of CPU time (the reference's "
+                f"answer passes it in well under a second): {TIMEOUT_HINTS.get(name, 'does it loop forever?')}"
             )
-        else:
-            detail = f"`{err.part}` did not return within {err.seconds:g} s: {TIMEOUT_HINTS.get(err.part, '')}"
+        elif err.clock == CPU:
+            detail = f"`{err.part}` did not return within {err.within}: {TIMEOUT_HINTS.get(err.part, '')}"
+        else:  # the wall-clock backstop: the code waited rather than computed, so the loop hints do not apply
+            detail = f"`{name}` did not return within {err.within}"
         return FAILED, detail.rstrip(": "), (SKIPPED, f"skipped: `{name}` must return in time first")
     except PackageCode as err:
         detail = say(

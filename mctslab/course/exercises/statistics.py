@@ -199,6 +199,6 @@ def _student_call(function: Callable[..., Any], args: tuple, seconds: float, wha
         running = _function(err)
         hint = f" (it was running `{running}`)" if running else ""
         raise StudentAgentError(
-            f"{what} did not return within {seconds:g} s{hint}: does it run `self.iterations` iterations, and "
+            f"{what} did not return within {err.within}{hint}: does it run `self.iterations` iterations, and "
             "does every loop end?"
         ) from None

@@ -100,7 +100,14 @@ def _counted(err: BaseException, iterations: int | None) -> str | None:
 
 
 def _hang_hint(function: str | None, iterations: int | None, err: BaseException | None = None) -> str:
-    """What to look at when the student's ``function`` did not return in time (at ``iterations``, if known)."""
+    """What to look at when the student's ``function`` did not return in time (at ``iterations``, if known).
+
+    When only the wall-clock backstop stopped it (``err.clock == "wall"``), the code was
+    waiting rather than computing: the hint says so instead of suspecting a loop.
+    """
+    if getattr(err, "clock", None) == "wall":
+        where = f" in `{function}`" if function else ""
+        return f"it was waiting, not computing, when stopped{where}: look for `time.sleep`, `input()` or a lock"
     budget = (
         f"does the search run `self.iterations` iterations (here {iterations}), not a number of its own?"
         if iterations is not None

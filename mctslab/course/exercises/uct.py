@@ -29,7 +29,7 @@ from ...games import GAMES, make_game
 from ...games.base import Game, State
 from ...games.kinds import CLASSIC
 from .agent_probes import _Probes
-from .limits import PROGRESS_AFTER, TimeLimitExceeded, progress, time_limit
+from .limits import PROGRESS_AFTER, TimeLimitExceeded, cpu_seconds, progress, time_limit
 from .positions import DRAW_ESCAPES, ONE_MOVE, _cells, _sample_positions, position
 from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report, fail_the_next_check
 from .selection_probes import _SelectionProbes
@@ -39,7 +39,7 @@ from .student import _as_int, _budget, _depth, _function, _hang_hint, _nodes, _N
 __all__ = ["CHECKS", "DRAW_ESCAPES", "ONE_MOVE", "TOTAL_SECONDS", "call_limit", "check_uct", "position"]
 
 TOTAL_SECONDS = 120.0
-"""The limit of a whole ``check_uct`` (a correct student's agent takes 1-3 s)."""
+"""The limit of a whole ``check_uct``, in CPU seconds (:mod:`.limits`; a correct student's agent takes 1-3 s)."""
 
 CHECKS: dict[str, tuple[str, tuple[str, ...] | str, str]] = {
     "factory": ("make_agent(seed) makes an agent of your own", (), "make_agent"),
@@ -60,7 +60,7 @@ CHECKS: dict[str, tuple[str, tuple[str, ...] | str, str]] = {
 
 
 def call_limit(iterations: int | None) -> float:
-    """Seconds one call into the agent may take at ``iterations`` iterations (None: a call that does not search).
+    """CPU seconds one call into the agent may take at ``iterations`` iterations (None: a call that does not search).
 
     A student's tic-tac-toe iteration takes about 10 microseconds on a laptop; the limit
     allows 3 ms per iteration on top of 3 s (whole seconds: 3 s up to 333 iterations, 9 s at
@@ -83,7 +83,7 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
         self.has_search: bool | None = None
         self.out_of_time = False
         self.calling: tuple[str, int | None] = ("make_agent", None)
-        self.began = time.perf_counter()
+        self.began, self.began_cpu = time.perf_counter(), cpu_seconds()
         self.progress = True
         self.bar: Any = None
 
@@ -152,7 +152,7 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
         if self.stub is not None:
             return NOT_WRITTEN, f"waiting for `{self.stub}`", self.stub
         if self.out_of_time:
-            return SKIPPED, f"check_uct ran out of its {TOTAL_SECONDS:g} s before this check", part
+            return SKIPPED, f"check_uct ran out of its {TOTAL_SECONDS:g} s of CPU time before this check", part
         blocked = [n for n in needs if self.report.status(n) != PASSED]
         if blocked:
             titles = [f"'{self.report[n].title}'" for n in blocked]
@@ -180,13 +180,13 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
         if err.part == "check_uct":
             self.out_of_time = True
             return (
-                f"check_uct stopped after {err.seconds:g} s, its limit: {_hang_hint(function, None, err)}",
+                f"check_uct stopped after {err.within}, its limit: {_hang_hint(function, None, err)}",
                 function or self.calling[0],
             )
         part, iterations = self.calling
         at = f" at {iterations} iteration{'s' * (iterations != 1)}" if iterations is not None else ""
         return (
-            f"your agent's `{part}` did not return within {err.seconds:g} s{at}: "
+            f"your agent's `{part}` did not return within {err.within}{at}: "
             + _hang_hint(function, iterations, err),
             function or part,
         )
@@ -371,7 +371,9 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
       agent fails with probability below 1e-4).
 
     Every call into the agent has a time limit (:func:`call_limit`), and the whole run
-    :data:`TOTAL_SECONDS`: an overrun fails the check, naming the function and the limit.
+    :data:`TOTAL_SECONDS`, both in CPU seconds, so a busy machine does not fail a correct agent (a
+    wall-clock backstop, :func:`~.limits.backstop`, stops an agent that waits in ``sleep`` or ``input``):
+    an overrun fails the check, naming the function, the limit and what it measured.
 
     Args:
         make_agent: ``make_agent(seed)`` returns a fresh agent seeded with the int
@@ -394,9 +396,7 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
     except TimeLimitExceeded as err:  # between two checks: the next one fails, those after it were not run
         checker.out_of_time = True
         before = len(checker.report.checks)
-        left = fail_the_next_check(
-            checker.report, CHECKS, "check_uct", err.seconds, time.perf_counter() - checker.began
-        )
+        left = fail_the_next_check(checker.report, CHECKS, "check_uct", err, cpu_seconds() - checker.began_cpu)
         if checker.bar is not None and len(checker.report.checks) > before:
             checker.bar.update()
         for name in left:

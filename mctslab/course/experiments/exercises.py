@@ -74,7 +74,7 @@ CALL_SECONDS = 10.0
 
 
 def _too_slow(err: TimeLimitExceeded, hint: str) -> Verdict:
-    return Verdict(False, True, f"`{err.part}` did not return within {err.seconds:g} s: {hint}")
+    return Verdict(False, True, f"`{err.part}` did not return within {err.within}: {hint}")
 
 
 # -- notebook 02 ---------------------------------------------------------------------------

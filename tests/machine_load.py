@@ -1,0 +1,71 @@
+"""A busy machine on demand, and clocks that do not care about one.
+
+Students run the course on shared CPUs (Binder, Colab, a laptop with a video call open), so
+the checks decide "too slow" on CPU time (:mod:`mctslab.course.exercises.limits`) and the
+tests must hold however loaded the machine is:
+
+* :func:`busy_machine` starts processes that spin on every core (two per core by default,
+  the load the issue was found under) and always stops them;
+* :func:`burn` is slow code: it spends CPU time, as a slow student's function does
+  (``time.sleep`` spends none, and a CPU limit rightly does not stop it);
+* :class:`CpuClock` measures the CPU time a block spends, for asserting that a limit stopped
+  code in time without asserting on the wall clock, which a busy machine stretches.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+SPIN = "while True: pass"
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@contextmanager
+def busy_machine(per_core: int = 2) -> Iterator[list[subprocess.Popen]]:
+    """Keep ``per_core`` processes per core spinning for the duration of the block.
+
+    Each is a plain ``python -c 'while True: pass'`` at the same priority as the tests, so
+    the code under test gets about ``1 / (per_core + 1)`` of a core. They are killed on the
+    way out, whatever happens in the block.
+    """
+    spinners = [
+        subprocess.Popen([sys.executable, "-c", SPIN], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        for _ in range(per_core * cores())
+    ]
+    try:
+        time.sleep(0.2)  # let them start spinning
+        assert all(p.poll() is None for p in spinners), "a spinning process died"
+        yield spinners
+    finally:
+        for p in spinners:
+            p.kill()
+        for p in spinners:
+            p.wait()
+
+
+def burn(seconds: float) -> None:
+    """Spend ``seconds`` of this thread's CPU time computing (slow code, whatever the machine's load)."""
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+
+
+class CpuClock:
+    """``with CpuClock() as clock: ...`` then ``clock.seconds``: the process's CPU time spent in the block."""
+
+    def __enter__(self) -> CpuClock:
+        self.began = time.process_time()
+        self.seconds = 0.0
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds = time.process_time() - self.began
