@@ -14,7 +14,10 @@ large factor above the reference answer's CPU time (each constant says by how mu
 A wall-clock limit stays only as a backstop (:func:`backstop`: ten times the limit, plus
 30 s) against code that is blocked without computing (``time.sleep``, ``input()``, a lock
 that is never released), which no CPU limit ever stops; its message says that it measured
-the wall and how little CPU the code used.
+the wall and how little CPU the code used. Even the backstop does not count the time the
+machine's load kept the code waiting for a core, where Linux says how long that was
+(:func:`awake_seconds`): a machine busy enough to give the check a twentieth of a core
+still stops it on its CPU limit, never on the backstop.
 
 How: two interval timers, whose handler raises :class:`TimeLimitExceeded` in the code that
 is running: ``ITIMER_PROF`` ticks every :data:`TICK` seconds of the process's CPU time
@@ -34,6 +37,7 @@ says so through :func:`limits_available`.
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -44,7 +48,16 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-__all__ = ["LateBar", "TimeLimitExceeded", "backstop", "cpu_seconds", "limits_available", "progress", "time_limit"]
+__all__ = [
+    "LateBar",
+    "TimeLimitExceeded",
+    "awake_seconds",
+    "backstop",
+    "cpu_seconds",
+    "limits_available",
+    "progress",
+    "time_limit",
+]
 
 PROGRESS_AFTER = 2.0
 """Seconds on the wall (what a person waits) a check runs before its progress bar appears (a quick one shows none)."""
@@ -68,6 +81,32 @@ WALL = "wall"
 def cpu_seconds() -> float:
     """The CPU time this process has used so far, in seconds (what the limits measure)."""
     return time.process_time()
+
+
+_schedstat: tuple[int, int] | None = None
+"""(pid, file descriptor) of this thread's ``/proc/thread-self/schedstat``, opened in the main thread."""
+
+
+def _waited() -> float:
+    """Seconds the main thread has spent runnable but waiting for a core (Linux's run-queue delay), or 0."""
+    global _schedstat
+    try:
+        if _schedstat is None or _schedstat[0] != os.getpid():  # a forked child has its own main thread
+            _schedstat = (os.getpid(), os.open("/proc/thread-self/schedstat", os.O_RDONLY))
+        return int(os.pread(_schedstat[1], 64, 0).split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def awake_seconds() -> float:
+    """A clock of the main thread's time running or blocked, leaving out time spent waiting for a core.
+
+    It runs like ``time.monotonic()`` on a quiet machine; on a busy one it leaves out the
+    time the code was ready to run but had no core (where ``/proc`` says it: Linux). The
+    wall-clock backstop measures this, so only code that waits (sleeps, reads, locks)
+    reaches it.
+    """
+    return time.monotonic() - _waited()
 
 
 def backstop(seconds: float) -> float:
@@ -103,8 +142,8 @@ class TimeLimitExceeded(BaseException):
             return f"{self.seconds:g} s of CPU time"
         used = f"{self.used:.1f}" if self.used is not None else "little"
         return (
-            f"{self.seconds:g} s of wall-clock time, using only {used} s of CPU time (was it waiting: "
-            "`time.sleep`, `input()`, a lock?)"
+            f"{self.seconds:g} s of wall-clock time (not counting time the machine's load kept it waiting for a "
+            f"core), using only {used} s of CPU time: was it waiting, in `time.sleep`, `input()` or a lock?"
         )
 
 
@@ -144,7 +183,7 @@ def _expired() -> TimeLimitExceeded | None:
     (code that catches it with a bare ``except:`` is stopped again; the checker's own code,
     on its way out of the limit, is not interrupted twice).
     """
-    cpu, wall = cpu_seconds(), time.monotonic()
+    cpu, wall = cpu_seconds(), awake_seconds()
     for limit in _active:
         if limit.fired is not None and (cpu if limit.fired[0] == CPU else wall) - limit.fired[1] < SWALLOWED_AGAIN:
             continue
@@ -168,7 +207,7 @@ def _on_timer(signum: int, frame: Any) -> None:
 def _arm_wall() -> None:
     if _active:
         deadlines = [limit.wall_deadline for limit in _active if limit.fired is None]
-        wall = (min(deadlines) if deadlines else time.monotonic() + SWALLOWED_AGAIN) - time.monotonic()
+        wall = (min(deadlines) if deadlines else awake_seconds() + SWALLOWED_AGAIN) - awake_seconds()
         signal.setitimer(signal.ITIMER_REAL, max(wall, _EARLY))
     else:
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -198,7 +237,7 @@ def time_limit(seconds: float, part: str) -> Iterator[None]:
     if outermost:
         previous = (signal.signal(signal.SIGPROF, _on_timer), signal.signal(signal.SIGALRM, _on_timer))
         signal.setitimer(signal.ITIMER_PROF, TICK, TICK)  # ticks while any limit is in force
-    _active.append(_Limit(part, float(seconds), cpu_seconds(), time.monotonic()))
+    _active.append(_Limit(part, float(seconds), cpu_seconds(), awake_seconds()))
     _arm_wall()
     try:
         yield

@@ -99,8 +99,45 @@ def _counted(err: BaseException, iterations: int | None) -> str | None:
     return None
 
 
-def _hang_hint(function: str | None, iterations: int | None, err: BaseException | None = None) -> str:
+class _Playouts:
+    """Count the playouts a search finishes, by the game's ``returns`` calls (the check's own instrumentation).
+
+    ``with _Playouts(game) as counted:`` wraps ``returns`` on that game object for the
+    block, then restores it; ``counted.n`` is the number of calls. A student's playout ends
+    with the result of the finished game, so the count says how many iterations the search
+    ran, however fast the machine: a count above the budget proves a budget of its own.
+    """
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.n = 0
+
+    def __enter__(self) -> _Playouts:
+        returns = self.game.returns
+
+        def counted(state: Any) -> Any:
+            self.n += 1
+            return returns(state)
+
+        try:
+            self.game.returns = counted
+            self.patched = True
+        except (AttributeError, TypeError):  # a game that takes no attribute: nothing counted
+            self.patched = False
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.patched:
+            del self.game.returns
+
+
+def _hang_hint(
+    function: str | None, iterations: int | None, err: BaseException | None = None, playouts: int | None = None
+) -> str:
     """What to look at when the student's ``function`` did not return in time (at ``iterations``, if known).
+
+    ``playouts``: the playouts the call had finished when stopped (:class:`_Playouts`); more
+    than ``iterations`` names a budget of the agent's own, whatever the machine's speed.
 
     When only the wall-clock backstop stopped it (``err.clock == "wall"``), the code was
     waiting rather than computing: the hint says so instead of suspecting a loop.
@@ -113,6 +150,11 @@ def _hang_hint(function: str | None, iterations: int | None, err: BaseException 
         if iterations is not None
         else "is there a loop that never ends?"
     )
+    if playouts is not None and iterations is not None and playouts > iterations:
+        return (
+            f"{budget} When stopped, it had finished {playouts} playouts (counted by the check), more than the "
+            f"{iterations} it was given"
+        )
     counted = _counted(err, iterations) if err is not None else None
     if counted is not None:
         return f"{budget} When stopped, {counted}"

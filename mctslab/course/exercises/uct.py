@@ -34,7 +34,7 @@ from .positions import DRAW_ESCAPES, ONE_MOVE, _cells, _sample_positions, positi
 from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report, fail_the_next_check
 from .selection_probes import _SelectionProbes
 from .strength import _Strength
-from .student import _as_int, _budget, _depth, _function, _hang_hint, _nodes, _NoneReturns, _Skip, _where
+from .student import _as_int, _budget, _depth, _function, _hang_hint, _nodes, _NoneReturns, _Playouts, _Skip, _where
 
 __all__ = ["CHECKS", "DRAW_ESCAPES", "ONE_MOVE", "TOTAL_SECONDS", "call_limit", "check_uct", "position"]
 
@@ -91,8 +91,17 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
     def call(self, part: str, function: Callable[..., Any], *args: Any, iterations: int | None = None) -> Any:
         self.calling = (part, iterations)
         self.show_progress()
-        with time_limit(call_limit(iterations), part):
-            return function(*args)
+        game = args[0] if args and isinstance(args[0], Game) else None
+        if game is None:
+            with time_limit(call_limit(iterations), part):
+                return function(*args)
+        with _Playouts(game) as counted:
+            try:
+                with time_limit(call_limit(iterations), part):
+                    return function(*args)
+            except TimeLimitExceeded as err:
+                err.playouts = counted.n  # what the agent did, for the diagnosis (not how far it got in N s)
+                raise
 
     def show_progress(self) -> None:
         """Start the progress bar once the checks have run :data:`PROGRESS_AFTER` seconds (a quick run shows none).
@@ -187,7 +196,7 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
         at = f" at {iterations} iteration{'s' * (iterations != 1)}" if iterations is not None else ""
         return (
             f"your agent's `{part}` did not return within {err.within}{at}: "
-            + _hang_hint(function, iterations, err),
+            + _hang_hint(function, iterations, err, getattr(err, "playouts", None)),
             function or part,
         )
 
