@@ -2,6 +2,10 @@
 
 :func:`grade_submission` returns a plain dict (a row of ``grades.csv`` plus the reports),
 so it crosses process boundaries and is appended to the results file as one JSON line.
+
+The time limits (:class:`~.sandbox.Limits`) are CPU time of the kernel's process tree,
+watched while the notebook runs (:class:`_Watch`); nbclient's own ``timeout`` and the wait
+for the whole run are only the wall-clock backstop (:func:`~.sandbox.wall_backstop`).
 """
 
 from __future__ import annotations
