@@ -101,7 +101,7 @@ def grade_folder(
         folder: the submissions (``.ipynb`` files, in sub-folders or not).
         out: the CSV to write; its results file (:func:`results_path`) makes a rerun resume.
         workers: submissions graded at once, each in its own process and kernel.
-        limits: time limits per cell and per notebook.
+        limits: CPU-time limits per cell and per notebook, with their wall-clock backstops (:class:`Limits`).
         sandbox: ``"auto"`` (bubblewrap when it works here), ``"bwrap"`` or ``"rlimits"``.
         progress: show a progress bar.
         say: where the one-line messages go (the sandbox level, what is resumed).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .sandbox import Limits
+from .sandbox import WALL_EXTRA, WALL_PER_CPU_SECOND, Limits
 
 __all__ = ["SUMMARY", "configure", "run"]
 
@@ -34,12 +34,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=Path("grades.csv"), help="the CSV to write (default grades.csv)")
     parser.add_argument("--html", type=Path, default=None, metavar="REPORT_DIR", help="also write an HTML report here")
     parser.add_argument("--workers", type=_workers, default=2, help="submissions graded at once (default 2)")
-    parser.add_argument("--cell-timeout", type=_positive, default=Limits.cell, help="seconds per cell (default 60)")
+    parser.add_argument(
+        "--cell-timeout",
+        type=_positive,
+        default=Limits.cell,
+        help=f"seconds of CPU time per cell (default 60); a cell that waits without working is stopped after "
+        f"{WALL_PER_CPU_SECOND:g} x this + {WALL_EXTRA:g} s of wall-clock time",
+    )
     parser.add_argument(
         "--notebook-timeout",
         type=_positive,
         default=Limits.notebook,
-        help="seconds per run of a notebook (default 240)",
+        help=f"seconds of CPU time per run of a notebook (default 240); wall-clock backstop "
+        f"{WALL_PER_CPU_SECOND:g} x this + {WALL_EXTRA:g} s",
     )
     parser.add_argument(
         "--sandbox", choices=("auto", "bwrap", "rlimits"), default="auto", help="auto: bubblewrap where it works"

@@ -85,13 +85,16 @@ def _student(row: dict) -> str:
     head += f' <span class="flags">{html.escape(flags)}</span></p>' if flags else "</p>"
     if row.get("error"):
         head += f"<p>{html.escape(row['error'])}</p>"
-    for why in (row.get("removed") or {}).items():
-        head += f'<p class="muted">cell {why[0]} was left out of the final run ({html.escape(why[1])})</p>'
+    stopped = row.get("stopped") or {}
+    for cell, why in (row.get("removed") or {}).items():
+        why += f": {stopped[cell]}" if cell in stopped else ""
+        head += f'<p class="muted">cell {cell} was left out of the final run ({html.escape(why)})</p>'
     for part, result in (row.get("reports") or {}).items():
         earned = (row.get("points") or {}).get(part, 0)
         parts.append(f"<h2>{html.escape(part)}: {earned:g} points</h2>")
         if not result:
-            parts.append("<p>no result: the cell checking it did not finish</p>")
+            said = f" ({stopped[part]})" if part in stopped else ""
+            parts.append(f"<p>no result: the cell checking it did not finish{html.escape(said)}</p>")
             continue
         if "missing" in result or "error" in result:
             parts.append(f"<p>{html.escape(result.get('missing') or result.get('error'))}</p>")

@@ -2,16 +2,22 @@
 
 :func:`grade_submission` returns a plain dict (a row of ``grades.csv`` plus the reports),
 so it crosses process boundaries and is appended to the results file as one JSON line.
+
+The time limits (:class:`~.sandbox.Limits`) are CPU time of the kernel's process tree,
+watched while the notebook runs (:class:`_Watch`); nbclient's own ``timeout`` and the wait
+for the whole run are only the wall-clock backstop (:func:`~.sandbox.wall_backstop`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import secrets
 import shutil
 import tempfile
 import time
+from asyncio import FIRST_COMPLETED
 from dataclasses import dataclass
 from pathlib import Path
 from subprocess import DEVNULL
@@ -24,6 +30,7 @@ from nbclient.exceptions import DeadKernelError
 
 from .catalogue import Exercise, identify
 from .cells import MIME, grader_cells, setup_cell, student_cells
+from .cpu import CpuClock
 from .points import PARTIAL_CREDIT
 from .sandbox import Limits, Sandbox, sweep
 
@@ -38,11 +45,78 @@ MAX_RUNS = 4
 """Runs of one submission at most (the first, then reruns each without the cells that died)."""
 
 
+POLL = 0.25
+"""Seconds between two readings of the kernel's CPU time."""
+
+BLOCKED = "blocked in sleep, input or a lock?"
+"""Said of a cell or a run stopped by a wall-clock backstop (it used far less CPU than its limit)."""
+
+
 @dataclass
 class _Run:
     notebook: nbformat.NotebookNode
     died: int | None  # index of the cell running when the kernel died or the notebook limit ran out
     why: str | None  # "timeout" or "crashed"
+    stopped: dict[int, str]  # cell index -> which limit stopped it ("stopped after 60 s of CPU time")
+    cpu: float  # seconds of CPU the kernel's process tree used in this run
+
+
+class _Watch:
+    """The CPU time of the kernel's process tree, per cell and for the whole run, against the limits.
+
+    :meth:`run` polls it every :data:`POLL` seconds: a cell that has used ``limits.cell``
+    CPU seconds is interrupted (``km.interrupt_kernel()``, as nbclient does on its own
+    timeout: the cell ends with ``KeyboardInterrupt``), again after each further
+    ``limits.cell``; :meth:`run` returns when the whole run has used ``limits.notebook``.
+    """
+
+    def __init__(self, km: AsyncKernelManager, limits: Limits) -> None:
+        self.km = km
+        self.limits = limits
+        self.clock: CpuClock | None = None
+        self.index: int | None = None  # the cell running
+        self.start = 0.0  # CPU seconds of the tree when it began
+        self.next = limits.cell  # CPU seconds of the cell at which it is interrupted (again)
+        self.stopped: dict[int, str] = {}
+
+    def read(self) -> float | None:
+        """CPU seconds the kernel's tree has used since it started; None before it has a process."""
+        if self.clock is None:
+            pid = getattr(getattr(self.km, "provisioner", None), "pid", None)
+            if pid is None:
+                return None
+            self.clock = CpuClock(pid)
+        return self.clock.read()
+
+    def cell_started(self, index: int) -> None:
+        """nbclient's ``on_cell_execute`` hook: cell ``index`` starts now."""
+        self.index, self.start, self.next = index, self.read() or 0.0, self.limits.cell
+
+    def cell_cpu(self) -> float:
+        """CPU seconds the running cell has used so far."""
+        return (self.read() or 0.0) - self.start
+
+    def wall(self, seconds: float, what: str = "") -> str:
+        """What to say of a cell (or, with ``what``, the run) stopped after ``seconds`` of wall-clock time."""
+        used = self.cell_cpu() if not what else (self.read() or 0.0)
+        return f"{what}stopped after {seconds:g} s of wall-clock time, using {used:.1f} s of CPU: {BLOCKED}"
+
+    async def run(self) -> str:
+        """Poll until the whole run has used its CPU limit; return what to say of it."""
+        while True:
+            await asyncio.sleep(POLL)
+            used = self.read()
+            if used is None:
+                continue
+            if used >= self.limits.notebook:
+                return f"the whole run stopped after {self.limits.notebook:g} s of CPU time"
+            if self.index is not None and used - self.start >= self.next:
+                self.stopped[self.index] = f"stopped after {self.limits.cell:g} s of CPU time"
+                self.next += self.limits.cell
+                try:
+                    await self.km.interrupt_kernel()
+                except Exception:  # noqa: BLE001 - a kernel that is going away: the run ends anyway
+                    pass
 
 
 async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private: frozenset[int]) -> _Run:
@@ -55,15 +129,15 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private
         ip=str(work / "k"),
         connection_file=str(work / "kernel.json"),
     )
-    current = {"index": None}
+    watch = _Watch(km, limits)
 
     def on_cell_execute(cell: dict, cell_index: int) -> None:
-        current["index"] = cell_index
+        watch.cell_started(cell_index)
 
     client = _Client(
         notebook,
         km=km,
-        timeout=int(limits.cell),
+        timeout=math.ceil(limits.cell_wall),  # the wall-clock backstop; the CPU limit is the watch's
         interrupt_on_timeout=True,
         allow_errors=True,
         startup_timeout=60,
@@ -71,14 +145,19 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private
         on_cell_execute=on_cell_execute,
     )
     client.private = private
-    died, why = None, None
+    client.watch = watch
+    died, why, cpu = None, None, 0.0
     task = asyncio.ensure_future(
         client.async_execute(env=sandbox.env(), preexec_fn=sandbox.preexec_fn, stdout=DEVNULL, stderr=DEVNULL)
     )
+    watcher = asyncio.ensure_future(watch.run())
     try:
-        done, _ = await asyncio.wait({task}, timeout=limits.notebook)
-        if not done:  # the notebook's limit: whatever the cell running raises while cancelled, it timed out
-            died, why = current["index"], "timeout"
+        done, _ = await asyncio.wait({task, watcher}, timeout=limits.notebook_wall, return_when=FIRST_COMPLETED)
+        if task not in done:  # the notebook's limit: whatever the cell running raises while cancelled, it timed out
+            died, why = watch.index, "timeout"
+            said = watcher.result() if watcher in done else watch.wall(limits.notebook_wall, "the whole run ")
+            if died is not None:
+                watch.stopped[died] = said
             task.cancel()
             try:
                 await task
@@ -88,14 +167,16 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private
             try:
                 task.result()
             except DeadKernelError:
-                died, why = current["index"], "crashed"
+                died, why = watch.index, "crashed"
     finally:
+        watcher.cancel()
+        cpu = watch.clock.seconds if watch.clock else 0.0
         try:
             if km.has_kernel:
                 await km.shutdown_kernel(now=True)
         except Exception:  # noqa: BLE001 - the kernel is gone either way
             pass
-    return _Run(notebook, died, why)
+    return _Run(notebook, died, why, watch.stopped, cpu)
 
 
 def _errors(cell: dict) -> list[str]:
@@ -103,9 +184,20 @@ def _errors(cell: dict) -> list[str]:
 
 
 class _Client(NotebookClient):
-    """Runs the grader's own cells without storing them in the kernel's input history (``In``)."""
+    """Runs the grader's own cells without storing them in the kernel's input history (``In``).
+
+    nbclient's own ``timeout`` is the wall-clock backstop: when it runs out, the watch
+    records that it was wall-clock time (and how little CPU the cell used).
+    """
 
     private: frozenset[int] = frozenset()
+    watch: _Watch | None = None
+
+    async def _async_handle_timeout(self, timeout: int, cell=None):  # noqa: ANN001, ANN202
+        watch = self.watch
+        if watch is not None and watch.index is not None:
+            watch.stopped[watch.index] = watch.wall(timeout)
+        return await super()._async_handle_timeout(timeout, cell)
 
     async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):  # noqa: ANN001, ANN201
         store = store_history and cell_index not in self.private
@@ -145,7 +237,8 @@ def _score(exercise: Exercise, results: dict[str, dict | None], flags: set[str])
             if result and "missing" in result:
                 flags.add("not-written")
             elif result and "error" in result and "tampered" not in result["error"]:
-                flags.add("timeout" if "TimeLimitExceeded" in result["error"] else "crashed")
+                stopped_by_limit = any(e in result["error"] for e in ("TimeLimitExceeded", "KeyboardInterrupt"))
+                flags.add("timeout" if stopped_by_limit else "crashed")
             points[part] = 0.0
             continue
         statuses = [c.get("status") for c in report["checks"]]
@@ -168,6 +261,8 @@ def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Li
     student = student_cells(notebook, exercise)
     checks = grader_cells(exercise, name)
     removed: dict[int, str] = {}  # student cell (index in the submission) -> why it was left out
+    stopped: dict[str, str] = {}  # student cell (index) or part -> which time limit stopped it
+    cpu = 0.0
     dropped_parts: dict[str, str] = {}
     flags: set[str] = set()
     results: dict[str, dict | None] = {}
@@ -177,6 +272,7 @@ def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Li
         sources = [setup_cell(exercise, name, nonce)] + [s for _, s in kept] + [s for _, s in parts]
         private = frozenset([0, *range(1 + len(kept), len(sources))])
         run = asyncio.run(_execute(sources, sandbox, limits, private))
+        cpu += run.cpu
         cells = run.notebook.cells
         new = {}
         for position, (index, _) in enumerate(kept, start=1):
@@ -184,20 +280,28 @@ def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Li
                 new[index] = _flag_of(ename)
         if run.died is not None and 1 <= run.died <= len(kept):
             new[kept[run.died - 1][0]] = run.why or "crashed"
+        for position, (index, _) in enumerate(kept, start=1):
+            if new.get(index) == "timeout" and position in run.stopped:
+                stopped[str(index)] = run.stopped[position]
         base = 1 + len(kept)
         results = {p: _results(cells[base + k], nonce, p) for k, (p, _) in enumerate(parts) if base + k != run.died}
         checking = set()  # flags of the grader's cells: only the last run's count
         for k, (p, _) in enumerate(parts):  # a grader's cell that failed: stopped (a limit), or tampered with
             for ename in _errors(cells[base + k])[:1]:
                 checking.add(_flag_of(ename))
-                results[p] = {"error": f"the grader's cell for {p} failed: {ename}"}
+                said = f" ({run.stopped[base + k]})" if ename == "KeyboardInterrupt" and base + k in run.stopped else ""
+                results[p] = {"error": f"the grader's cell for {p} failed: {ename}{said}"}
         if run.died == 0:  # the grader's own setup cell: nothing to mark
             checking.add(run.why or "crashed")
+            if run.why == "timeout" and 0 in run.stopped:
+                stopped["setup"] = run.stopped[0]
             break
         dropped = None
         if run.died is not None and run.died >= base:
             dropped = parts[run.died - base][0]
             dropped_parts[dropped] = run.why or "crashed"
+            if run.why == "timeout" and run.died in run.stopped:
+                stopped[dropped] = run.stopped[run.died]
         flags |= set(new.values()) | set(dropped_parts.values())
         removed.update(new)
         if not new and dropped is None:
@@ -210,6 +314,8 @@ def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Li
         "flags": flags,
         "removed": {str(k): v for k, v in removed.items()},
         "dropped": dropped_parts,
+        "stopped": stopped,
+        "cpu_seconds": round(cpu, 2),
     }
 
 
@@ -223,7 +329,11 @@ def grade_submission(
         ``max_score``, ``points`` (per part), ``flags`` (sorted as :data:`FLAGS`),
         ``seconds``, ``reports`` (per part: the check's ``Report.to_dict()`` under
         ``"report"``, or ``"missing"``/``"error"``), ``removed`` (cells left out of the
-        final run, and why) and ``left_behind`` (processes killed after the kernel).
+        final run, and why), ``dropped`` (the grader's cells left out, and why),
+        ``stopped`` (for each cell, by its index, or part stopped by a time limit: which
+        one, ``"stopped after 60 s of CPU time"`` or ``"stopped after 630 s of wall-clock
+        time, using 0.1 s of CPU: blocked in sleep, input or a lock?"``), ``cpu_seconds``
+        (CPU time of the kernels, all runs) and ``left_behind`` (processes killed after the kernel).
     """
     started = time.perf_counter()
     limits = limits or Limits()

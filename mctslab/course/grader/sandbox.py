@@ -15,7 +15,9 @@ Two levels, probed once per grading run (:func:`probe`):
   (:func:`sweep`). Files outside its folder and the network are NOT protected.
 
 Both levels set the rlimits of :data:`RLIMITS` in the kernel's ``preexec_fn`` (the
-sandbox wrapper and the kernel inherit them).
+sandbox wrapper and the kernel inherit them). The time limits (:class:`Limits`) are CPU
+time of the kernel's whole process tree, watched by the grader (:mod:`.cpu`), with a
+generous wall-clock backstop (:func:`wall_backstop`) for a kernel that waits without working.
 """
 
 from __future__ import annotations
@@ -31,13 +33,23 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["RLIMITS", "Limits", "Sandbox", "adopt_orphans", "describe", "kill_descendants", "probe", "sweep"]
+__all__ = [
+    "RLIMITS",
+    "Limits",
+    "Sandbox",
+    "adopt_orphans",
+    "describe",
+    "kill_descendants",
+    "probe",
+    "sweep",
+    "wall_backstop",
+]
 
 GIB = 1 << 30
 
 RLIMITS = {
     "RLIMIT_AS": 3 * GIB,  # address space: a 30 GB allocation fails with MemoryError
-    "RLIMIT_CPU": 300,  # seconds of CPU for the whole kernel
+    "RLIMIT_CPU": 300,  # seconds of CPU per process (the kernel, each process it starts): the last line
     "RLIMIT_FSIZE": 64 << 20,  # largest file it may write
     "RLIMIT_NOFILE": 256,  # open files
     "RLIMIT_CORE": 0,  # no core dumps
@@ -48,17 +60,57 @@ MARKER = "MCTSLAB_GRADER_RUN"
 """Environment variable set in the kernel (a per-run token) to find processes it left behind."""
 
 
+WALL_PER_CPU_SECOND = 10.0
+"""Seconds of wall-clock time allowed per second of a CPU limit (see :func:`wall_backstop`)."""
+
+WALL_EXTRA = 30.0
+"""Seconds of wall-clock time added to every wall-clock backstop (see :func:`wall_backstop`)."""
+
+
+def wall_backstop(cpu_seconds: float) -> float:
+    """The wall-clock limit behind a CPU limit: ``10 * cpu_seconds + 30`` seconds.
+
+    The grader's limits are CPU time, so a submission is not stopped because the machine
+    is busy. A kernel that uses no CPU (blocked in ``time.sleep``, ``input()`` or a lock)
+    never reaches them: this much wall-clock time stops it. Generous on purpose: a correct
+    submission reaches it only when it gets less than a tenth of a core.
+
+    Args:
+        cpu_seconds: the CPU limit (:attr:`Limits.cell` or :attr:`Limits.notebook`).
+
+    Returns:
+        Seconds of wall-clock time (:data:`WALL_PER_CPU_SECOND` per CPU second plus :data:`WALL_EXTRA`).
+    """
+    return WALL_PER_CPU_SECOND * cpu_seconds + WALL_EXTRA
+
+
 @dataclass(frozen=True)
 class Limits:
-    """Time limits of one submission.
+    """Time limits of one submission, in seconds of CPU time of its kernel's process tree.
+
+    CPU time is the work the kernel (and every process it starts) does, whatever the
+    machine's load; a cell or a run that waits without working is stopped by the
+    wall-clock backstop of :func:`wall_backstop` instead.
 
     Attributes:
-        cell: seconds one cell may run before the kernel is interrupted.
-        notebook: seconds one run of the whole notebook may take before the kernel is killed.
+        cell: CPU seconds one cell may use before the kernel is interrupted (the cell ends
+            with ``KeyboardInterrupt``, flagged ``timeout``).
+        notebook: CPU seconds one run of the whole notebook may use (kernel start included)
+            before the run is ended.
     """
 
     cell: float = 60.0
     notebook: float = 240.0
+
+    @property
+    def cell_wall(self) -> float:
+        """Wall-clock seconds one cell may take at most (``wall_backstop(cell)``)."""
+        return wall_backstop(self.cell)
+
+    @property
+    def notebook_wall(self) -> float:
+        """Wall-clock seconds one run of the notebook may take at most (``wall_backstop(notebook)``)."""
+        return wall_backstop(self.notebook)
 
 
 def _limit() -> None:

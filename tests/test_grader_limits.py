@@ -1,0 +1,143 @@
+"""The grader's time limits count the submission's work (CPU time), not the machine's load.
+
+A cell that burns CPU forever is stopped by the CPU limit; a cell that sleeps uses none and
+is stopped by the wall-clock backstop, and the grader says which one it was. A correct
+submission graded with tight CPU limits on a machine loaded with CPU-burning processes still
+earns every point (with wall-clock limits of the same size it timed out). Submissions are
+written as in ``test_grader.py`` and ``test_grader_chance.py``: the student edition with the
+reference solutions pasted into its stubs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from test_grader import _student as _student_04b
+from test_grader_chance import _student as _student_12
+
+from mctslab.course.grader import sandbox as sandbox_module
+from mctslab.course.grader.batch import grade_folder
+from mctslab.course.grader.cpu import tree_cpu
+from mctslab.course.grader.html import write_report
+from mctslab.course.grader.points import POINTS
+from mctslab.course.grader.run import grade_submission
+from mctslab.course.grader.sandbox import Limits, probe, wall_backstop
+
+SANDBOX = os.environ.get("MCTSLAB_GRADER_SANDBOX", "auto")
+LEVEL = probe() if SANDBOX != "rlimits" else "rlimits"
+FULL_04B = {part: float(points) for part, points in POINTS["04b"].items()}
+
+
+@contextmanager
+def _spinning(count: int) -> Iterator[list[subprocess.Popen]]:
+    """``count`` processes that burn CPU until the block ends (each in its own session, so that
+    the scheduler's per-session groups do not shelter the grader's kernels from them)."""
+    spinners: list[subprocess.Popen] = []
+    try:
+        for _ in range(count):
+            spinners.append(subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True))
+        yield spinners
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+        for spinner in spinners:
+            spinner.wait()
+
+
+def _save(root: Path, name: str, notebook: dict, file: str = "04b_write_uct_yourself.ipynb") -> Path:
+    path = root / name / file
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(notebook))
+    return path
+
+
+def test_the_wall_clock_backstop_is_ten_times_the_cpu_limit_and_thirty_seconds() -> None:
+    assert wall_backstop(60) == 630 and wall_backstop(0.5) == 35
+    assert Limits().cell_wall == 630 and Limits().notebook_wall == 2430
+    assert Limits(cell=3, notebook=7).cell_wall == 60
+
+
+def test_the_cpu_time_of_a_tree_counts_children_alive_and_reaped() -> None:
+    burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 1.0:\n    pass\n"
+    parent = (
+        "import subprocess, sys\n"
+        f"subprocess.run([sys.executable, '-c', {burn!r}])\n"  # burns 1 s of CPU and is reaped
+        "print('reaped', flush=True)\n"
+        f"child = subprocess.Popen([sys.executable, '-c', {burn!r} + 'print(1, flush=True)\\nsys.stdin.read()'],\n"
+        "                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)\n"
+        "child.stdout.readline()\n"  # the live grandchild has burnt its second
+        "print('burnt', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", parent], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline() == "reaped\n"
+        assert process.stdout.readline() == "burnt\n"
+        assert tree_cpu(process.pid) >= 2.0  # one reaped child's second and a live one's
+        assert tree_cpu(process.pid) < 60  # and not the whole machine's
+    finally:
+        process.kill()
+        process.wait()
+    assert tree_cpu(process.pid) == 0.0  # gone
+
+
+def test_a_cell_burning_cpu_forever_is_stopped_by_the_cpu_limit(tmp_path: Path) -> None:
+    path = _save(tmp_path, "spins", _student_04b(extra={"ucb1": "while True:\n    pass\n"}))
+    row = grade_submission(path, tmp_path, LEVEL, Limits(cell=3, notebook=60))
+    assert row["points"] == FULL_04B and row["flags"] == "timeout", row
+    assert list(row["removed"].values()) == ["timeout"]
+    (cell,) = row["removed"]
+    assert row["stopped"] == {cell: "stopped after 3 s of CPU time"}, row["stopped"]
+    page = (write_report([row], tmp_path / "report").parent / "students").glob("*.html")
+    assert "timeout: stopped after 3 s of CPU time" in next(page).read_text()
+
+
+def test_a_cell_that_sleeps_is_stopped_by_the_wall_clock_backstop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sandbox_module, "wall_backstop", lambda cpu_seconds: cpu_seconds + 4)
+    path = _save(tmp_path, "sleeps", _student_04b(extra={"ucb1": "import time\n\ntime.sleep(10**6)\n"}))
+    row = grade_submission(path, tmp_path, LEVEL, Limits(cell=3, notebook=60))
+    assert row["points"] == FULL_04B and row["flags"] == "timeout", row
+    (cell,) = row["removed"]
+    said = row["stopped"][cell]
+    assert said.startswith("stopped after 7 s of wall-clock time, using ") and "CPU time" not in said, said
+    assert said.endswith(" s of CPU: blocked in sleep, input or a lock?"), said
+    used = float(said.split("using ")[1].split(" s")[0])
+    assert used < 3  # it was not the CPU limit
+    page = (write_report([row], tmp_path / "report").parent / "students").glob("*.html")
+    assert "wall-clock time" in next(page).read_text()
+
+
+@pytest.mark.load
+def test_a_correct_submission_earns_every_point_on_a_loaded_machine(tmp_path: Path) -> None:
+    """Correct 04b and 12, two workers, tight CPU limits, three CPU-burning processes per core.
+
+    Quiet, 12 uses about 7.5 s of CPU (its longest cell under 6 s) and 04b about 2 s: the
+    limits leave each twice that. Loaded, each kernel gets a fraction of a core, so the
+    same numbers as wall-clock limits (the grader before issue 37) time 12 out.
+    """
+    folder = tmp_path / "submissions"
+    _save(folder, "correct_04b", _student_04b())
+    _save(folder, "correct_12", _student_12(), "12_chance_nodes.ipynb")
+    with _spinning(3 * (os.cpu_count() or 1)):
+        rows = grade_folder(
+            folder,
+            tmp_path / "grades.csv",
+            workers=2,
+            limits=Limits(cell=10, notebook=15),
+            sandbox=SANDBOX,
+            progress=False,
+            say=lambda line: None,
+        )
+    by = {row["submission"].split("/")[0]: row for row in rows}
+    assert by["correct_04b"]["points"] == FULL_04B and by["correct_04b"]["flags"] == "", by["correct_04b"]
+    assert by["correct_12"]["points"] == {"chance_uct": float(POINTS["12"]["chance_uct"])}, by["correct_12"]
+    assert by["correct_12"]["flags"] == "", by["correct_12"]
