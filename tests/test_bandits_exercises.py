@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from machine_load import CpuClock
 
 from mctslab.bandits import EpsilonGreedy, Greedy, Policy, argmax_random
@@ -80,6 +81,7 @@ def test_exercise_3_accepts_a_good_c_and_rejects_greedy_ones():
     assert not_yet(check_tuned_c("0.5", **SMALL), "must be a number")
 
 
+@pytest.mark.load
 def test_a_policy_that_never_returns_is_stopped_at_the_limit(monkeypatch):
 
     from mctslab.course.exercises import bandits

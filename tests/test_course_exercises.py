@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
+import pytest
 from machine_load import CpuClock
 
 from mctslab.course.experiments.exercises import (
@@ -94,6 +95,7 @@ def test_check_settled_refuses_bad_numbers_and_unsettled_matches():
     assert isinstance(few, Verdict) and not few.ok and "contains 0.5" in few.message
 
 
+@pytest.mark.load
 def test_an_answer_that_never_returns_is_stopped_at_the_limit(monkeypatch):
 
     from mctslab.course.experiments import exercises

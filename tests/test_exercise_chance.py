@@ -391,6 +391,7 @@ def test_an_agent_that_raises_is_reported_not_raised():
     assert report["factory"].part == "make_agent"
 
 
+@pytest.mark.load
 def test_the_limit_firing_between_two_checks_fails_the_next_one(monkeypatch):
     """The whole-run limit can fire in the checker's own code, between two checks: one check fails saying so."""
     from mctslab.course.exercises import chance

@@ -445,6 +445,7 @@ def test_the_diagnoses_give_the_numbers_expected_and_seen(slip):
         assert words in detail, detail
 
 
+@pytest.mark.load
 @pytest.mark.parametrize("part", CHECKS)
 def test_an_endless_loop_fails_within_its_limit_and_the_rest_is_skipped(part, monkeypatch):
     monkeypatch.setattr(runner, "CALL_SECONDS", 0.3)
@@ -470,6 +471,7 @@ def test_the_default_limit_is_a_few_seconds_and_names_the_question_to_ask():
     )
 
 
+@pytest.mark.load
 def test_a_check_that_runs_out_of_its_overall_time_says_the_part_is_too_slow(monkeypatch):
     monkeypatch.setitem(runner.CHECK_SECONDS, "simulate", 0.3)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import pytest
 from machine_load import CpuClock
 
 from mctslab.course.exercises.misere import check_misere
@@ -93,6 +94,7 @@ def test_an_error_in_the_answer_is_one_line():
     assert report.startswith("not yet: your code raised ZeroDivisionError")
 
 
+@pytest.mark.load
 def test_a_misere_game_that_never_answers_is_stopped_at_the_limit(monkeypatch):
 
     from mctslab.course.exercises import misere

@@ -117,6 +117,7 @@ def test_a_cell_that_sleeps_is_stopped_by_the_wall_clock_backstop(
 
 
 @pytest.mark.load
+@pytest.mark.own_load
 def test_a_correct_submission_earns_every_point_on_a_loaded_machine(tmp_path: Path) -> None:
     """Correct 04b and 12, two workers, tight CPU limits, three CPU-burning processes per core.
 

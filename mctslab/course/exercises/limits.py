@@ -11,13 +11,14 @@ shared Binder or Colab, a laptop with a video call open) the student's code gets
 fraction of a core and runs longer on the wall, but spends the same CPU time: so a limit
 on CPU time measures the student's work, not the machine's load. Each limit is set a
 large factor above the reference answer's CPU time (each constant says by how much).
-A wall-clock limit stays only as a backstop (:func:`backstop`: ten times the limit, plus
-30 s) against code that is blocked without computing (``time.sleep``, ``input()``, a lock
-that is never released), which no CPU limit ever stops; its message says that it measured
-the wall and how little CPU the code used. Even the backstop does not count the time the
-machine's load kept the code waiting for a core, where Linux says how long that was
-(:func:`awake_seconds`): a machine busy enough to give the check a twentieth of a core
-still stops it on its CPU limit, never on the backstop.
+A wall-clock limit stays only as a backstop (:func:`backstop`) against code that is blocked
+without computing (``time.sleep``, ``input()``, a lock that is never released), which no CPU
+limit ever stops; its message says that it measured the wall and how little CPU the code
+used. The backstop does not count the time the machine's load kept the code waiting for a
+core, where Linux says how long that was (:func:`awake_seconds`): code that computes then
+reaches its CPU limit first however busy the machine, so the backstop can be short (twice
+the limit and 5 s more). Where the wait cannot be measured (not Linux), it is five times
+longer, so that a machine five times busier than idle still stops on the CPU limit.
 
 How: two interval timers, whose handler raises :class:`TimeLimitExceeded` in the code that
 is running: ``ITIMER_PROF`` ticks every :data:`TICK` seconds of the process's CPU time
@@ -54,6 +55,7 @@ __all__ = [
     "awake_seconds",
     "backstop",
     "cpu_seconds",
+    "measures_waiting",
     "limits_available",
     "progress",
     "time_limit",
@@ -68,11 +70,15 @@ SWALLOWED_AGAIN = 0.25
 TICK = 0.01
 """CPU seconds between two looks at the CPU deadlines: a limit fires at most about this late."""
 
-BACKSTOP_FACTOR = 10.0
-"""The wall-clock backstop of a limit of ``s`` CPU seconds is ``BACKSTOP_FACTOR * s + BACKSTOP_SECONDS``."""
+BACKSTOP_FACTOR = 2.0
+"""The wall-clock backstop of a limit of ``s`` CPU seconds is ``BACKSTOP_FACTOR * s + BACKSTOP_SECONDS``
+(times :data:`UNMEASURED` where the time spent waiting for a core cannot be left out)."""
 
-BACKSTOP_SECONDS = 30.0
-"""See :data:`BACKSTOP_FACTOR`: with both, a machine ten times busier than idle still never reaches the backstop."""
+BACKSTOP_SECONDS = 5.0
+"""See :data:`BACKSTOP_FACTOR`."""
+
+UNMEASURED = 5.0
+"""How much longer the backstop is where the run-queue wait is not measured (the wall then includes it)."""
 
 CPU = "CPU"
 WALL = "wall"
@@ -92,10 +98,18 @@ def _waited() -> float:
     global _schedstat
     try:
         if _schedstat is None or _schedstat[0] != os.getpid():  # a forked child has its own main thread
+            if threading.current_thread() is not threading.main_thread():
+                return 0.0  # opened by the main thread only: thread-self is the thread that opens it
             _schedstat = (os.getpid(), os.open("/proc/thread-self/schedstat", os.O_RDONLY))
         return int(os.pread(_schedstat[1], 64, 0).split()[1]) / 1e9
     except (OSError, ValueError, IndexError):
         return 0.0
+
+
+def measures_waiting() -> bool:
+    """True where the time spent waiting for a core is known (Linux's ``/proc/thread-self/schedstat``)."""
+    _waited()
+    return _schedstat is not None
 
 
 def awake_seconds() -> float:
@@ -110,8 +124,14 @@ def awake_seconds() -> float:
 
 
 def backstop(seconds: float) -> float:
-    """The wall-clock seconds after which code under a limit of ``seconds`` CPU seconds is stopped anyway."""
-    return BACKSTOP_FACTOR * seconds + BACKSTOP_SECONDS
+    """The wall-clock seconds after which code under a limit of ``seconds`` CPU seconds is stopped anyway.
+
+    Measured on :func:`awake_seconds`, which leaves out the time spent waiting for a core
+    where Linux says it (:func:`measures_waiting`); elsewhere the backstop is :data:`UNMEASURED`
+    times longer.
+    """
+    seconds = BACKSTOP_FACTOR * seconds + BACKSTOP_SECONDS
+    return seconds if measures_waiting() else UNMEASURED * seconds
 
 
 class TimeLimitExceeded(BaseException):
