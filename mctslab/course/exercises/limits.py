@@ -193,7 +193,7 @@ _active: list[_Limit] = []
 """The limits in force, outermost first."""
 
 _EARLY = 1e-3
-"""A timer may wake this much before its deadline (the clocks' rounding): it still counts as expired."""
+"""The shortest wall-clock alarm set (a deadline already past still gets one, a moment later)."""
 
 
 def _expired() -> TimeLimitExceeded | None:
@@ -207,10 +207,10 @@ def _expired() -> TimeLimitExceeded | None:
     for limit in _active:
         if limit.fired is not None and (cpu if limit.fired[0] == CPU else wall) - limit.fired[1] < SWALLOWED_AGAIN:
             continue
-        if cpu >= limit.cpu_deadline - _EARLY:
+        if cpu >= limit.cpu_deadline:
             limit.fired = (CPU, cpu)
             return TimeLimitExceeded(limit.part, limit.seconds)
-        if wall >= limit.wall_deadline - _EARLY:
+        if wall >= limit.wall_deadline:
             limit.fired = (WALL, wall)
             return TimeLimitExceeded(limit.part, backstop(limit.seconds), WALL, cpu - limit.cpu_start)
     return None
