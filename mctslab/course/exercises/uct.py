@@ -14,6 +14,9 @@ endless loop or a budget of its own fails the check, naming the function that wa
 running and the limit. The checks are in :mod:`.agent_probes` (the factory, one
 iteration, the point of view), :mod:`.selection_probes` (UCB1 at every depth, the most
 visited child), :mod:`.strength` (the statistical checks and their margins) and here.
+A slip of ``expand`` shows first in other checks; :mod:`.expand_probes` reads the tree so
+that those checks name ``expand`` (the first says what is wrong, those after it that they
+fail as its consequence), never ``backpropagate``.
 
 The positions are tic-tac-toe positions with a known answer (:mod:`mctslab.exact`
 confirms each one in ``tests/test_exercises_uct.py``).
