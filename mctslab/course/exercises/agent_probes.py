@@ -17,11 +17,13 @@ from typing import Any
 
 from ...games import make_game
 from ...games.base import Game, State
+from .expand_probes import _player_slip
 from .limits import TimeLimitExceeded
 from .positions import position
 from .provenance import is_package_agent, watching
 
-Outcome = tuple[bool, str]
+Outcome = tuple[bool, str] | tuple[bool, str, str]
+"""Passed, and what was seen; a third item names the part blamed when it is not the check's own."""
 
 FACTORY_SEED = 12345
 """The seed the factory probe passes: an agent whose ``iterations`` comes back as this number was made by a class."""
@@ -61,6 +63,33 @@ def _replay(game: Game, state: State, root: Any) -> list[tuple[Any, State, int, 
         out.append((node, after, game.to_move(before), depth))
         stack.extend((ch, after, depth + 1) for ch in node.children)
     return out
+
+
+def _first_expansion(root: Any, below: list[int]) -> str | None:
+    """What ``expand`` did wrong in the first iteration, read in the tree of one iteration (None: nothing seen).
+
+    ``below``: the visits of the root's children that have any. Each slip here looks like
+    a slip of ``backpropagate`` in the visits alone; the tree tells them apart.
+    """
+    if root.visits == 1 and not root.children:
+        return (
+            "after 1 iteration the root has 1 visit but no children: `expand` must append the new node to its "
+            "parent's `children` (and return it), so that selection finds it again"
+        )
+    if root.visits == 1 and root.children and not below:
+        return (
+            "after 1 iteration the root has 1 visit and its new child 0: the playout and `backpropagate` started "
+            "from the root, not from the new child. `expand` must return the new child, not the node it expanded"
+        )
+    if root.visits == 0 and below == [1]:
+        child = next(ch for ch in root.children if ch.visits)
+        if hasattr(child, "parent") and child.parent is not root:
+            return (
+                "after 1 iteration the root has 0 visits and its new child 1, whose `parent` is "
+                f"{'None' if child.parent is None else 'not the root'}: `backpropagate` climbs `parent` links, so "
+                "it never reached the root. `expand` must give the new child its parent, the node it expands"
+            )
+    return None
 
 
 class _Probes:
@@ -145,6 +174,9 @@ class _Probes:
         if kind == "no iterations":
             return False, "your agent has no `iterations` attribute: keep the number of iterations per move there"
         below = [ch.visits for ch in root.children if ch.visits]  # children never visited aside
+        expand = _first_expansion(root, below)
+        if expand is not None:
+            return False, expand, "expand"
         if root.visits == 0 and below == [1]:
             return False, (
                 "after 1 iteration the root has 0 visits and its one child 1: `backpropagate` stops before the "
@@ -195,6 +227,9 @@ class _Probes:
                 f"{terminals} finished games in the trees of {len(POINT_OF_VIEW)} positions, at depth 1 and 2: "
                 "each credited to the player who moved into it (1 a win, 0.5 a draw)"
             )
+        player = _player_slip(wrong)
+        if player is not None:
+            return False, player, "expand"
         return False, _view_diagnosis(game, wrong)
 
 

@@ -14,6 +14,9 @@ endless loop or a budget of its own fails the check, naming the function that wa
 running and the limit. The checks are in :mod:`.agent_probes` (the factory, one
 iteration, the point of view), :mod:`.selection_probes` (UCB1 at every depth, the most
 visited child), :mod:`.strength` (the statistical checks and their margins) and here.
+A slip of ``expand`` shows first in other checks; :mod:`.expand_probes` reads the tree so
+that those checks name ``expand`` (the first says what is wrong, those after it that they
+fail as its consequence), never ``backpropagate``.
 
 The positions are tic-tac-toe positions with a known answer (:mod:`mctslab.exact`
 confirms each one in ``tests/test_exercises_uct.py``).
@@ -29,6 +32,7 @@ from ...games import GAMES, make_game
 from ...games.base import Game, State
 from ...games.kinds import CLASSIC
 from .agent_probes import _Probes
+from .expand_probes import _ExpandProbes
 from .limits import PROGRESS_AFTER, TimeLimitExceeded, cpu_seconds, progress, time_limit
 from .positions import DRAW_ESCAPES, ONE_MOVE, _cells, _sample_positions, position
 from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report, fail_the_next_check
@@ -73,7 +77,7 @@ class _Failed(Exception):
     """A check's failure found while calling the student's code (a root without `children`...)."""
 
 
-class _Checker(_Probes, _SelectionProbes, _Strength):
+class _Checker(_Probes, _SelectionProbes, _Strength, _ExpandProbes):
     """Runs the checks of one agent factory and collects a :class:`Report`."""
 
     def __init__(self, make_agent: Callable[[int], Any]) -> None:
@@ -86,6 +90,8 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
         self.began, self.began_cpu = time.perf_counter(), cpu_seconds()
         self.progress = True
         self.bar: Any = None
+        self.overran = False
+        self.expand_named: str | None = None  # the title of the check that named a slip of `expand`
 
     # -- calling the student's code, each call under its limit --------------------------
     def call(self, part: str, function: Callable[..., Any], *args: Any, iterations: int | None = None) -> Any:
@@ -152,7 +158,10 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
         if needs == "all":
             needs = tuple(other for other in CHECKS if other != name)
         began = time.perf_counter()
+        self.overran = False
         status, detail, part = self._outcome(name, needs, part)
+        if status == FAILED and name != "factory":
+            detail, part = self._blame_expand(title, detail, part)
         self.report.checks.append(Check(name, title, status, detail, part, time.perf_counter() - began))
         if self.bar is not None:
             self.bar.update()
@@ -170,7 +179,7 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
             return SKIPPED, f"runs once {', '.join(titles[:-1])} and {titles[-1]} pass: fix those first", part
         check = getattr(self, name)
         try:
-            ok, detail = check()
+            ok, detail, *blamed = check()  # a check may name another part than its own (`expand`)
         except NotImplementedError as err:
             self.stub = _where(err).strip(" in`") or "your code"
             return NOT_WRITTEN, f"not written yet: fill in `{self.stub}` above, then run this check again", self.stub
@@ -182,9 +191,35 @@ class _Checker(_Probes, _SelectionProbes, _Strength):
             return FAILED, *self._overran(err)
         except Exception as err:  # a student's bug: report it, never raise
             return FAILED, *self._raised(check, err)
-        return (PASSED if ok else FAILED), detail, part
+        return (PASSED if ok else FAILED), detail, blamed[0] if blamed and not ok else part
+
+    def _blame_expand(self, title: str, detail: str, part: str) -> tuple[str, str]:
+        """The detail and part of a failed check, naming ``expand`` when a slip of it is the cause.
+
+        A slip of ``expand`` shows first in other checks (:mod:`.expand_probes`): when the
+        student's tree shows one, the first check that fails names it, and those after it
+        say they fail as its consequence, each keeping what it saw. An overrun is left as it
+        is (reading the tree would mean searching again).
+        """
+        if part == "expand":
+            self.expand_named = self.expand_named or title
+            return detail, part
+        if self.overran:
+            return detail, part
+        slip = self._expand_cause()
+        if slip is None and self.expand_named is None:
+            return detail, part
+        if slip is not None and self.expand_named is None:
+            self.expand_named = title
+            return f"{slip}. (This check saw, as a consequence: {detail})", "expand"
+        return (
+            f"a consequence of the slip in `expand` named by '{self.expand_named}': fix that first "
+            f"(this check saw: {detail})",
+            "expand",
+        )
 
     def _overran(self, err: TimeLimitExceeded) -> tuple[str, str]:
+        self.overran = True
         function = _function(err)
         if err.part == "check_uct":
             self.out_of_time = True
