@@ -11,44 +11,44 @@ changes::
 
 Every kernel takes the same argument types whatever the game (a game is a ``kind``
 number and int64 arrays), so one call of each compiles it for all of them: :func:`warm`
-runs a few iterations of each compiled agent and variant on each game that has kernels.
+runs a few iterations of each compiled search on each game that has kernels.
 """
 
 from __future__ import annotations
 
 import time
 
-__all__ = ["WARM_SPECS", "warm"]
-
-WARM_SPECS = (
-    "uct:iterations=16,engine=compiled",
-    "solver:iterations=16,engine=compiled",
-    "rave:iterations=16,engine=compiled",
-    "uct:iterations=16,engine=compiled,threads=2,parallel=root",
-    "uct:iterations=16,engine=compiled,threads=2,parallel=tree",
-    "uct:iterations=16,engine=compiled,threads=2,parallel=leaf",
-)
-"""One agent per compiled kernel (plain UCT, MCTS-Solver, RAVE and the three kinds of parallelism)."""
+__all__ = ["warm"]
 
 
 def warm() -> float:
     """Call every compiled kernel once (compiling it, or loading it from Numba's cache); the seconds it took.
 
+    A few iterations of each search (UCT, MCTS-Solver, RAVE, root, tree and leaf
+    parallelism) and a few compiled playouts, on each game that has kernels.
+
     Raises:
         ImportError: (one line, naming the extra) if Numba is not installed: the compiled engine is optional.
     """
-    from ..agents import make_agent
     from ..games import make_game
     from .backend import games_with_kernels, require
-    from .uct import random_results
+    from .parallel import search_root_parallel
+    from .rave import search_rave
+    from .shared_tree import search_leaf_parallel, search_tree_parallel
+    from .solver import search as search_solver
+    from .uct import random_results, search
 
     require()
     start = time.perf_counter()
+    budget = {"c": 1.4, "iterations": 16, "seconds": None, "max_moves": None}
     for name in games_with_kernels():
         game = make_game(name)
         state = game.initial_state()
-        for spec in WARM_SPECS:
-            make_agent(spec, seed=0).select_move(game, state)
+        search(game, state, seed=0, **budget)
+        search_solver(game, state, seed=0, **budget)
+        search_rave(game, state, k=250.0, seed=0, **budget)
+        for parallel in (search_root_parallel, search_tree_parallel, search_leaf_parallel):
+            parallel(game, state, seeds=(1, 2), **budget)
         random_results(game, state, playouts=2, seed=0)  # the compiled playouts of flat Monte Carlo
     return time.perf_counter() - start
 
