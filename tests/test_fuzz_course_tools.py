@@ -384,7 +384,12 @@ def test_course_student_refuses_a_folder_named_ipynb(tmp_path, capsys, source):
 
 
 @pytest.mark.parametrize("case", ["empty", "a file", "under a file", "/dev/full", "too long", "no notebooks"])
-def test_course_student_refuses_a_bad_out(tmp_path, capsys, source, case):
+def test_course_student_refuses_a_bad_out(tmp_path, capsys, source, case, monkeypatch):
+    # The current folder is one of this test's own: a snapshot of the repository (its .venv, its .git)
+    # took seconds, and other tests running beside this one in parallel write there.
+    (tmp_path / "cwd").mkdir()
+    (tmp_path / "cwd" / "kept.txt").write_text("here before")
+    monkeypatch.chdir(tmp_path / "cwd")
     (tmp_path / "a_file").write_text("x")
     outs = {"empty": "", "a file": str(tmp_path / "a_file"), "under a file": str(tmp_path / "a_file" / "x")}
     outs |= {"/dev/full": "/dev/full", "too long": str(tmp_path / ("n" * 300)), "no notebooks": str(tmp_path / "o")}

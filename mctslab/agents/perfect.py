@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from math import floor
 
-from ..exact import move_scores
+from ..exact import MAX_STATES, move_scores
 from ..games.base import Game, State
 from .base import Agent, Analysis, legal_or_raise
 from .registry import register_agent
@@ -24,7 +24,10 @@ class PerfectPlayer(Agent):
         seed: randomness for breaking ties (see :func:`mctslab.seeding.make_rng`).
 
     Raises:
-        ValueError: when asked to play a game too large to enumerate.
+        ValueError: when asked to play a game too large to enumerate: at once when the game
+            bounds the positions that follow above :data:`~mctslab.exact.MAX_STATES`
+            (:meth:`~mctslab.games.base.Game.position_bound`; Fractio, Connect Four, Ultimate
+            Tic-Tac-Toe but near their end), else once the enumeration meets that many.
     """
 
     name = "perfect"
@@ -33,6 +36,12 @@ class PerfectPlayer(Agent):
     def analyse(self, game: Game, state: State) -> Analysis:
         """A best move (random among equals) and the position's value in [0, 1] for the player to move."""
         legal_or_raise(game, state)
+        bound = game.position_bound(state)
+        if bound is not None and bound > MAX_STATES:  # refused now, not after enumerating MAX_STATES positions
+            raise ValueError(
+                f"perfect cannot play this position of {game.spec}: up to {bound:,} positions follow it, more than "
+                f"the {MAX_STATES:,} exact play enumerates; play small games, or use uct or minimax:depth=..."
+            )
         scores = move_scores(game, state)
         top = max(scores.values())
         best = [m for m, s in scores.items() if s == top]

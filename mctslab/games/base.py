@@ -323,6 +323,15 @@ class Game(DrawingHooks, ABC):
         """
         return 0.5
 
+    def position_bound(self, state: State) -> int | None:
+        """An upper bound on the number of positions reachable from ``state``, cheap to compute, or ``None``.
+
+        Lets exact play refuse a position too large to enumerate at once, before enumerating
+        millions of positions (:class:`~mctslab.agents.perfect.PerfectPlayer`). The default,
+        ``None``, means "not known": the enumeration then stops when it meets too many.
+        """
+        return None
+
     # -- what a learned evaluator sees (mctslab.alphazero) ---------------------------
     policy_size: int | None = None
     """Number of move ids for a policy network: every move is an int in ``range(policy_size)``

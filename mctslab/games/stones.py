@@ -11,6 +11,7 @@ and how the board is drawn.
 
 from __future__ import annotations
 
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -38,6 +39,9 @@ class StoneGame(Game):
     """
 
     board_bits: tuple[tuple[int, ...], ...] = ()
+
+    states_per_placement = 1
+    """How many states can hold the same stones (Ultimate Tic-Tac-Toe: 10, for the board the mover is sent to)."""
 
     def to_move(self, state: StoneState) -> int:
         """0 (X) when both have placed the same number of stones, else 1 (O)."""
@@ -83,6 +87,18 @@ class StoneGame(Game):
             self.refuse_state(state, "X and O must have disjoint stones, X as many as O or one more")
         if result not in (ONGOING, X_WON, O_WON, DRAWN):
             self.refuse_state(state, f"result must be one of {ONGOING}, {X_WON}, {O_WON}, {DRAWN}")
+
+    def position_bound(self, state: StoneState) -> int:
+        """An upper bound on the positions reachable from ``state``, from its number of empty cells alone.
+
+        A position ``d`` plies later is a choice of ``d`` of the ``e`` empty cells, and of which
+        of them hold the mover's ``ceil(d / 2)`` stones (the players alternate): at most
+        ``sum(C(e, d) * C(d, ceil(d / 2)))`` of them, times :attr:`states_per_placement`. The
+        rules (gravity, a line that ends the game) only allow fewer. 3 x 3 tic-tac-toe from the
+        start: 6,046 (5,478 are reachable).
+        """
+        empty = (self._board_mask() & ~(state.x | state.o)).bit_count()
+        return self.states_per_placement * sum(comb(empty, d) * comb(d, (d + 1) // 2) for d in range(empty + 1))
 
     def _board_mask(self) -> int:
         """Every cell's bit, from :attr:`board_bits` (built once per game)."""

@@ -109,6 +109,7 @@ class UltimateTicTacToe(StoneGame):
     rollout_order = "ordered"  # rollout() picks among the legal moves in ascending order
 
     board_bits = tuple(tuple(1 << _move_at(r, c) for c in range(9)) for r in range(9))
+    states_per_placement = 10  # the board the mover is sent to (forced): one of 9, or anywhere
     """The 9 x 9 grid of cells, top row first: local boards and their cells, both row-major."""
 
     def __init__(self) -> None:

@@ -1,0 +1,57 @@
+"""Compile every kernel of the engine once, into Numba's cache, so that no later process waits for the compiler.
+
+Numba compiles a kernel the first time it is called and keeps the machine code in its
+cache (:mod:`mctslab.engine.kernels`); a fresh install has an empty cache, so the first
+process to use each kernel pays for compiling it (about a minute for all of them, more on
+a busy machine). ``./run`` (``./run course``, ``./run test``) warms a cache kept inside
+``.venv`` once per install, by running this module, and again when the kernels' source
+changes::
+
+    NUMBA_CACHE_DIR=.venv/numba-cache python -m mctslab.engine.warm
+
+Every kernel takes the same argument types whatever the game (a game is a ``kind``
+number and int64 arrays), so one call of each compiles it for all of them: :func:`warm`
+runs a few iterations of each compiled search on each game that has kernels.
+"""
+
+from __future__ import annotations
+
+import time
+
+__all__ = ["warm"]
+
+
+def warm() -> float:
+    """Call every compiled kernel once (compiling it, or loading it from Numba's cache); the seconds it took.
+
+    A few iterations of each search (UCT, MCTS-Solver, RAVE, root, tree and leaf
+    parallelism) and a few compiled playouts, on each game that has kernels.
+
+    Raises:
+        ImportError: (one line, naming the extra) if Numba is not installed: the compiled engine is optional.
+    """
+    from ..games import make_game
+    from .backend import games_with_kernels, require
+    from .parallel import search_root_parallel
+    from .rave import search_rave
+    from .shared_tree import search_leaf_parallel, search_tree_parallel
+    from .solver import search as search_solver
+    from .uct import random_results, search
+
+    require()
+    start = time.perf_counter()
+    budget = {"c": 1.4, "iterations": 16, "seconds": None, "max_moves": None}
+    for name in games_with_kernels():
+        game = make_game(name)
+        state = game.initial_state()
+        search(game, state, seed=0, **budget)
+        search_solver(game, state, seed=0, **budget)
+        search_rave(game, state, k=250.0, seed=0, **budget)
+        for parallel in (search_root_parallel, search_tree_parallel, search_leaf_parallel):
+            parallel(game, state, seeds=(1, 2), **budget)
+        random_results(game, state, playouts=2, seed=0)  # the compiled playouts of flat Monte Carlo
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":  # a command: ``python -m mctslab.engine.warm``
+    print(f"[mctslab] Numba kernels compiled or loaded from the cache in {warm():.1f} s")  # noqa: T201
