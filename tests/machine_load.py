@@ -33,12 +33,16 @@ def cores() -> int:
 def busy_machine(per_core: int = 2) -> Iterator[list[subprocess.Popen]]:
     """Keep ``per_core`` processes per core spinning for the duration of the block.
 
-    Each is a plain ``python -c 'while True: pass'`` at the same priority as the tests, so
-    the code under test gets about ``1 / (per_core + 1)`` of a core. They are killed on the
-    way out, whatever happens in the block.
+    Each is a plain ``python -c 'while True: pass'`` at the same priority as the tests, in a
+    session of its own, as another program on the machine would be (Linux's scheduler shares
+    the cores between sessions first, so spinners in the tests' own session would not load a
+    kernel the grader starts in a new one). The code under test gets about
+    ``1 / (per_core + 1)`` of a core. They are killed on the way out, whatever happens.
     """
     spinners = [
-        subprocess.Popen([sys.executable, "-c", SPIN], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        subprocess.Popen(
+            [sys.executable, "-c", SPIN], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True
+        )
         for _ in range(per_core * cores())
     ]
     try:

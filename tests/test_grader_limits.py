@@ -14,11 +14,10 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from machine_load import busy_machine
 from test_grader import _student as _student_04b
 from test_grader_chance import _student as _student_12
 
@@ -33,22 +32,6 @@ from mctslab.course.grader.sandbox import Limits, probe, wall_backstop
 SANDBOX = os.environ.get("MCTSLAB_GRADER_SANDBOX", "auto")
 LEVEL = probe() if SANDBOX != "rlimits" else "rlimits"
 FULL_04B = {part: float(points) for part, points in POINTS["04b"].items()}
-
-
-@contextmanager
-def _spinning(count: int) -> Iterator[list[subprocess.Popen]]:
-    """``count`` processes that burn CPU until the block ends (each in its own session, so that
-    the scheduler's per-session groups do not shelter the grader's kernels from them)."""
-    spinners: list[subprocess.Popen] = []
-    try:
-        for _ in range(count):
-            spinners.append(subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True))
-        yield spinners
-    finally:
-        for spinner in spinners:
-            spinner.kill()
-        for spinner in spinners:
-            spinner.wait()
 
 
 def _save(root: Path, name: str, notebook: dict, file: str = "04b_write_uct_yourself.ipynb") -> Path:
@@ -128,7 +111,7 @@ def test_a_correct_submission_earns_every_point_on_a_loaded_machine(tmp_path: Pa
     folder = tmp_path / "submissions"
     _save(folder, "correct_04b", _student_04b())
     _save(folder, "correct_12", _student_12(), "12_chance_nodes.ipynb")
-    with _spinning(3 * (os.cpu_count() or 1)):
+    with busy_machine(per_core=3):
         rows = grade_folder(
             folder,
             tmp_path / "grades.csv",
