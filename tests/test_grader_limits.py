@@ -102,7 +102,7 @@ def test_a_cell_that_sleeps_is_stopped_by_the_wall_clock_backstop(
 @pytest.mark.load
 @pytest.mark.own_load
 def test_a_correct_submission_earns_every_point_on_a_loaded_machine(tmp_path: Path) -> None:
-    """Correct 04b and 12, two workers, tight CPU limits, three CPU-burning processes per core.
+    """Correct 04b and 12, two workers, tight CPU limits, two CPU-burning processes per core.
 
     Quiet, 12 uses about 7.5 s of CPU (its longest cell under 6 s) and 04b about 2 s: the
     limits leave each twice that. Loaded, each kernel gets a fraction of a core, so the
@@ -111,7 +111,7 @@ def test_a_correct_submission_earns_every_point_on_a_loaded_machine(tmp_path: Pa
     folder = tmp_path / "submissions"
     _save(folder, "correct_04b", _student_04b())
     _save(folder, "correct_12", _student_12(), "12_chance_nodes.ipynb")
-    with busy_machine(per_core=3):
+    with busy_machine(per_core=2):
         rows = grade_folder(
             folder,
             tmp_path / "grades.csv",
