@@ -198,3 +198,17 @@ def test_the_package_s_own_parts_are_spotted_behind_an_answer():
     assert {"search", "select", "expand", "backpropagate"} <= package_parts_called(
         agent.select_move, game, game.initial_state()
     )[1]
+
+
+def test_an_outer_limit_firing_as_inner_ones_come_and_go_leaves_no_limit_behind():
+    """The check's whole-run limit runs out while a per-call limit is entered and left every 0.2 ms: the
+    expiry must never land in the limits' own bookkeeping (a limit left in force silenced every later limit
+    of the process: the check of a slow `simulate` then passed). 17 of 400 runs leaked before the fix, so
+    120 runs found a leak with probability 0.99."""
+    for _ in range(120):
+        with pytest.raises(TimeLimitExceeded) as err, time_limit(0.05, "check_simulate"):
+            while True:
+                with time_limit(2, "simulate"):
+                    burn(0.0002)
+        assert err.value.part == "check_simulate"
+        assert limits._active == [] and signal.getsignal(signal.SIGPROF) in (signal.SIG_DFL, 0)

@@ -38,6 +38,7 @@ says so through :func:`limits_available`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
@@ -216,7 +217,17 @@ def _expired() -> TimeLimitExceeded | None:
     return None
 
 
+_UNINTERRUPTED = (__file__, contextlib.__file__)
+"""Code a limit never raises in: this module's and ``contextlib``'s, which enter and leave the limits."""
+
+
 def _on_timer(signum: int, frame: Any) -> None:
+    if frame is not None and frame.f_code.co_filename in _UNINTERRUPTED:
+        # Entering or leaving a limit: raising here would skip the bookkeeping (a limit left in force).
+        # The next tick (or a short alarm) looks again, once the code under the limit runs.
+        if signum == signal.SIGALRM:
+            signal.setitimer(signal.ITIMER_REAL, TICK)
+        return
     err = _expired()
     if signum == signal.SIGALRM:
         _arm_wall()  # the next backstop (or this one again, if it is caught)
@@ -252,18 +263,21 @@ def time_limit(seconds: float, part: str) -> Iterator[None]:
     if not limits_available():
         yield
         return
+    if _active and signal.getsignal(signal.SIGPROF) is not _on_timer:
+        _active.clear()  # limits left behind by a block that never exited (a generator never closed)
     outermost = not _active
     previous = None
     if outermost:
         previous = (signal.signal(signal.SIGPROF, _on_timer), signal.signal(signal.SIGALRM, _on_timer))
         signal.setitimer(signal.ITIMER_PROF, TICK, TICK)  # ticks while any limit is in force
+    depth = len(_active)
     _active.append(_Limit(part, float(seconds), cpu_seconds(), awake_seconds()))
     _arm_wall()
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)  # no alarm while the stack of limits changes
-        _active.pop()
+        del _active[depth:]
         _arm_wall()
         if previous is not None:
             signal.setitimer(signal.ITIMER_PROF, 0)
