@@ -21,12 +21,12 @@ the limit and 5 s more). Where the wait cannot be measured (not Linux), it is fi
 longer, so that a machine five times busier than idle still stops on the CPU limit.
 
 How: two interval timers, whose handler raises :class:`TimeLimitExceeded` in the code that
-is running: ``ITIMER_PROF`` ticks every :data:`TICK` seconds of the process's CPU time
-(signal ``SIGPROF``) while a limit is in force, and each tick compares the precise CPU
-clock with the deadlines (a CPU timer re-armed at each call of the student's function
-fires late: Linux samples a process's CPU time for its timers coarsely, so an outer limit
-of 0.3 s fired after 0.6-1.5 s when re-armed every millisecond); ``ITIMER_REAL`` (the
-wall, ``SIGALRM``) is set to the nearest backstop. It is a ``BaseException``, so a
+is running. While a limit is in force, ``ITIMER_PROF`` ticks every :data:`TICK` seconds of
+the process's CPU time (``SIGPROF``) and ``ITIMER_REAL`` every :data:`WALL_TICK` seconds of the
+wall (``SIGALRM``); each tick compares the precise CPU clock and :func:`awake_seconds` with the
+deadlines. Linux samples a process's CPU time for its timers coarsely (a CPU timer re-armed
+at each call of the student's function fired an outer limit of 0.3 s after 0.6-1.5 s) and,
+on a busy machine, late: the wall-clock ticks keep the limits on time. It is a ``BaseException``, so a
 student's ``except Exception`` cannot swallow it. Limits nest (a limit per call inside a
 limit for the whole check): the inner one never outlives the outer. Pure Python code is
 interrupted between two bytecodes; a single C call that never returns (a huge
@@ -69,7 +69,13 @@ SWALLOWED_AGAIN = 0.25
 """Seconds after which an expired limit raises again, if the code caught it (a bare ``except:``)."""
 
 TICK = 0.01
-"""CPU seconds between two looks at the CPU deadlines: a limit fires at most about this late."""
+"""CPU seconds between two looks at the deadlines (``SIGPROF``)."""
+
+WALL_TICK = 0.02
+"""Wall-clock seconds between two more looks (``SIGALRM``). Linux checks a process's CPU timer only at
+the scheduler's ticks that find it running, so on a busy machine ``SIGPROF`` comes late (a 2.5 s
+limit fired after 4.7 s of CPU time with five processes per core); a look every 20 ms of the wall
+reads the precise CPU clock, so a CPU limit fires at most about this late whatever the load."""
 
 BACKSTOP_FACTOR = 2.0
 """The wall-clock backstop of a limit of ``s`` CPU seconds is ``BACKSTOP_FACTOR * s + BACKSTOP_SECONDS``
@@ -193,9 +199,6 @@ class _Limit:
 _active: list[_Limit] = []
 """The limits in force, outermost first."""
 
-_EARLY = 1e-3
-"""The shortest wall-clock alarm set (a deadline already past still gets one, a moment later)."""
-
 
 def _expired() -> TimeLimitExceeded | None:
     """The limit that has run out, outermost first (its expiry is the cause if several have), or None.
@@ -224,24 +227,10 @@ _UNINTERRUPTED = (__file__, contextlib.__file__)
 def _on_timer(signum: int, frame: Any) -> None:
     if frame is not None and frame.f_code.co_filename in _UNINTERRUPTED:
         # Entering or leaving a limit: raising here would skip the bookkeeping (a limit left in force).
-        # The next tick (or a short alarm) looks again, once the code under the limit runs.
-        if signum == signal.SIGALRM:
-            signal.setitimer(signal.ITIMER_REAL, TICK)
-        return
+        return  # the next tick looks again, once the code under the limit runs
     err = _expired()
-    if signum == signal.SIGALRM:
-        _arm_wall()  # the next backstop (or this one again, if it is caught)
     if err is not None:
         raise err
-
-
-def _arm_wall() -> None:
-    if _active:
-        deadlines = [limit.wall_deadline for limit in _active if limit.fired is None]
-        wall = (min(deadlines) if deadlines else awake_seconds() + SWALLOWED_AGAIN) - awake_seconds()
-        signal.setitimer(signal.ITIMER_REAL, max(wall, _EARLY))
-    else:
-        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 @contextmanager
@@ -269,18 +258,17 @@ def time_limit(seconds: float, part: str) -> Iterator[None]:
     previous = None
     if outermost:
         previous = (signal.signal(signal.SIGPROF, _on_timer), signal.signal(signal.SIGALRM, _on_timer))
-        signal.setitimer(signal.ITIMER_PROF, TICK, TICK)  # ticks while any limit is in force
+        signal.setitimer(signal.ITIMER_PROF, TICK, TICK)  # both tick while any limit is in force
+        signal.setitimer(signal.ITIMER_REAL, WALL_TICK, WALL_TICK)
     depth = len(_active)
     _active.append(_Limit(part, float(seconds), cpu_seconds(), awake_seconds()))
-    _arm_wall()
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)  # no alarm while the stack of limits changes
         del _active[depth:]
-        _arm_wall()
         if previous is not None:
             signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGPROF, previous[0])
             signal.signal(signal.SIGALRM, previous[1])
 
