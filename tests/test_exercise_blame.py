@@ -11,11 +11,11 @@ fails names ``expand``; a correct agent in each style still passes.
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
 from test_exercise_uct_agent import Node, Student
+from test_exercises_uct import backpropagate, expand, select, simulate  # notebook 04b's reference, as written
 
 from mctslab.course.exercises import TreeNode, check_uct
 from mctslab.course.exercises.uct import CHECKS
@@ -104,33 +104,6 @@ class ReturnsParent(Grows):
 
 
 # -- notebook 04b's style: plain functions, a class that calls them --------------------------
-def select(node, c=SQRT2):
-    while not node.untried and node.children:
-        parent = node
-        node = max(parent.children, key=lambda ch: ucb1(ch.wins, ch.visits, parent.visits, c))
-    return node
-
-
-def ucb1(wins, visits, parent_visits, c):
-    if visits == 0:
-        return math.inf
-    return wins / visits + c * math.sqrt(math.log(parent_visits) / visits)
-
-
-def simulate(game, node, rng):
-    state = node.state
-    while not game.is_terminal(state):
-        state = game.apply(state, rng.choice(game.legal_moves(state)))
-    return game.returns(state)
-
-
-def backpropagate(node, returns):
-    while node is not None:
-        node.visits += 1
-        node.wins += returns[node.player]
-        node = node.parent
-
-
 def agent_of(expand):
     class MyUCT:
         def __init__(self, iterations=1000, c=SQRT2, seed=None):
@@ -147,16 +120,6 @@ def agent_of(expand):
             return max(self.search(game, state).children, key=lambda ch: ch.visits).move
 
     return MyUCT
-
-
-def expand(game, node, rng):
-    if not node.untried:
-        return node
-    move = node.untried.pop(rng.randrange(len(node.untried)))
-    state = game.apply(node.state, move)
-    child = TreeNode(state, game.to_move(node.state), move, node, game.legal_moves(state))
-    node.children.append(child)
-    return child
 
 
 def expand_player_to_move(game, node, rng):
