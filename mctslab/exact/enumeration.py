@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
@@ -13,6 +14,9 @@ from ..games.base import Game, State
 MAX_STATES = 2_000_000
 """Enumeration gives up beyond this many distinct positions (a game too big to enumerate)."""
 
+
+RECURSION_LIMIT = 10_000
+"""The recursion limit while an enumeration recurses (depth of recursion = length of the longest game)."""
 
 WIN = 1_000_000
 """Score of a position won now; a win ``d`` plies away scores ``WIN - d`` (as in :mod:`mctslab.agents.minimax`)."""
@@ -73,6 +77,20 @@ class Enumeration:
 
     def random_odds(self, state: State) -> Odds:
         """Outcome probabilities of random play from ``state``: the average over its legal moves."""
+        with deeper_recursion():
+            return self._random_odds(state)
+
+    def exact_odds(self, state: State) -> tuple[Fraction, Fraction, Fraction]:
+        """:meth:`random_odds` as exact fractions ``(first, second, draw)``: the same recursion, no rounding."""
+        with deeper_recursion():
+            return self._exact_odds(state)
+
+    def score(self, state: State) -> int:
+        """Minimax score for the player to move: ``WIN - d`` for a win in ``d`` plies, ``-(WIN - d)``, or 0."""
+        with deeper_recursion():
+            return self._score(state)
+
+    def _random_odds(self, state: State) -> Odds:
         cached = self.odds.get(state)
         if cached is not None:
             return cached
@@ -84,7 +102,7 @@ class Enumeration:
             moves = game.legal_moves(state)
             first = second = draw = 0.0
             for move in moves:
-                child = self.random_odds(game.apply(state, move))
+                child = self._random_odds(game.apply(state, move))
                 first += child.first
                 second += child.second
                 draw += child.draw
@@ -94,8 +112,7 @@ class Enumeration:
         self._check_size()
         return odds
 
-    def exact_odds(self, state: State) -> tuple[Fraction, Fraction, Fraction]:
-        """:meth:`random_odds` as exact fractions ``(first, second, draw)``: the same recursion, no rounding."""
+    def _exact_odds(self, state: State) -> tuple[Fraction, Fraction, Fraction]:
         cached = self.fractions.get(state)
         if cached is not None:
             return cached
@@ -108,7 +125,7 @@ class Enumeration:
             moves = game.legal_moves(state)
             first = second = draw = Fraction(0)
             for move in moves:
-                a, b, c = self.exact_odds(game.apply(state, move))
+                a, b, c = self._exact_odds(game.apply(state, move))
                 first, second, draw = first + a, second + b, draw + c
             k = len(moves)
             odds = (first / k, second / k, draw / k)
@@ -116,8 +133,7 @@ class Enumeration:
         self._check_size()
         return odds
 
-    def score(self, state: State) -> int:
-        """Minimax score for the player to move: ``WIN - d`` for a win in ``d`` plies, ``-(WIN - d)``, or 0."""
+    def _score(self, state: State) -> int:
         cached = self.scores.get(state)
         if cached is not None:
             return cached
@@ -126,7 +142,7 @@ class Enumeration:
             winner = game.winner(state)
             score = 0 if winner is None else (WIN if winner == game.to_move(state) else -WIN)
         else:
-            score = max(_from_child(self.score(game.apply(state, move))) for move in game.legal_moves(state))
+            score = max(_from_child(self._score(game.apply(state, move))) for move in game.legal_moves(state))
         self.scores[state] = score
         self._check_size()
         return score
@@ -137,10 +153,26 @@ def _from_child(score: int) -> int:
     return -score + 1 if score > 0 else -score - 1 if score < 0 else 0
 
 
+@contextmanager
+def deeper_recursion(limit: int = RECURSION_LIMIT) -> Iterator[None]:
+    """Raise the interpreter's recursion limit to at least ``limit`` for the block, then restore it.
+
+    The enumeration recurses once per move of the longest game. Raising the limit for good
+    (as this module once did) leaked into every caller: a student's recursive search that
+    exceeds Python's default limit passed the exercise checks once an exact answer had been
+    computed in the same process (issue 40).
+    """
+    before = sys.getrecursionlimit()
+    if before < limit:
+        sys.setrecursionlimit(limit)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
+
+
 @lru_cache(maxsize=16)
 def _enumeration(game: Game) -> Enumeration:
-    # Depth of recursion = length of the longest game; leave room for it.
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
     return Enumeration(game)
 
 

@@ -23,9 +23,10 @@ from collections.abc import Callable
 from typing import Any
 
 from .chance_probes import CHECKS, _Failed, _Probes
+from .isolation import unchanged_globals
 from .limits import TimeLimitExceeded, cpu_seconds, progress, time_limit
 from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report, fail_the_next_check
-from .student import _function, _hang_hint, _Skip, _where
+from .student import _function, _hang_hint, _recursion, _Skip, _where
 from .uct import call_limit
 
 __all__ = ["CHECKS", "TOTAL_SECONDS", "check_chance_uct"]
@@ -96,6 +97,9 @@ class _Runner(_Probes):
         except TimeLimitExceeded as err:
             return FAILED, *self._overran(err)
         except Exception as err:  # a student's bug: report it, never raise
+            recursion = _recursion(err)
+            if recursion is not None:  # the student's recursion, never the check's: name the function that recursed
+                return FAILED, recursion[1], recursion[0]
             function = _function(err)
             if function is None:
                 return (
@@ -168,7 +172,7 @@ def check_chance_uct(make_agent: Callable[[int], Any], show_progress: bool = Tru
     runner = _Runner(make_agent, show_progress)
     began, began_cpu = time.perf_counter(), cpu_seconds()
     try:
-        with time_limit(TOTAL_SECONDS, "check_chance_uct"):
+        with unchanged_globals(), time_limit(TOTAL_SECONDS, "check_chance_uct"):
             for name in CHECKS:
                 runner.run(name)
     except TimeLimitExceeded as err:  # between two checks: the next one fails, those after it were not run
@@ -177,8 +181,9 @@ def check_chance_uct(make_agent: Callable[[int], Any], show_progress: bool = Tru
         left = fail_the_next_check(runner.report, CHECKS, "check_chance_uct", err, cpu_seconds() - began_cpu)
         if len(runner.report.checks) > before:
             runner.bar.update()
-        for name in left:
-            runner.run(name)
+        with unchanged_globals():
+            for name in left:
+                runner.run(name)
     finally:
         runner.bar.close()
     runner.report.seconds = time.perf_counter() - began

@@ -12,13 +12,13 @@ never on a frame of the checker.
 
 from __future__ import annotations
 
-import random
 import time
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .isolation import unchanged_globals
 from .limits import CPU, TimeLimitExceeded, cpu_seconds, time_limit
 from .parts_diagnoses import PACKAGE_CODE, TIMEOUT_HINTS, say
 from .provenance import watching
@@ -119,8 +119,7 @@ def run_checks(title: str, function: Any, checks: Sequence[Step], part: str | No
     halted: tuple[str, str] | None = None
     if not callable(function):
         halted = (FAILED, f"{title} checks a function, `{name}` itself (without parentheses); it got {function!r}")
-    saved = random.getstate()  # a student's global `random` is theirs: the checks leave it as it was
-    try:
+    with unchanged_globals():  # a student's global `random` is theirs, and so is the recursion limit (isolation)
         for key, what, check, *hint in checks:
             if halted is not None:
                 report.checks.append(Check(key, what, halted[0], halted[1], part=name))
@@ -128,8 +127,6 @@ def run_checks(title: str, function: Any, checks: Sequence[Step], part: str | No
             start = time.perf_counter()
             status, detail, halted = _one(title, name, check, hint[0] if hint else "", (overall, began_cpu))
             report.checks.append(Check(key, what, status, detail, part=name, seconds=time.perf_counter() - start))
-    finally:
-        random.setstate(saved)
     report.seconds = time.perf_counter() - began
     return report
 

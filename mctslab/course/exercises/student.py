@@ -34,6 +34,29 @@ def _function(err: BaseException) -> str | None:
     return theirs[-1].name if theirs else None  # never a checker's own function
 
 
+def _recursion(err: BaseException) -> tuple[str, str] | None:
+    """For a ``RecursionError`` in the student's code: (the function that recursed, what to tell); else None.
+
+    The function that recursed is the student's function with the most frames in the
+    traceback (the innermost one is usually a helper it called at the bottom, such as
+    ``expand``). The limit named is the interpreter's default, which the checks restore
+    (:mod:`.isolation`): what a fresh kernel or the grader allows.
+    """
+    if not isinstance(err, RecursionError):
+        return None
+    frames = [f.name for f in traceback.extract_tb(err.__traceback__) if _theirs(f.filename) and f.name != "<module>"]
+    if not frames:
+        return None
+    name = max(dict.fromkeys(frames), key=frames.count)  # the most frames; the outermost of a tie
+    deep = frames.count(name)
+    return name, (
+        f"your agent raised RecursionError: `{name}` calls itself ({deep} calls deep when Python's recursion "
+        f"limit, {sys.getrecursionlimit()}, was reached). A search that recurses once per iteration, or a "
+        "descent once per level, fails at large budgets in a fresh kernel: write that repetition as a loop "
+        "(`for _ in range(self.iterations)`, `while node.children`)"
+    )
+
+
 def _where(err: BaseException) -> str:
     """`` in `name` `` for the innermost function outside mctslab that was running (the student's)."""
     name = _function(err)

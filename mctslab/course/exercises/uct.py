@@ -33,12 +33,25 @@ from ...games.base import Game, State
 from ...games.kinds import CLASSIC
 from .agent_probes import _Probes
 from .expand_probes import _ExpandProbes
+from .isolation import unchanged_globals
 from .limits import PROGRESS_AFTER, TimeLimitExceeded, cpu_seconds, progress, time_limit
 from .positions import DRAW_ESCAPES, ONE_MOVE, _cells, _sample_positions, position
 from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report, fail_the_next_check
 from .selection_probes import _SelectionProbes
 from .strength import _Strength
-from .student import _as_int, _budget, _depth, _function, _hang_hint, _nodes, _NoneReturns, _Playouts, _Skip, _where
+from .student import (
+    _as_int,
+    _budget,
+    _depth,
+    _function,
+    _hang_hint,
+    _nodes,
+    _NoneReturns,
+    _Playouts,
+    _recursion,
+    _Skip,
+    _where,
+)
 
 __all__ = ["CHECKS", "DRAW_ESCAPES", "ONE_MOVE", "TOTAL_SECONDS", "call_limit", "check_uct", "position"]
 
@@ -236,6 +249,9 @@ class _Checker(_Probes, _SelectionProbes, _Strength, _ExpandProbes):
         )
 
     def _raised(self, check: Callable[[], Any], err: Exception) -> tuple[str, str]:
+        recursion = _recursion(err)
+        if recursion is not None:  # the student's recursion, never the check's: name the function that recursed
+            return recursion[1], recursion[0]
         function = _function(err)
         detail = f"your agent raised {type(err).__name__}{_where(err)}: {err}"
         if function is None:  # raised in the check's own code, on something the agent gave it
@@ -434,7 +450,7 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
     checker = _Checker(make_agent)
     checker.progress = show_progress
     try:
-        with time_limit(TOTAL_SECONDS, "check_uct"):
+        with unchanged_globals(), time_limit(TOTAL_SECONDS, "check_uct"):
             for name in CHECKS:
                 checker.run(name)
     except TimeLimitExceeded as err:  # between two checks: the next one fails, those after it were not run
@@ -443,8 +459,9 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
         left = fail_the_next_check(checker.report, CHECKS, "check_uct", err, cpu_seconds() - checker.began_cpu)
         if checker.bar is not None and len(checker.report.checks) > before:
             checker.bar.update()
-        for name in left:
-            checker.run(name)
+        with unchanged_globals():
+            for name in left:
+                checker.run(name)
     finally:
         if checker.bar is not None:
             checker.bar.close()
