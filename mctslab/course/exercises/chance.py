@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .chance_depth import _DepthProbes
 from .chance_probes import CHECKS, _Failed, _Probes
 from .isolation import unchanged_globals
 from .limits import TimeLimitExceeded, cpu_seconds, progress, time_limit
@@ -36,7 +37,7 @@ TOTAL_SECONDS = 60.0
 takes about 2 s."""
 
 
-class _Runner(_Probes):
+class _Runner(_Probes, _DepthProbes):
     """Runs the checks of one agent factory, each call into it under its limit, into a :class:`Report`."""
 
     def __init__(self, make_agent: Callable[[int], Any], show_progress: bool) -> None:

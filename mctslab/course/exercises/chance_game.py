@@ -14,7 +14,7 @@ from typing import NamedTuple
 from ...games.base import Game
 from ...games.kinds import CHANCE
 
-__all__ = ["COIN", "LOADED", "STEADY", "WILD", "DiceState", "LoadedDice", "exact_value"]
+__all__ = ["COIN", "LOADED", "STEADY", "WILD", "DiceState", "LoadedDice", "exact_value", "random_play_win"]
 
 Die = tuple[tuple[int, Fraction], ...]
 
@@ -109,3 +109,19 @@ def exact_value(game: LoadedDice, state: DiceState, player: int) -> Fraction:
         return sum((p * exact_value(game, game.apply(state, f), player) for f, p in game.dice[state.die]), Fraction(0))
     values = [exact_value(game, game.apply(state, m), player) for m in game.legal_moves(state)]
     return max(values) if game.to_move(state) == player else min(values)
+
+
+def random_play_win(game: LoadedDice, state: DiceState, player: int) -> Fraction:
+    """The probability that ``player`` wins from ``state`` when both choose their die uniformly at random.
+
+    What a playout that plays uniformly random legal moves (and rolls each die with its
+    probabilities) gives, exactly: the ``playout_policy`` check of ``check_chance_uct`` compares
+    the playouts' wins with it.
+    """
+    if game.is_terminal(state):
+        return Fraction(int(game.winner(state) == player))
+    if state.die >= 0:
+        faces = game.dice[state.die]
+        return sum((p * random_play_win(game, game.apply(state, f), player) for f, p in faces), Fraction(0))
+    moves = game.legal_moves(state)
+    return sum((random_play_win(game, game.apply(state, m), player) for m in moves), Fraction(0)) / len(moves)

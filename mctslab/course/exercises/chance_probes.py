@@ -56,8 +56,11 @@ CHECKS: dict[str, tuple[str, tuple[str, ...] | str, str]] = {
     "outcomes": ("a chance node's children are exactly its outcomes", ("budget",), "expand_chance"),
     "draws": ("outcomes are drawn in proportion to their probabilities", ("outcomes",), "draw_outcome"),
     "statistics": ("the visits add up through the chance node", ("outcomes",), "backpropagate"),
+    "growth": ("each iteration adds one node, below the outcomes too", ("statistics",), "expand_chance"),
     "point_of_view": ("an outcome counts the results of the player who rolled", ("statistics",), "expand_chance"),
+    "players": ("every node counts its mover's results, at every depth", ("growth", "point_of_view"), "expand"),
     "playouts": ("playouts draw outcomes by their probabilities too", ("draws", "point_of_view"), "simulate_chance"),
+    "playout_policy": ("playouts choose moves uniformly at random", ("playouts",), "simulate_chance"),
     "determinism": ("same seed, same search", ("budget",), "search"),
     "strength": ("the exact best move where it is clear (loaded dice, Pig)", "all", "search"),
 }
@@ -93,7 +96,12 @@ class _Failed(Exception):
 def acceptance(n: int, p: Fraction | float, alpha: float = ALPHA) -> tuple[int, int]:
     """The smallest ``lo`` and largest ``hi`` with P(X < lo) <= alpha/2 and P(X > hi) <= alpha/2, X ~ Binomial(n, p)."""
     p = float(p)
-    pmf = [comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+    return region([comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)], alpha)
+
+
+def region(pmf: list[float], alpha: float = ALPHA) -> tuple[int, int]:
+    """The acceptance region ``(lo, hi)`` of a count whose distribution is ``pmf``: each tail at most ``alpha / 2``."""
+    n = len(pmf) - 1
     lo, tail = 0, 0.0
     while lo < n and tail + pmf[lo] <= alpha / 2:
         tail += pmf[lo]
@@ -112,7 +120,16 @@ def _roll_position(roller: int) -> tuple[LoadedDice, DiceState]:
     return LoadedDice((LOADED,), turns=3), DiceState(2, (0, 1), -1)
 
 
-_NAMES = {"roll0": "loaded dice, player 0 rolls", "roll1": "loaded dice, player 1 rolls", "pig": "Pig to 10"}
+PIG_ENDGAME = PigState((8, 9), 0, 0, False)
+"""Pig to 10, 8-9, player 0 to move with nothing in the turn: after a roll of 2 to 6 player 0 moves again (a
+forced hold that wins, at depth 3), after a 1 player 1 does (and holds to win at depth 6 after a roll of 2 to 6)."""
+
+_NAMES = {
+    "roll0": "loaded dice, player 0 rolls",
+    "roll1": "loaded dice, player 1 rolls",
+    "pig": "Pig to 10",
+    "pig_end": "Pig to 10, 8-9",
+}
 
 
 def _nodes(root: Any) -> Iterator[Any]:
@@ -189,6 +206,8 @@ class _Probes:
         if name not in self.trees:
             if name == "pig":
                 game, state, seed = make_game("pig:target=10"), make_game("pig:target=10").initial_state(), 13
+            elif name == "pig_end":
+                game, state, seed = make_game("pig:target=10"), PIG_ENDGAME, 14
             else:
                 roller = int(name[-1])
                 (game, state), seed = _roll_position(roller), 11 + roller

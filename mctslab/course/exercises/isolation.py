@@ -39,7 +39,7 @@ _SIGNALS = tuple(getattr(signal, name) for name in ("SIGPROF", "SIGALRM", "SIGIN
 
 def global_state() -> dict[str, Any]:
     """What :func:`unchanged_globals` restores, as comparable values (the generators' states included)."""
-    numpy_state = np.random.get_state(legacy=False)
+    numpy_state = np.random.get_state(legacy=False)  # noqa: NPY002 - read to restore, never drawn from
     return {
         "recursion limit": sys.getrecursionlimit(),
         "random": random.getstate(),
@@ -53,7 +53,8 @@ def global_state() -> dict[str, Any]:
 @contextmanager
 def unchanged_globals() -> Iterator[None]:
     """Run the block, then restore the process-wide state it may have changed (see the module's docstring)."""
-    limit, saved_random, saved_numpy = sys.getrecursionlimit(), random.getstate(), np.random.get_state()
+    limit, saved_random = sys.getrecursionlimit(), random.getstate()
+    saved_numpy = np.random.get_state()  # noqa: NPY002 - the legacy global generator, saved to restore
     profile, trace = sys.getprofile(), sys.gettrace()
     handlers = [(s, signal.getsignal(s)) for s in _SIGNALS]
     try:
@@ -61,7 +62,7 @@ def unchanged_globals() -> Iterator[None]:
     finally:
         sys.setrecursionlimit(limit)
         random.setstate(saved_random)
-        np.random.set_state(saved_numpy)
+        np.random.set_state(saved_numpy)  # noqa: NPY002 - restored, never drawn from
         sys.setprofile(profile)
         sys.settrace(trace)
         for number, handler in handlers:

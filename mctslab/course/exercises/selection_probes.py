@@ -66,7 +66,12 @@ def _values(children: dict[int, tuple[int, float, int]], n: int, c: float) -> di
 
 
 def _decisions(game: Game, state: State, before: Tree, after: Tree) -> list[tuple] | None:
-    """The choices made at fully expanded nodes by the iteration from ``before`` to ``after`` (None: not one path)."""
+    """The choices made at fully expanded nodes by the iteration from ``before`` to ``after`` (None: not one path).
+
+    When the path ends at a node that was already fully expanded before the iteration and is
+    not a finished game, selection stopped early there: the last item is then ``(path,
+    None, ...)``, a choice not made.
+    """
     grown = sorted((p for p in after if after[p][0] != before.get(p, (0,))[0]), key=len)
     if [len(p) for p in grown] != list(range(len(grown))) or any(
         grown[i + 1][:i] != grown[i] or after[grown[i]][0] != before.get(grown[i], (0,))[0] + 1
@@ -74,13 +79,17 @@ def _decisions(game: Game, state: State, before: Tree, after: Tree) -> list[tupl
     ):
         return None
     out = []
-    for path, nxt in zip(grown, grown[1:], strict=False):
+    for i, path in enumerate(grown):
         s = state
         for move in path:
             s = game.apply(s, move)
         if path not in before or before[path][2] < len(game.legal_moves(s)):
             break  # a node with untried moves: expansion, not selection
-        out.append((path, nxt[-1], _children(before, path), before[path][0], before[()][0]))
+        if i + 1 == len(grown):  # the iteration ended at a fully expanded node
+            if not game.is_terminal(s):
+                out.append((path, None, _children(before, path), before[path][0], before[()][0]))
+            break
+        out.append((path, grown[i + 1][-1], _children(before, path), before[path][0], before[()][0]))
     return out
 
 
@@ -99,16 +108,34 @@ class _SelectionProbes:
         if not ok:
             return ok, detail
         c = getattr(self.agent(3), "c", SQRT2)
-        game, checked, wrong = make_game("tictactoe"), 0, []
+        game, checked, wrong, stopped = make_game("tictactoe"), 0, [], []
         for cells, seed in DEPTH_POSITIONS:
             trees = self._trees(cells, seed, range(1, DEPTH_BUDGET + 1))
             for k in range(1, DEPTH_BUDGET):
                 decisions = _decisions(game, position(cells), trees[k], trees[k + 1]) or []
                 for path, chosen, children, n, root_n in decisions:
+                    if chosen is None:
+                        stopped.append((cells, k, path, n))
+                        continue
                     checked += len(path) > 0
                     values = _values(children, n, c)
                     if values[chosen] < max(values.values()) - 1e-9:
                         wrong.append((cells, k, path, chosen, children, n, root_n))
+        if stopped:
+            cells, k, path, n = min(stopped, key=lambda s: len(s[2]))
+            node = f"below moves {list(path)}" if path else "of the root"
+            return False, (
+                f"from {cells}, iteration {k + 1} stopped at the node {node} "
+                f"(depth {len(path)}, {n} visits, every move expanded) without choosing a child ({len(stopped)} "
+                "iterations stopped so): selection goes down through every fully expanded node, choosing by UCB1 "
+                "at each (a `while` loop, not an `if`), until a node with an untried move or a finished game"
+            )
+        if not checked:
+            return False, (
+                f"{detail}; but in {2 * (DEPTH_BUDGET - 1)} iterations from {len(DEPTH_POSITIONS)} positions whose "
+                "trees are fully expanded two levels down, selection never chose at depth 2 or more (0 choices): "
+                "it must go on down by UCB1 below the root's children (a `while` loop, not an `if`)"
+            )
         if not wrong:
             return True, f"{detail}; below the root, {checked} choices at depth 2 and more follow UCB1 too"
         return False, _depth_diagnosis(wrong, c)

@@ -33,6 +33,7 @@ from ...games.base import Game, State
 from ...games.kinds import CLASSIC
 from .agent_probes import _Probes
 from .expand_probes import _ExpandProbes
+from .growth import growth_slip, read_growth
 from .isolation import unchanged_globals
 from .limits import PROGRESS_AFTER, TimeLimitExceeded, cpu_seconds, progress, time_limit
 from .positions import DRAW_ESCAPES, ONE_MOVE, _cells, _sample_positions, position
@@ -68,7 +69,7 @@ CHECKS: dict[str, tuple[str, tuple[str, ...] | str, str]] = {
     "determinism": ("same seed, same search", ("one_iteration",), "search"),
     "point_of_view": ("each node counts its mover's results", ("statistics",), "backpropagate"),
     "most_visited": ("the most visited child is played", ("legal", "determinism"), "select_move"),
-    "selection": ("selection follows UCB1 at every depth", ("determinism", "statistics"), "select"),
+    "selection": ("selection follows UCB1 at every depth", ("determinism", "statistics", "tree"), "select"),
     "one_move": ("wins and blocks in one, as X and as O", ("legal", "tree", "selection", "point_of_view"), "search"),
     "draws": ("a draw is worth half a win", ("one_move",), "backpropagate"),
     "perfect": ("at most one loss in four games against perfect play", "all", "search"),
@@ -302,7 +303,7 @@ class _Checker(_Probes, _SelectionProbes, _Strength, _ExpandProbes):
                     )
         return True, f"{tried} positions of {len(games)} games ({', '.join(games)}): every move legal"
 
-    def tree(self) -> tuple[bool, str]:
+    def tree(self) -> tuple[bool, str] | tuple[bool, str, str]:
         game = make_game("tictactoe")
         state = game.initial_state()
         n = BUDGETS["tree"]
@@ -328,7 +329,14 @@ class _Checker(_Probes, _SelectionProbes, _Strength, _ExpandProbes):
                 "so the search is flat Monte Carlo, not a tree. A new node needs its own untried moves (the legal "
                 "moves of its position)"
             )
-        return True, f"after {n} iterations from the empty board: {sum(1 for _ in _nodes(root))} nodes, {depth} levels"
+        growth = read_growth(game, state, root)
+        slip = growth_slip(growth, n, {"select": "select", "expand": "expand", "expand_outcome": "expand"})
+        if slip is not None:
+            return False, *slip
+        return True, (
+            f"after {n} iterations from the empty board: {growth.nodes} nodes, one per iteration (by depth: "
+            f"{growth.shown()}), every node with untried moves a leaf of the descent"
+        )
 
     def statistics(self) -> tuple[bool, str]:
         game = make_game("tictactoe")
