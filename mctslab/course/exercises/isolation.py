@@ -39,11 +39,11 @@ _SIGNALS = tuple(getattr(signal, name) for name in ("SIGPROF", "SIGALRM", "SIGIN
 
 def global_state() -> dict[str, Any]:
     """What :func:`unchanged_globals` restores, as comparable values (the generators' states included)."""
-    numpy_state = np.random.get_state(legacy=False)  # noqa: NPY002 - read to restore, never drawn from
+    name, keys, position, has_gauss, gauss = np.random.get_state()  # noqa: NPY002 - read, never drawn from
     return {
         "recursion limit": sys.getrecursionlimit(),
         "random": random.getstate(),
-        "numpy.random": (numpy_state["bit_generator"], repr(numpy_state["state"]), numpy_state["has_uint32"]),
+        "numpy.random": (name, tuple(keys.tolist()), position, has_gauss, gauss),
         "profile": sys.getprofile(),
         "trace": sys.gettrace(),
         "signals": tuple(signal.getsignal(s) for s in _SIGNALS),
