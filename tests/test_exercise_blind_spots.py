@@ -29,7 +29,7 @@ from test_exercises_uct import select
 
 from mctslab.course.exercises import TreeNode, check_chance_uct, check_uct
 from mctslab.course.exercises.chance import _Runner
-from mctslab.course.exercises.chance_depth import POLICY_SEARCHES, policy_win
+from mctslab.course.exercises.chance_depth import POLICY_ALPHA, POLICY_SEARCHES, policy_win
 from mctslab.course.exercises.chance_probes import acceptance
 from mctslab.course.exercises.uct import _Checker
 from mctslab.games import CHANCE
@@ -399,9 +399,9 @@ def test_correct_agents_pass_the_new_chance_checks_in_several_seed_streams(style
 
 
 def test_the_policy_checks_margins():
-    """A deterministic playout fails at any number of choices from 21 on; the exact win probabilities are as stated."""
-    assert acceptance(20, Fraction(1, 2)) == (0, 20)  # 20 choices all alike: still plausible at ALPHA
-    for n in range(21, POLICY_SEARCHES + 1):
-        lo, hi = acceptance(n, Fraction(1, 2))
+    """A deterministic playout fails at any number of choices from 23 on; the exact win probabilities are as stated."""
+    assert acceptance(22, Fraction(1, 2), POLICY_ALPHA) == (0, 22)  # 22 choices all alike: still plausible
+    for n in range(23, POLICY_SEARCHES + 1):
+        lo, hi = acceptance(n, Fraction(1, 2), POLICY_ALPHA)
         assert 0 < lo and hi < n, n
     assert (policy_win(0), policy_win(1)) == (Fraction(101, 200), Fraction(17, 20))

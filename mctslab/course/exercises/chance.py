@@ -148,16 +148,23 @@ def check_chance_uct(make_agent: Callable[[int], Any], show_progress: bool = Tru
     * ``draws``: a loaded die's faces are drawn in proportion to their probabilities;
     * ``statistics``: a chance node's visits are its outcomes' visits (plus at most the one
       playout from the chance node itself);
+    * ``growth``: each iteration adds one node, below the outcomes too (an outcome's node made
+      without untried moves, a selection that stops at the outcome's node it reaches);
     * ``point_of_view``: an outcome that ends the game is credited to the player who rolled,
       and a chance node's wins are its outcomes' wins;
+    * ``players``: at every depth, each node counts the results of the player who moved into
+      it (a child's ``player`` flipped from its parent's is wrong after a roll in Pig);
     * ``playouts``: playouts draw outcomes by their probabilities too;
+    * ``playout_policy``: playouts choose the players' moves uniformly at random (exact binomial
+      test of the choices the playouts made);
     * ``determinism``: same seed, same trees (names the function that draws from the
       ``random`` module's own generator, when one does);
     * ``strength``: the exact best move (expectimax, value iteration) at five positions of
       loaded dice and Pig where it has a clear margin.
 
     The false-alarm probability of the statistical checks (``draws``, ``playouts``,
-    ``strength``) for a correct agent is below 2e-5 in all; see :mod:`.chance_probes`.
+    ``playout_policy``, ``strength``) for a correct agent is below 2e-5 in all; see
+    :mod:`.chance_probes` and :mod:`.chance_depth` (``growth`` and ``players`` are exact).
 
     Args:
         make_agent: ``make_agent(seed)`` returns a fresh agent seeded with the int ``seed``,

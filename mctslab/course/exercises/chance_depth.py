@@ -20,14 +20,14 @@ positions:
   playout makes player 1's, which the check sees (it watches ``apply`` on a game instance of
   its own, at player 1's positions, which a one-iteration tree never holds). The number of
   times the coin was chosen, of ``n`` choices, is Binomial(n, 1/2) for a uniform choice: it
-  must lie in its exact acceptance region at level :data:`~.chance_probes.ALPHA`. A playout
+  must lie in its exact acceptance region at level :data:`POLICY_ALPHA` (2.5e-7). A playout
   that always takes the first legal move (in Pig: never holds) or the last chooses the coin
-  ``n`` or 0 times, outside the region whenever ``n >= 21``: here ``n`` is 200 and it always
+  ``n`` or 0 times, outside the region whenever ``n >= 23``: here ``n`` is 200 and it always
   fails. Then player 0's wins must lie in their exact acceptance region too (given the
   children the searches expanded, a sum of independent Bernoulli draws with probabilities
   101/200 after the coin and 17/20 after the die: :func:`~.chance_game.random_play_win`),
   for a playout whose choices are uniform but whose results are not those of the game. Two
-  tests at ALPHA: a correct agent fails with probability at most 2e-6.
+  tests at POLICY_ALPHA: a correct agent fails with probability at most 5e-7.
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ POLICY_POSITION = DiceState(0, (1, 0), -1)
 """Player 0 to choose, one point ahead: the search expands one choice, the playout makes player 1's."""
 POLICY_SEARCHES = 200
 """Searches of one iteration read by ``playout_policy``."""
+
+POLICY_ALPHA = ALPHA / 4
+"""The level of each of the two tests of ``playout_policy`` (5e-7 for both, so that the statistical checks of
+``check_chance_uct`` together stay below 2e-5)."""
 
 GROWTH_TREES = ("roll0", "roll1", "pig", "pig_end")
 """The searches (of :data:`~.chance_probes.ITERATIONS` iterations) whose growth is read."""
@@ -227,7 +231,7 @@ class _DepthProbes:
             "the steady die, then the playout chooses for player 1"
         )
         n, coin = len(chosen), chosen.count(0)
-        lo, hi = acceptance(n, Fraction(1, 2)) if n else (0, 0)
+        lo, hi = acceptance(n, Fraction(1, 2), POLICY_ALPHA) if n else (0, 0)
         if n and not lo <= coin <= hi:
             always = {0: " (always the last legal move; in Pig: always hold)", n: " (always the first legal move; in "
                       "Pig: always roll, never hold)"}.get(coin, "")  # fmt: skip
@@ -235,7 +239,7 @@ class _DepthProbes:
                 f"{told}: the playouts chose the coin {coin} times and the die {n - coin} times{always}, where a "
                 f"uniformly random choice gives {lo} to {hi} of each. {fix}, rng.choice(game.legal_moves(state))"
             )
-        a, b = region(poisson_binomial(ps), ALPHA)
+        a, b = region(poisson_binomial(ps), POLICY_ALPHA)
         if not a <= wins <= b:
             return False, (
                 f"{told}: player 0 won {wins}, where uniformly random choices give {a} to {b} (exact, given the "

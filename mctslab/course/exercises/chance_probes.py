@@ -28,7 +28,8 @@ accepts what a correct agent produces with a stated probability:
   with probability at most C(15, 3) p0^3 = 1.2e-5. An agent that errs at one position
   every time misses three searches and fails.
 
-In all, a correct agent fails one of these checks with probability below 2e-5.
+With ``playout_policy`` (:mod:`.chance_depth`, at most 5e-7), a correct agent fails one of the
+statistical checks with probability below 2e-5 (6e-6 + 1e-6 + 1.2e-5 + 5e-7 = 1.95e-5).
 """
 
 from __future__ import annotations

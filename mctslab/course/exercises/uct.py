@@ -423,7 +423,10 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
       (names a root never counted, which later fails as log(0) in ``ucb1``, and a
       budget of the agent's own);
     * ``legal``: legal moves only, in positions of every game of the package;
-    * ``tree``: the tree grows below the root's children;
+    * ``tree``: the tree grows below the root's children, one node per iteration (except the
+      iterations that end at a finished game), and no node with untried moves is gone through
+      (:mod:`.growth`: names ``select`` for a descent that stops at a fully expanded node or
+      goes below an untried move);
     * ``statistics``: the root's visits are its children's sum; ``0 <= wins <= visits``;
     * ``budget``: the root has exactly ``iterations`` visits (17, then 40);
     * ``determinism``: two agents with the same seed build the same trees, play the same moves;
@@ -433,7 +436,8 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
       the most wins or the best mean are elsewhere;
     * ``selection``: on a row of arms, exactly UCB1's visits (names the classic slips);
       below the root, every choice at depth 2 and more is UCB1's with the parent's visits
-      (names the root's visits used at every depth);
+      (names the root's visits used at every depth), no iteration stops at a fully expanded
+      node, and choices below depth 1 exist (never a pass with none to compare);
     * ``one_move``, ``draws``, ``perfect``: wins and blocks in one, draw escapes, games
       against perfect play, each with a tolerance derived in :mod:`.strength` (a correct
       agent fails with probability below 1e-4).
