@@ -163,6 +163,16 @@ def test_the_selection_check_itself_fails_a_selection_that_stops_at_depth_one(ag
     assert not ok and "without choosing a child" in detail and "0 choices" not in detail, detail
 
 
+def test_the_selection_check_never_passes_with_no_choice_below_the_root():
+    """Issue 40's vacuous pass: a tree that never grows below the root gave "0 choices at depth 2 and more"."""
+    from test_exercises_uct import NeverExpanded
+
+    checker = _Checker(lambda seed: NeverExpanded(seed=seed))
+    checker.agent(0)
+    ok, detail = checker.selection()
+    assert not ok and "(0 choices)" in detail and "`while` loop" in detail, detail
+
+
 def test_a_tree_of_a_chain_is_not_a_tree_that_grows():
     """Issue 40: 9 nodes in 8 levels after 200 iterations passed; the count and the levels are now read."""
     checker = _Checker(lambda seed: agent_of_select(select_below_untried)(seed=seed))

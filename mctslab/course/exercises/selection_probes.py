@@ -131,10 +131,11 @@ class _SelectionProbes:
                 "at each (a `while` loop, not an `if`), until a node with an untried move or a finished game"
             )
         if not checked:
+            iterations = len(DEPTH_POSITIONS) * (DEPTH_BUDGET - 1)
             return False, (
-                f"{detail}; but in {2 * (DEPTH_BUDGET - 1)} iterations from {len(DEPTH_POSITIONS)} positions whose "
-                "trees are fully expanded two levels down, selection never chose at depth 2 or more (0 choices): "
-                "it must go on down by UCB1 below the root's children (a `while` loop, not an `if`)"
+                f"{detail}; but in {iterations} iterations from {len(DEPTH_POSITIONS)} positions whose trees are "
+                "fully expanded two levels down, selection never chose at depth 2 or more (0 choices): it must go "
+                "on down by UCB1 below the root's children (a `while` loop, not an `if`)"
             )
         if not wrong:
             return True, f"{detail}; below the root, {checked} choices at depth 2 and more follow UCB1 too"
