@@ -95,3 +95,19 @@ def test_the_checks_leave_the_globals_as_they_found_them(fresh_limit):
     for check, function in ((check_select, select_that_meddles), (check_expand, expand), (check_simulate, simulate)):
         check(function)
         assert global_state() == before, check.__name__
+
+
+def test_a_recursion_in_code_not_known_as_the_students_is_still_named_as_the_agents(fresh_limit):
+    """Code run through ``exec`` has no file of the student's: the RecursionError is still not "the check's"."""
+    namespace: dict = {}
+    exec(compile("def search(n):\n    return search(n + 1)\n", "<string>", "exec"), namespace)  # noqa: S102
+
+    class Exec(Student):
+        def search(self, game, state):
+            if self.iterations > 1000:
+                namespace["search"](0)
+            return super().search(game, state)
+
+    report = check_uct(lambda seed: Exec(seed=seed), show_progress=False)
+    assert report.failed == ["perfect"] and report["perfect"].part == "search", str(report)
+    assert "Python's recursion limit, 1000, was reached" in report["perfect"].detail, str(report)

@@ -23,6 +23,7 @@ from ...bandits.policies import UCB1, EpsilonGreedy
 from ...bandits.policy import Policy
 from ...bandits.theory import hoeffding_radius
 from ...ucb import SQRT2
+from .isolation import unchanged_globals
 from .limits import CPU, TimeLimitExceeded, time_limit
 
 __all__ = ["MACHINES", "check_epsilon_decreasing", "check_tuned_c", "check_two_sided_radius"]
@@ -45,7 +46,7 @@ CHECK_SECONDS = 60.0
 def _verdict(check: Callable[[], str], stub: str) -> str:
     """Run ``check`` within :data:`CHECK_SECONDS`; a stub, an unmet requirement, an error or an overrun: one line."""
     try:
-        with time_limit(CHECK_SECONDS, "your code"):
+        with unchanged_globals(), time_limit(CHECK_SECONDS, "your code"):
             return check()
     except TimeLimitExceeded as err:
         if err.clock != CPU:

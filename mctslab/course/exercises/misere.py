@@ -14,6 +14,7 @@ from typing import Any
 
 from ...exact import solve
 from ...games.check import GameContractError, check_game
+from .isolation import unchanged_globals
 from .limits import TimeLimitExceeded, time_limit
 
 CHECK_SECONDS = 10.0
@@ -44,7 +45,7 @@ def check_misere(cls: Callable[[int], Any]) -> str:
         ``NotImplementedError``; nothing runs longer than :data:`CHECK_SECONDS`.
     """
     try:
-        with time_limit(CHECK_SECONDS, "MisereTwentyOne"):
+        with unchanged_globals(), time_limit(CHECK_SECONDS, "MisereTwentyOne"):
             values = _solve_if_misere(cls)
     except _NotYet as err:
         return f"not yet: {err}"

@@ -35,25 +35,32 @@ def _function(err: BaseException) -> str | None:
 
 
 def _recursion(err: BaseException) -> tuple[str, str] | None:
-    """For a ``RecursionError`` in the student's code: (the function that recursed, what to tell); else None.
+    """For a ``RecursionError`` while the student's agent ran: (the function that recursed, what to tell); else None.
 
     The function that recursed is the student's function with the most frames in the
     traceback (the innermost one is usually a helper it called at the bottom, such as
-    ``expand``). The limit named is the interpreter's default, which the checks restore
-    (:mod:`.isolation`): what a fresh kernel or the grader allows.
+    ``expand``). When none of the traceback's frames is known as the student's (code run
+    through ``exec``), the agent is still the one that recursed, never the check. The limit
+    named is the one in force: the checks restore the limit they found (:mod:`.isolation`),
+    so a fresh kernel's is Python's default, 1,000.
     """
     if not isinstance(err, RecursionError):
         return None
     frames = [f.name for f in traceback.extract_tb(err.__traceback__) if _theirs(f.filename) and f.name != "<module>"]
-    if not frames:
-        return None
-    name = max(dict.fromkeys(frames), key=frames.count)  # the most frames; the outermost of a tie
-    deep = frames.count(name)
-    return name, (
-        f"your agent raised RecursionError: `{name}` calls itself ({deep} calls deep when Python's recursion "
-        f"limit, {sys.getrecursionlimit()}, was reached). A search that recurses once per iteration, or a "
-        "descent once per level, fails at large budgets in a fresh kernel: write that repetition as a loop "
-        "(`for _ in range(self.iterations)`, `while node.children`)"
+    loop = "write that repetition as a loop (`for _ in range(self.iterations)`, `while node.children`)"
+    limit = sys.getrecursionlimit()
+    name = max(dict.fromkeys(frames), key=frames.count) if frames else None  # the most frames; the outermost of a tie
+    if name is not None and frames.count(name) > 1:
+        return name, (
+            f"your agent raised RecursionError: `{name}` calls itself ({frames.count(name)} calls deep when "
+            f"Python's recursion limit, {limit}, was reached). A search that recurses once per iteration, or a "
+            f"descent once per level, fails at large budgets in a fresh kernel: {loop}"
+        )
+    called = f" (in code called from your `{frames[-1]}`)" if frames else ""
+    return frames[-1] if frames else "search", (
+        f"your agent raised RecursionError: Python's recursion limit, {limit}, was reached while it ran{called}. "
+        f"Does a function of yours call itself once per iteration, or once per level of the tree? {loop[0].upper()}"
+        f"{loop[1:]}"
     )
 
 
