@@ -7,7 +7,8 @@ all cells, and uses the widgets as a student does: the tree explorer's picture m
 the play board plays two games with "new game" between them (the board must be empty after it),
 switches seats, takes a click anywhere in a Connect Four column, and outlines Ultimate
 Tic-Tac-Toe's legal cells. Screenshots go to ``test-artifacts/browser/`` (their names start with
-``$MCTSLAB_SCREENSHOT_PREFIX``, e.g. ``before_`` or ``after_``): look at them.
+``$MCTSLAB_SCREENSHOT_PREFIX``, e.g. ``before_`` or ``after_``): look at them. Of each notebook opened,
+the first window is pictured; ``MCTSLAB_SCREENSHOTS=all`` pictures all of it, window by window.
 
 Needs Debian's ``chromium`` (``/usr/bin/chromium``, or ``MCTSLAB_CHROMIUM``) and the
 ``playwright`` Python package; it never downloads a browser. ``./run test`` installs both when it
@@ -516,11 +517,18 @@ def _open_stored(browser, lab: str, mode: str, name: str):
 
 
 def _shots(page, stem: str) -> None:
-    """Screenshots of the whole notebook, one window high each (the panel scrolls, not the page)."""
+    """Screenshots of the notebook, one window high each (the panel scrolls, not the page).
+
+    The first window only, unless ``MCTSLAB_SCREENSHOTS=all``: then the whole notebook, about 120
+    pictures in all, which take Chromium about half a minute (what the test asserts is read from
+    the page, never from a picture; the pictures are for a person to look at).
+    """
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     scroller = f"{PANEL} .jp-WindowedPanel-outer"
     height = page.evaluate("s => document.querySelector(s).scrollHeight", scroller)
     view = page.evaluate("s => document.querySelector(s).clientHeight", scroller)
+    if os.environ.get("MCTSLAB_SCREENSHOTS") != "all":
+        height = 1
     for i, top in enumerate(range(0, max(height, 1), max(view - 50, 100))):
         page.evaluate("([s, y]) => document.querySelector(s).scrollTo(0, y)", [scroller, top])
         time.sleep(0.1)

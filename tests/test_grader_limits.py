@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 from machine_load import busy_machine
 from test_grader import _student as _student_04b
-from test_grader_chance import _student as _student_12
 
 from mctslab.course.grader import sandbox as sandbox_module
 from mctslab.course.grader.batch import grade_folder
@@ -102,26 +101,24 @@ def test_a_cell_that_sleeps_is_stopped_by_the_wall_clock_backstop(
 @pytest.mark.load
 @pytest.mark.own_load
 def test_a_correct_submission_earns_every_point_on_a_loaded_machine(tmp_path: Path) -> None:
-    """Correct 04b and 12, two workers, tight CPU limits, two CPU-burning processes per core.
+    """A correct 04b, tight CPU limits, two CPU-burning processes per core.
 
-    Quiet, 12 uses about 7.5 s of CPU (its longest cell under 6 s) and 04b about 2 s: the
-    limits leave each twice that. Loaded, each kernel gets a fraction of a core, so the
-    same numbers as wall-clock limits (the grader before issue 37) time 12 out.
+    Quiet, 04b uses 1.8-2.5 s of CPU in all (its kernel's start included), no cell more than
+    1 s: the limits leave it twice that. Loaded, its kernel gets a third of a core or less, so
+    the same numbers as wall-clock limits (the grader before issue 37) stop it: its whole run
+    takes more than 5 s on the wall. (One small notebook: a loaded minute of grading 12 slowed
+    the rest of the suite by as much; 12's grading is tested, unloaded, in ``test_grader_chance``.)
     """
     folder = tmp_path / "submissions"
     _save(folder, "correct_04b", _student_04b())
-    _save(folder, "correct_12", _student_12(), "12_chance_nodes.ipynb")
     with busy_machine(per_core=2):
-        rows = grade_folder(
+        (row,) = grade_folder(
             folder,
             tmp_path / "grades.csv",
-            workers=2,
-            limits=Limits(cell=10, notebook=15),
+            workers=1,
+            limits=Limits(cell=2, notebook=5),
             sandbox=SANDBOX,
             progress=False,
             say=lambda line: None,
         )
-    by = {row["submission"].split("/")[0]: row for row in rows}
-    assert by["correct_04b"]["points"] == FULL_04B and by["correct_04b"]["flags"] == "", by["correct_04b"]
-    assert by["correct_12"]["points"] == {"chance_uct": float(POINTS["12"]["chance_uct"])}, by["correct_12"]
-    assert by["correct_12"]["flags"] == "", by["correct_12"]
+    assert row["points"] == FULL_04B and row["flags"] == "", row
