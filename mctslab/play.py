@@ -10,7 +10,7 @@ import numpy as np
 
 from .agents import Agent, make_agent
 from .games import CHANCE, Game, State, make_game
-from .seeding import child_seeds
+from .seeding import child_seed, child_seeds, seed_sequence
 
 __all__ = ["GameRecord", "child_seeds", "play_game"]
 
@@ -90,12 +90,15 @@ def play_game(
     if len(agents) != n:
         many = "exactly two agents" if n == 2 else f"{n} agent{'s' if n != 1 else ''}"
         raise ValueError(f"{game.spec} is a {n}-player game: it needs {many}, one per player, got {len(agents)}")
-    streams = child_seeds(seed, 3) if seed is not None else None
-    seeds = streams[:n] if streams is not None else [None] * n
-    players = [make_agent(a, seed=s) for a, s in zip(agents, seeds, strict=True)]
+    root = seed_sequence(seed) if seed is not None else None
+
+    def stream(k: int) -> np.random.SeedSequence | None:  # the k-th of seed's children (made only when used)
+        return child_seed(root, (k,)) if root is not None else None
+
+    players = [a if isinstance(a, Agent) else make_agent(a, seed=stream(k)) for k, a in enumerate(agents)]
     for agent in players:
         agent.reset()
-    chance = _chance_generator(streams[2] if streams is not None else None) if game.has_chance else None
+    chance = _chance_generator(stream(2)) if game.has_chance else None
     state = game.initial_state() if start is None else start
     game.check_state(state)
     record = GameRecord(game.spec, tuple(p.spec for p in players), seconds=[0.0] * n, iterations=[0] * n)

@@ -501,3 +501,18 @@ def test_the_command_line_out_problems_in_a_directory(kind, capsys, tmp_path):
     code = main(["match", "tictactoe", "random", "random", "--games", "2", "--no-progress", "--out", str(path)])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and words in err, err
+
+
+def test_a_state_equal_to_the_one_checked_last_but_another_object_is_still_checked():
+    """``play`` and the agents skip the check for the very state object checked last (the game loop's second
+    check of each position), never for an equal one: a float field or a plain tuple is refused all the same."""
+    game = make_game("tictactoe")
+    state = game.play(game.initial_state(), 4)
+    make_agent("random", seed=0).select_move(game, state)  # checked here; play() then skips it
+    game.play(state, 0)
+    for look_alike in (type(state)(float(state.x), state.o, state.result), tuple(state)):
+        assert look_alike == state and look_alike is not state
+        with pytest.raises(InvalidStateError):
+            game.play(look_alike, 0)
+        with pytest.raises(InvalidStateError):
+            make_agent("random", seed=0).select_move(game, look_alike)

@@ -382,7 +382,7 @@ def legal_or_raise(game: Game, state: State) -> tuple[int, ...]:
         IllegalMoveError: if the game is over (nothing to choose), or ``state`` is a
             chance node (no player chooses there).
     """
-    game.check_state(state)
+    game.check_state_once(state)
     moves = game.legal_moves(state)
     if not moves:
         raise IllegalMoveError("no move to select: the game is over")

@@ -164,6 +164,25 @@ class Game(DrawingHooks, ABC):
         if type(state) is not expected:
             self.refuse_state(state, f"its states are {expected.__name__} values")
 
+    _checked: Any = None
+    """The state object :meth:`check_state_once` checked last (a tuple holding it: ``None`` is a state to check)."""
+
+    def check_state_once(self, state: State) -> None:
+        """:meth:`check_state`, skipped for the very object (``is``, not ``==``) this game checked last.
+
+        The game loop hands each position to an agent (which checks it) and then to :meth:`play`
+        (which would check it again); states are immutable, so the second check is skipped. A
+        state equal to that one but another object (a foreign tuple, a float field) is checked.
+
+        Raises:
+            InvalidStateError: as :meth:`check_state`.
+        """
+        checked = self._checked
+        if checked is not None and checked[0] is state:
+            return
+        self.check_state(state)
+        self._checked = (state,)
+
     def refuse_state(self, state: Any, why: str) -> None:
         """Raise the :class:`InvalidStateError` of :meth:`check_state` for ``state``, saying ``why``."""
         raise InvalidStateError(
@@ -180,7 +199,7 @@ class Game(DrawingHooks, ABC):
             IllegalMoveError: if ``move`` is not legal here (the message lists the
                 legal moves), including any move in a finished game.
         """
-        self.check_state(state)
+        self.check_state_once(state)
         if isinstance(move, bool):
             raise TypeError(f"a move is an int, not a bool ({move!r})")
         try:
