@@ -43,7 +43,13 @@ def results_path(out: Path) -> Path:
 
 
 def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The file's SHA-256; for what cannot be read (a pipe, a folder named .ipynb, no permission), why not."""
+    if not path.is_file():
+        return "not a regular file"
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as error:
+        return f"unreadable: {error.strerror or error}"
 
 
 def _load(results: Path) -> dict[str, dict]:
@@ -70,7 +76,8 @@ def columns(rows: list[dict]) -> list[str]:
 def write_csv(rows: list[dict], out: Path) -> None:
     """Write ``grades.csv``: one row per submission, sorted by submission."""
     names = columns(rows)
-    with out.open("w", newline="", encoding="utf-8") as handle:
+    # A file name that is not UTF-8 (kept by Python as surrogates) is written with backslash escapes.
+    with out.open("w", newline="", encoding="utf-8", errors="backslashreplace") as handle:
         writer = csv.DictWriter(handle, fieldnames=names, extrasaction="ignore")
         writer.writeheader()
         for row in sorted(rows, key=lambda r: r["submission"]):

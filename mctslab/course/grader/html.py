@@ -115,7 +115,7 @@ def write_report(rows: list[dict], folder: Path, top: int = 15) -> Path:
     (folder / "students").mkdir(parents=True, exist_ok=True)
     for row in rows:
         page = _page(row["submission"], '<p><a href="../index.html">class summary</a></p>' + _student(row))
-        (folder / "students" / _slug(row["submission"])).write_text(page, encoding="utf-8")
+        (folder / "students" / _slug(row["submission"])).write_text(page, encoding="utf-8", errors="backslashreplace")
     scores = [r.get("score", 0) for r in rows]
     body = f"<p>{len(rows)} submissions"
     if scores:
@@ -138,5 +138,5 @@ def write_report(rows: list[dict], folder: Path, top: int = 15) -> Path:
     )
     body += "</table>"
     index = folder / "index.html"
-    index.write_text(_page("Grades: class summary", body), encoding="utf-8")
+    index.write_text(_page("Grades: class summary", body), encoding="utf-8", errors="backslashreplace")
     return index

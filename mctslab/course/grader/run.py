@@ -34,12 +34,63 @@ from .cpu import CpuClock
 from .points import PARTIAL_CREDIT
 from .sandbox import Limits, Sandbox, sweep
 
-__all__ = ["Limits", "grade_submission"]
+__all__ = ["Limits", "Unreadable", "grade_submission", "read_submission"]
 
-FLAGS = ("timeout", "memory", "crashed", "package-code", "not-written", "tampered")
-"""The flags of ``grades.csv``, in the order they are written. ``tampered``: a grader's cell
-finished without publishing its result, or a second result carried the run's nonce (the
-submission replaced the grader's function or forged its output); the part earns nothing."""
+FLAGS = ("unreadable", "timeout", "memory", "crashed", "package-code", "not-written", "tampered")
+"""The flags of ``grades.csv``, in the order they are written. ``unreadable``: the file is not a
+notebook (not a regular file, not UTF-8, not JSON, not a notebook's structure; the reason is on
+its page), scored 0. ``tampered``: a grader's cell finished without publishing its result, or a
+second result carried the run's nonce (the submission replaced the grader's function or forged
+its output); the part earns nothing."""
+
+
+class Unreadable(ValueError):
+    """A submission that is not a notebook; the message says why, in one line."""
+
+
+def read_submission(path: Path) -> dict:
+    """The notebook at ``path`` as a plain dict in nbformat 4 (nbformat 3 is upgraded with nbformat).
+
+    Only what the grader reads is required: a JSON object whose ``cells`` is a list of objects,
+    each with a string ``cell_type`` and a ``source`` that is a string or a list of strings.
+
+    Raises:
+        Unreadable: saying why it is not a notebook.
+    """
+    if not path.is_file():  # a folder, a pipe (reading it would wait forever) or a device named *.ipynb
+        raise Unreadable("not a regular file (a folder, a pipe or a device named .ipynb)")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise Unreadable(f"cannot be read: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise Unreadable(f"not UTF-8 text (byte {error.start}: {error.reason})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise Unreadable(f"not JSON: {error}") from None
+    except RecursionError:
+        raise Unreadable("JSON nested too deep for a notebook") from None
+    if not isinstance(data, dict):
+        raise Unreadable(f"JSON holding {type(data).__name__ if data is not None else 'null'}, not a notebook")
+    if data.get("nbformat") == 3 or "worksheets" in data:
+        try:
+            data = json.loads(json.dumps(nbformat.reads(text, as_version=4)))
+        except Exception as error:  # noqa: BLE001 - nbformat's conversion fails in many ways on a bad file
+            raise Unreadable(f"an nbformat-3 notebook nbformat cannot convert: {error}") from None
+    cells = data.get("cells")
+    if not isinstance(cells, list):
+        raise Unreadable("JSON without a list of cells, not a notebook")
+    for i, cell in enumerate(cells):
+        source = cell.get("source", "") if isinstance(cell, dict) else None
+        if (
+            not isinstance(cell, dict)
+            or not isinstance(cell.get("cell_type"), str)
+            or not (isinstance(source, str) or isinstance(source, list) and all(isinstance(x, str) for x in source))
+        ):
+            raise Unreadable(f"cell {i} is not a notebook cell (an object with a cell_type and a source)")
+    return data
+
 
 MAX_RUNS = 4
 """Runs of one submission at most (the first, then reruns each without the cells that died)."""
@@ -339,11 +390,19 @@ def grade_submission(
     limits = limits or Limits()
     row: dict = {"submission": str(path.relative_to(root)), "exercise": None, "points": {}, "reports": {}}
     try:
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-        defined = {n for c in notebook.get("cells", []) for n in _defined(c)}
-    except (OSError, ValueError) as error:
-        row.update(score=0.0, max_score=0.0, flags="crashed", seconds=0.0, error=f"not a notebook: {error}")
+        notebook = read_submission(path)
+    except Unreadable as error:
+        known = identify(path.name, set())  # its exercise, from its name alone: scored 0 out of that
+        row.update(
+            exercise=known.key if known else None,
+            score=0.0,
+            max_score=sum(known.points.values()) if known else 0.0,
+            flags="unreadable",
+            seconds=round(time.perf_counter() - started, 2),
+            error=f"not a notebook: {error}",
+        )
         return row
+    defined = {n for c in notebook["cells"] for n in _defined(c)}
     exercise = identify(path.name, defined)
     if exercise is None:
         row.update(score=0.0, max_score=0.0, flags="not-written", seconds=0.0, error="no known exercise")

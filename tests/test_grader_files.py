@@ -1,0 +1,103 @@
+"""Every file under the submissions folder gets a row, and no file stops the run (issue 36, item 1).
+
+Files that are not notebooks (JSON of another shape, not JSON, not UTF-8, a pipe or a folder named
+``.ipynb``, a name that is not UTF-8) are scored 0 with the flag ``unreadable`` and the reason on
+their page; they start no kernel. A notebook saved in nbformat 3 is upgraded and graded.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+from test_grader import _student
+
+from mctslab.course.grader.batch import grade_folder
+from mctslab.course.grader.html import write_report
+from mctslab.course.grader.points import POINTS
+from mctslab.course.grader.run import Unreadable, read_submission
+from mctslab.course.grader.sandbox import Limits
+
+SANDBOX = os.environ.get("MCTSLAB_GRADER_SANDBOX", "auto")
+FULL_04B = sum(POINTS["04b"].values())
+NOT_NOTEBOOKS = {
+    "a_list": ("[1, 2, 3]", "JSON holding list"),
+    "a_string": ('"a notebook"', "JSON holding str"),
+    "null": ("null", "JSON holding null"),
+    "numbers_for_cells": ('{"cells": [1, 2]}', "cell 0 is not a notebook cell"),
+    "no_cells": ('{"metadata": {}}', "without a list of cells"),
+    "cells_not_a_list": ('{"cells": "x"}', "without a list of cells"),
+    "source_of_numbers": ('{"cells": [{"cell_type": "code", "source": [1]}]}', "cell 0 is not a notebook cell"),
+    "not_json": ("def ucb1(): pass", "not JSON"),
+    "empty": ("", "not JSON"),
+    "deep_nesting": ("[" * 100_000 + "]" * 100_000, "nested too deep"),
+}
+
+
+def _write(folder: Path, name: str, data: str | bytes, file: str = "04b_write_uct_yourself.ipynb") -> Path:
+    path = folder / name / file
+    path.parent.mkdir(parents=True)
+    if isinstance(data, bytes):
+        path.write_bytes(data)
+    else:
+        path.write_text(data, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(NOT_NOTEBOOKS))
+def test_json_that_is_not_a_notebook_is_refused_in_one_line(tmp_path: Path, name: str) -> None:
+    text, why = NOT_NOTEBOOKS[name]
+    with pytest.raises(Unreadable, match=why) as error:
+        read_submission(_write(tmp_path, name, text))
+    assert "\n" not in str(error.value)
+
+
+def test_a_v3_notebook_is_read_as_v4(tmp_path: Path) -> None:
+    v4 = nbformat.reads(json.dumps(_student()), as_version=4)
+    expected = [c.source for c in v4.cells if c.cell_type == "code"]
+    v3 = nbformat.writes(nbformat.convert(v4, 3))  # (converts v4 in place)
+    assert json.loads(v3)["nbformat"] == 3 and "worksheets" in json.loads(v3)
+    notebook = read_submission(_write(tmp_path, "old", v3))
+    assert notebook["nbformat"] == 4
+    codes = [c["source"] for c in notebook["cells"] if c["cell_type"] == "code"]
+    assert codes == expected
+
+
+def test_no_file_stops_the_run_and_each_gets_its_row(tmp_path: Path) -> None:
+    folder = tmp_path / "submissions"
+    for name, (text, _) in NOT_NOTEBOOKS.items():
+        _write(folder, name, text)
+    _write(folder, "latin1", '{"cells": [], "note": "caf\xe9"}'.encode("latin-1"))
+    (folder / "a_folder" / "04b_write_uct_yourself.ipynb").mkdir(parents=True)
+    (folder / "a_pipe").mkdir()
+    os.mkfifo(folder / "a_pipe" / "04b_write_uct_yourself.ipynb")  # reading it would wait forever
+    odd = os.fsdecode(b"caf\xe9")  # a folder name that is not UTF-8
+    _write(folder, odd, "[]")
+    v3 = nbformat.writes(nbformat.convert(nbformat.reads(json.dumps(_student()), as_version=4), 3))
+    _write(folder, "correct_in_nbformat_3", v3)
+    out = tmp_path / "out" / "grades.csv"
+    rows = grade_folder(
+        folder, out, workers=1, limits=Limits(cell=4, notebook=12), sandbox=SANDBOX, progress=False, say=lambda s: None
+    )
+    by = {row["submission"].split("/")[0]: row for row in rows}
+    unreadable = set(NOT_NOTEBOOKS) | {"latin1", "a_folder", "a_pipe", odd}
+    assert set(by) == unreadable | {"correct_in_nbformat_3"}
+    for name in unreadable:
+        row = by[name]
+        assert row["flags"] == "unreadable" and row["score"] == 0 and row["max_score"] == FULL_04B, row
+        assert row["error"].startswith("not a notebook: ") and "\n" not in row["error"], row
+    assert "not UTF-8" in by["latin1"]["error"] and "not a regular file" in by["a_pipe"]["error"]
+    assert "not a regular file" in by["a_folder"]["error"]
+    correct = by["correct_in_nbformat_3"]
+    assert correct["score"] == correct["max_score"] == FULL_04B and correct["flags"] == "", correct
+    with out.open(encoding="utf-8") as handle:
+        table = list(csv.DictReader(handle))
+    assert len(table) == len(rows)  # every row written, the odd name too (with a backslash escape)
+    assert any(r["submission"].startswith("caf\\udce9/") for r in table)
+    pages = write_report(rows, tmp_path / "report").parent / "students"
+    texts = [p.read_text(encoding="utf-8") for p in pages.glob("*.html")]
+    assert any("not a regular file" in t for t in texts) and any("JSON holding list" in t for t in texts)
