@@ -101,3 +101,30 @@ def test_no_file_stops_the_run_and_each_gets_its_row(tmp_path: Path) -> None:
     pages = write_report(rows, tmp_path / "report").parent / "students"
     texts = [p.read_text(encoding="utf-8") for p in pages.glob("*.html")]
     assert any("not a regular file" in t for t in texts) and any("JSON holding list" in t for t in texts)
+
+
+def _dies_on_its_own(path, *args):  # noqa: ANN001, ANN002, ANN202 - stands in for batch._work in a worker
+    """The grader's worker function, except that the worker process dies on a submission named ``kills_*``."""
+    from mctslab.course.grader import batch
+
+    if "/kills_" in path:
+        os._exit(9)  # as the system's out-of-memory killer would end it
+    return batch._work(path, *args)
+
+
+def test_a_worker_that_dies_costs_only_its_own_submission(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mctslab.course.grader import batch
+
+    folder = tmp_path / "submissions"
+    # The others are not notebooks: their rows come from the workers too, without a kernel (cheap).
+    for name in ("a_list", "kills_its_worker", "z_list"):
+        _write(folder, name, "[]")
+    monkeypatch.setattr(batch, "_work", _dies_on_its_own)  # pickled by name: the spawned workers import this file
+    lines: list[str] = []
+    rows = grade_folder(folder, tmp_path / "g.csv", workers=2, sandbox=SANDBOX, progress=False, say=lines.append)
+    by = {row["submission"].split("/")[0]: row for row in rows}
+    assert sorted(by) == ["a_list", "kills_its_worker", "z_list"]
+    for name in ("a_list", "z_list"):
+        assert by[name]["flags"] == "unreadable" and "JSON holding list" in by[name]["error"], by[name]
+    assert by["kills_its_worker"]["flags"] == "crashed" and "died" in by["kills_its_worker"]["error"]
+    assert any(line.startswith("a grading process died") for line in lines), lines

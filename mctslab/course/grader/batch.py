@@ -15,6 +15,7 @@ import multiprocessing
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from tqdm.auto import tqdm
@@ -93,6 +94,21 @@ def _work(path: str, root: str, level: str, limits: Limits, hidden: tuple[str, .
         kill_descendants()
 
 
+def _failed(path: Path, folder: Path, why: str) -> dict:
+    """The row of a submission the grader could not finish: 0 points, flagged ``crashed``, with why."""
+    return {
+        "submission": str(path.relative_to(folder)),
+        "exercise": None,
+        "points": {},
+        "reports": {},
+        "score": 0.0,
+        "max_score": 0.0,
+        "flags": "crashed",
+        "seconds": 0.0,
+        "error": why,
+    }
+
+
 def grade_folder(
     folder: Path,
     out: Path,
@@ -138,16 +154,39 @@ def grade_folder(
     out.parent.mkdir(parents=True, exist_ok=True)
     bar = tqdm(total=len(todo), desc="grading", unit="notebook", disable=not progress)
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context) as pool, results.open("a") as log:
-        futures = [pool.submit(_work, str(p), str(folder), level, limits, hidden) for p in todo]
-        for future in as_completed(futures):
-            row = future.result()
+    with results.open("a") as log:
+
+        def record(row: dict) -> None:
             row["sha256"] = digests[row["submission"]]
             row["sandbox"] = level
             log.write(json.dumps(row) + "\n")
             log.flush()
             done[row["submission"]] = row
             bar.update(1)
+
+        # All at once; then, alone, each one whose worker died (a dead worker breaks the whole pool,
+        # failing every submission in it): one that kills its worker alone too is marked, the rest graded.
+        rounds = [(todo, False)]
+        while rounds:
+            paths, alone = rounds.pop(0)
+            broken = []
+            for group in [[p] for p in paths] if alone else [paths]:
+                with ProcessPoolExecutor(max_workers=1 if alone else max(1, workers), mp_context=context) as pool:
+                    futures = {pool.submit(_work, str(p), str(folder), level, limits, hidden): p for p in group}
+                    for future in as_completed(futures):
+                        path = futures[future]
+                        try:
+                            record(future.result())
+                        except BrokenProcessPool:
+                            if not alone:
+                                broken.append(path)
+                            else:
+                                record(_failed(path, folder, "the process grading it died (killed by the system?)"))
+                        except Exception as error:  # noqa: BLE001 - one submission's failure stops nothing else
+                            record(_failed(path, folder, f"the grader failed on it: {type(error).__name__}: {error}"))
+            if broken:
+                say(f"a grading process died: grading the {len(broken)} submissions it held again, one at a time")
+                rounds.append((broken, True))
     bar.close()
     rows = [done[key] for key in sorted(digests) if key in done]
     write_csv(rows, out)
