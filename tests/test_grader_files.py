@@ -128,3 +128,78 @@ def test_a_worker_that_dies_costs_only_its_own_submission(tmp_path: Path, monkey
         assert by[name]["flags"] == "unreadable" and "JSON holding list" in by[name]["error"], by[name]
     assert by["kills_its_worker"]["flags"] == "crashed" and "died" in by["kills_its_worker"]["error"]
     assert any(line.startswith("a grading process died") for line in lines), lines
+
+
+# -- bad options and paths: one line each, before any grading (issue 36, item 9) -------------------------------
+
+
+@pytest.fixture
+def one_submission(tmp_path: Path) -> Path:
+    folder = tmp_path / "submissions"
+    _write(folder, "a_list", "[]")
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (["--out", ""], "is a folder"),
+        (["--out", "."], "is a folder"),
+        (["--out", "{tmp}"], "is a folder"),
+        (["--out", "{tmp}/grades.txt"], "ending in .csv"),
+        (["--out", "{tmp}/a_file/grades.csv"], "is not a folder"),
+        (["--html", "{tmp}/a_file"], "is not a folder"),
+        (["--cell-timeout", "nan"], "not a number of seconds"),
+        (["--cell-timeout", "0.5"], "not a number of seconds"),
+        (["--notebook-timeout", "inf"], "not a number of seconds"),
+        (["--cell-timeout", "30", "--notebook-timeout", "10"], "shorter than --cell-timeout"),
+    ],
+)
+def test_a_bad_option_is_one_line_before_any_grading(tmp_path, one_submission, capsys, options, says) -> None:
+    from test_fuzz_course_tools import one_line_error
+
+    (tmp_path / "a_file").write_text("not a folder")
+    options = [o.replace("{tmp}", str(tmp_path)) for o in options]
+    line = one_line_error(capsys, ["grade", str(one_submission), *options])
+    assert says in line, line
+    assert not list(tmp_path.glob("**/*.results.jsonl"))  # nothing graded
+
+
+def test_an_empty_folder_leaves_the_grades_as_they_were(tmp_path, capsys) -> None:
+    from test_fuzz_course_tools import one_line_error
+
+    out = tmp_path / "grades.csv"
+    out.write_text("submission,score\nalice/04b.ipynb,100\n")
+    (tmp_path / "empty").mkdir()
+    line = one_line_error(capsys, ["grade", str(tmp_path / "empty"), "--out", str(out)])
+    assert "no .ipynb file" in line
+    assert out.read_text() == "submission,score\nalice/04b.ipynb,100\n"
+
+
+def test_a_second_grader_on_the_same_output_is_refused(tmp_path, one_submission, capsys) -> None:
+    import fcntl
+
+    from test_fuzz_course_tools import one_line_error
+
+    out = tmp_path / "grades.csv"
+    with (tmp_path / "grades.results.jsonl.lock").open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a grader running on it holds it
+        line = one_line_error(capsys, ["grade", str(one_submission), "--out", str(out), "--no-progress"])
+    assert "another grader is writing grades.results.jsonl" in line
+    assert not out.exists()
+
+
+def test_a_failed_write_leaves_the_previous_grades(tmp_path, monkeypatch) -> None:
+    from mctslab.course.grader import batch
+
+    out = tmp_path / "grades.csv"
+    out.write_text("the previous grades\n")
+    rows = [{"submission": "a/04b.ipynb", "score": 1.0, "exercise": None}]
+
+    def full_disk(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(batch.csv.DictWriter, "writerow", full_disk)
+    with pytest.raises(OSError, match="No space"):
+        batch.write_csv(rows, out)
+    assert out.read_text() == "the previous grades\n" and sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv"]

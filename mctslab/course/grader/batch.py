@@ -8,12 +8,15 @@ submissions not in it yet (or changed since: the file's hash is kept), then writ
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import fcntl
 import hashlib
 import json
 import multiprocessing
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -75,14 +78,45 @@ def columns(rows: list[dict]) -> list[str]:
 
 
 def write_csv(rows: list[dict], out: Path) -> None:
-    """Write ``grades.csv``: one row per submission, sorted by submission."""
+    """Write ``grades.csv``: one row per submission, sorted by submission; whole or not at all.
+
+    Written to a temporary file beside ``out``, then renamed over it: an interrupted or failed
+    write leaves the previous ``grades.csv`` as it was.
+    """
     names = columns(rows)
-    # A file name that is not UTF-8 (kept by Python as surrogates) is written with backslash escapes.
-    with out.open("w", newline="", encoding="utf-8", errors="backslashreplace") as handle:
-        writer = csv.DictWriter(handle, fieldnames=names, extrasaction="ignore")
-        writer.writeheader()
-        for row in sorted(rows, key=lambda r: r["submission"]):
-            writer.writerow({**{n: "" for n in names}, **row, **row.get("points", {})})
+    temporary = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    try:
+        # A file name that is not UTF-8 (kept by Python as surrogates) is written with backslash escapes.
+        with temporary.open("w", newline="", encoding="utf-8", errors="backslashreplace") as handle:
+            writer = csv.DictWriter(handle, fieldnames=names, extrasaction="ignore")
+            writer.writeheader()
+            for row in sorted(rows, key=lambda r: r["submission"]):
+                writer.writerow({**{n: "" for n in names}, **row, **row.get("points", {})})
+        os.replace(temporary, out)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+class GraderBusy(ValueError):
+    """Another grader is writing the same results (one line)."""
+
+
+@contextlib.contextmanager
+def _locked(results: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``results``' lock file for the run; refuse at once if another grader holds it."""
+    lock = results.with_name(results.name + ".lock")
+    with lock.open("a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise GraderBusy(
+                f"another grader is writing {results.name} (its lock {lock.name} is held): wait for it, "
+                "or give another --out"
+            ) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _work(path: str, root: str, level: str, limits: Limits, hidden: tuple[str, ...]) -> dict:
@@ -130,7 +164,9 @@ def grade_folder(
         say: where the one-line messages go (the sandbox level, what is resumed).
 
     Raises:
-        ValueError: for an unknown ``sandbox``, or ``"bwrap"`` where it does not work.
+        ValueError: for an unknown ``sandbox``, or ``"bwrap"`` where it does not work, or a
+            folder holding no notebook (``out`` is then left as it was).
+        GraderBusy: (a ``ValueError``) when another grader is writing the same ``out``.
     """
     if sandbox not in ("auto", "bwrap", "rlimits"):
         raise ValueError(f"unknown sandbox {sandbox!r}; allowed: auto, bwrap, rlimits")
@@ -138,9 +174,26 @@ def grade_folder(
     if sandbox == "bwrap" and level != "bwrap":
         raise ValueError("bubblewrap does not work here (missing, or user namespaces refused); use --sandbox auto")
     limits = limits or Limits()
-    say(describe(level))
     folder, out = folder.resolve(), out.resolve()
     results = results_path(out)
+    if not find_submissions(folder):
+        raise ValueError(f"no .ipynb file under {folder}: nothing to grade ({out.name} is left as it was)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(results):
+        say(describe(level))
+        return _grade(folder, out, results, workers, limits, level, progress, say)
+
+
+def _grade(
+    folder: Path,
+    out: Path,
+    results: Path,
+    workers: int,
+    limits: Limits,
+    level: str,
+    progress: bool,
+    say: Callable[[str], None],
+) -> list[dict]:
     done = _load(results)
     todo, digests = [], {}
     for path in find_submissions(folder):

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import math
+import os
 from pathlib import Path
 
 from .sandbox import WALL_EXTRA, WALL_PER_CPU_SECOND, Limits
 
-__all__ = ["SUMMARY", "configure", "run"]
+__all__ = ["SUMMARY", "check_paths", "configure", "run"]
 
 SUMMARY = "mark a folder of submitted notebooks against the course's exercise checks"
 
@@ -17,9 +19,37 @@ def _positive(text: str) -> float:
         value = float(text)
     except ValueError:
         value = 0.0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    if not math.isfinite(value) or value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds >= 1 (CPU time)")
     return value
+
+
+def _writable_parent(path: Path, what: str) -> None:
+    parent = path.resolve().parent
+    if parent.exists() and not parent.is_dir():
+        raise ValueError(f"{what} {path}: {parent} is not a folder")
+    existing = next((p for p in (parent, *parent.parents) if p.exists()), None)
+    if existing is None or not os.access(existing, os.W_OK):
+        raise ValueError(f"{what} {path}: cannot write in {existing or parent}")
+
+
+def check_paths(submissions: Path, out: Path, html: Path | None) -> None:
+    """Refuse, before any grading, paths the results could not be written to.
+
+    Raises:
+        ValueError: (one line) saying which path and why.
+    """
+    if not submissions.is_dir():
+        raise ValueError(f"{submissions} is not a folder: give the folder of the submitted notebooks")
+    if not str(out) or out.is_dir() or out.name in ("", ".", ".."):
+        raise ValueError(f"--out {str(out)!r} is a folder: give the CSV file to write, e.g. --out grades.csv")
+    if out.suffix.lower() != ".csv":
+        raise ValueError(f"--out {out}: give a file ending in .csv (the results go beside it, in .results.jsonl)")
+    _writable_parent(out, "--out")
+    if html is not None:
+        if not str(html) or (html.exists() and not html.is_dir()):
+            raise ValueError(f"--html {str(html)!r} is not a folder: give the folder to write the report into")
+        _writable_parent(html / "index.html", "--html")
 
 
 def _workers(text: str) -> int:
@@ -61,8 +91,12 @@ def run(args: argparse.Namespace) -> int:
         ValueError: for a folder that does not exist, or a sandbox that does not work here
             (``python -m mctslab`` prints it as one line, exit status 2).
     """
-    if not args.submissions.is_dir():
-        raise ValueError(f"{args.submissions} is not a folder: give the folder of the submitted notebooks")
+    check_paths(args.submissions, args.out, args.html)
+    if args.notebook_timeout < args.cell_timeout:
+        raise ValueError(
+            f"--notebook-timeout {args.notebook_timeout:g} is shorter than --cell-timeout {args.cell_timeout:g}: "
+            "a run holds many cells"
+        )
     from .batch import grade_folder  # nbclient and matplotlib: only when grading
     from .html import write_report
 
