@@ -203,3 +203,37 @@ def test_a_failed_write_leaves_the_previous_grades(tmp_path, monkeypatch) -> Non
     with pytest.raises(OSError, match="No space"):
         batch.write_csv(rows, out)
     assert out.read_text() == "the previous grades\n" and sorted(p.name for p in tmp_path.iterdir()) == ["grades.csv"]
+
+
+# -- identity: pages never collide, the exercise is read from the content (issue 36, item 4) ------------------
+
+
+def test_pages_of_names_that_differ_only_in_spaces_case_or_script_never_collide(tmp_path: Path) -> None:
+    from mctslab.course.grader.html import write_report
+
+    names = ["alice smith", "alice_smith", "Alice_Smith", "alice-smith", "张三", "李四", "alice.smith"]
+    rows = [
+        {"submission": f"{n}/04b_write_uct_yourself.ipynb", "score": 0.0, "max_score": 0.0, "flags": "unreadable",
+         "error": f"not a notebook: {n}'s own reason", "points": {}, "reports": {}}
+        for n in names
+    ]  # fmt: skip
+    index = write_report(rows, tmp_path / "report")
+    pages = sorted((index.parent / "students").glob("*.html"))
+    assert len(pages) == len(names)
+    for name in names:  # each page holds its own student's feedback, and nobody else's
+        (page,) = [p for p in pages if f"{name}&#x27;s own reason" in p.read_text(encoding="utf-8")]
+        text = page.read_text(encoding="utf-8")
+        assert all(f"{other}&#x27;s own reason" not in text for other in names if other != name)
+        assert f'href="students/{page.name}"' in index.read_text(encoding="utf-8")
+
+
+def test_the_exercise_is_read_from_the_notebook_not_its_file_name() -> None:
+    from mctslab.course.grader.catalogue import EXERCISES, identify
+
+    names_04b, names_12 = EXERCISES["04b"].names, EXERCISES["12"].names
+    assert identify("hw-12.ipynb", names_04b) is EXERCISES["04b"]  # a 04b saved under 12's key
+    assert identify("04b_write_uct_yourself.ipynb", names_12) is EXERCISES["12"]
+    assert identify("hw-12.ipynb", {"ucb1", "select", "expand", "simulate"}) is EXERCISES["04b"]  # half of them
+    assert identify("hw-12.ipynb", {"ucb1"}) is EXERCISES["12"]  # too little to say: the name decides
+    assert identify("homework.ipynb", {"ucb1"}) is EXERCISES["04b"]
+    assert identify("homework.ipynb", set()) is None

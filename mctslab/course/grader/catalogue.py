@@ -109,14 +109,23 @@ EXERCISES: dict[str, Exercise] = {
 
 
 def identify(filename: str, defined: set[str]) -> Exercise | None:
-    """The exercise of a submission: by its key in the file name, else by the names its cells define.
+    """The exercise of a submission: by the names its cells define, the file name only a hint.
 
-    The key must stand alone in the name (``12_chance_nodes.ipynb``, ``alice-04b.ipynb``): ``12``
-    is not the key of ``12b_hidden_information.ipynb`` nor of ``2012.ipynb``.
+    A notebook that defines at least half of one exercise's names (its stubs, written or not)
+    holds that exercise, whatever its file is called (a 04b saved as ``hw-12.ipynb`` is a 04b).
+    Otherwise the exercise's key standing alone in the file name decides (``12_chance_nodes.ipynb``,
+    ``alice-04b.ipynb``; ``12`` is not the key of ``12b_hidden_information.ipynb`` nor of
+    ``2012.ipynb``); failing that, the exercise sharing the most names with it, if any.
     """
+
+    def share(exercise: Exercise) -> float:
+        return len(exercise.names & defined) / len(exercise.names)
+
+    best = max(EXERCISES.values(), key=share, default=None)
+    if best is not None and share(best) >= 0.5:
+        return best
     lowered = filename.lower()
     for key, exercise in EXERCISES.items():
         if re.search(rf"(?<![0-9a-z]){re.escape(key)}(?![0-9a-z])", lowered):
             return exercise
-    best = max(EXERCISES.values(), key=lambda e: len(e.names & defined), default=None)
     return best if best is not None and best.names & defined else None

@@ -9,6 +9,7 @@ statuses and diagnoses, as the exercise checks wrote them (``Report.to_dict``).
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
 import io
 import re
@@ -35,7 +36,11 @@ def _page(title: str, body: str) -> str:
 
 
 def _slug(submission: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", submission.removesuffix(".ipynb")) + ".html"
+    """The page's file name: readable, and one of its own (names that differ only in spaces, case or
+    letters outside ASCII, "alice smith" and "alice_smith", get a hash of the whole name each)."""
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "_", submission.removesuffix(".ipynb"))
+    digest = hashlib.sha256(submission.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return f"{readable}-{digest}.html"
 
 
 def _histogram(rows: list[dict]) -> str:
