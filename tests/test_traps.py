@@ -97,6 +97,10 @@ def test_the_trap_experiment_resumes_and_counts(tmp_path):
     # Minimax of depth k + 1 sees every trap; the solver proves a level-1 trap in 300 iterations of 3 moves.
     assert all(r.counts["minimax_trap"] == 0 for r in first.rows)
     assert first.row(1).counts["solver_proved"] == 3
+    # ``first`` picks the trees by seed: trees 1 and 2 are read back, not measured again.
+    later = TrapSetup(levels=(1,), trees=2, iterations=300, branching=3, depth=8, first=1)
+    assert list(later.seeds) == [1, 2]
+    assert run_traps(later, tmp_path, progress=False).row(1).estimates == first.row(1).estimates[1:]
 
 
 def test_the_census_takes_one_position_per_game_and_resumes(tmp_path):
@@ -109,6 +113,11 @@ def test_the_census_takes_one_position_per_game_and_resumes(tmp_path):
     assert row.with_trap[0] <= row.with_trap[1] <= row.with_trap[2] <= 12
     expected = [shallowest_trap(*sample_position("tictactoe", "random", i)) for i in range(12)]
     assert row.with_trap == tuple(sum(lv is not None and lv <= k for lv in expected) for k in (1, 3, 5))
+    assert run_census(tmp_path, 12, ["tictactoe"], ["random"], progress=False) == census
+    # A fresh sample: other indices, into the same file, without touching the first ones.
+    fresh = run_census(tmp_path, 4, ["tictactoe"], ["random"], first=12, progress=False).row("tictactoe", "random")
+    later = [shallowest_trap(*sample_position("tictactoe", "random", i)) for i in range(12, 16)]
+    assert fresh.with_trap == tuple(sum(lv is not None and lv <= k for lv in later) for k in (1, 3, 5))
     assert run_census(tmp_path, 12, ["tictactoe"], ["random"], progress=False) == census
     with pytest.raises(ValueError, match="unknown source 'human'; known: random, uct"):
         sample_position("tictactoe", "human", 0)
