@@ -64,8 +64,8 @@ def plain_root_win_chance(leaf: float, branching: int, depth: int, level: int, d
             won = _power(won, branching)
         else:
             trap = density / 100 if depth - ply - 1 >= level else 0.0
-            won = 1.0 - _power(1.0 - (1.0 - trap) * won, branching)
-    return 1.0 - _power(1.0 - won, branching - 1)
+            won = _some(1.0 - trap, won, branching)
+    return _some(1.0, won, branching - 1)
 
 
 @functools.cache
@@ -83,6 +83,20 @@ def balanced_leaf_chance(branching: int, depth: int, level: int, density: int) -
         else:
             high = mid
     return high / (1 << LEAF_BITS)
+
+
+def _some(share: float, won: float, n: int) -> float:
+    """``1 - (1 - share * won) ** n``: the chance that one of ``n`` moves wins, each with chance ``share * won``.
+
+    Written ``y * (1 + (1 - y) + ... + (1 - y) ** (n - 1))`` with ``y = share * won``, so that a tiny
+    chance is not lost to ``1 - y`` rounding to 1; sums and products only, as in :func:`_power`.
+    """
+    y = share * won
+    q, total, term = 1.0 - y, 0.0, 1.0
+    for _ in range(n):
+        total += term
+        term *= q
+    return y * total
 
 
 def _power(x: float, n: int) -> float:

@@ -29,7 +29,7 @@ from ....tournament.stats import wilson
 GAMES = ("tictactoe", "connect4", "uttt")
 SOURCES = ("random", "uct")
 LEVELS = (1, 3, 5)
-CENSUS_POSITIONS = 300
+CENSUS_POSITIONS = 2000
 """Positions per (game, source) in the stored census."""
 UCT_SPEC = "uct:iterations=200"
 """The self-play agent of the ``uct`` source."""
