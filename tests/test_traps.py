@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from math import comb
 
 import pytest
 
@@ -10,7 +11,7 @@ from mctslab import check_game, make_game
 from mctslab.exact import WIN, move_scores, reachable_states
 from mctslab.exact.alphabeta import alphabeta, move_values
 from mctslab.exact.traps import forces_win, shallowest_trap, trap_level
-from mctslab.games.traps import TrapTree
+from mctslab.games.traps import TrapTree, plain_root_win_chance
 
 
 def by_scores(game, state, k):
@@ -96,6 +97,10 @@ def test_the_trap_experiment_resumes_and_counts(tmp_path):
     # Minimax of depth k + 1 sees every trap; the solver proves a level-1 trap in 300 iterations of 3 moves.
     assert all(r.counts["minimax_trap"] == 0 for r in first.rows)
     assert first.row(1).counts["solver_proved"] == 3
+    # ``first`` picks the trees by seed: trees 1 and 2 are read back, not measured again.
+    later = TrapSetup(levels=(1,), trees=2, iterations=300, branching=3, depth=8, first=1)
+    assert list(later.seeds) == [1, 2]
+    assert run_traps(later, tmp_path, progress=False).row(1).estimates == first.row(1).estimates[1:]
 
 
 def test_the_census_takes_one_position_per_game_and_resumes(tmp_path):
@@ -109,5 +114,63 @@ def test_the_census_takes_one_position_per_game_and_resumes(tmp_path):
     expected = [shallowest_trap(*sample_position("tictactoe", "random", i)) for i in range(12)]
     assert row.with_trap == tuple(sum(lv is not None and lv <= k for lv in expected) for k in (1, 3, 5))
     assert run_census(tmp_path, 12, ["tictactoe"], ["random"], progress=False) == census
+    # A fresh sample: other indices, into the same file, without touching the first ones.
+    fresh = run_census(tmp_path, 4, ["tictactoe"], ["random"], first=12, progress=False).row("tictactoe", "random")
+    later = [shallowest_trap(*sample_position("tictactoe", "random", i)) for i in range(12, 16)]
+    assert fresh.with_trap == tuple(sum(lv is not None and lv <= k for lv in later) for k in (1, 3, 5))
+    assert run_census(tmp_path, 12, ["tictactoe"], ["random"], progress=False) == census
     with pytest.raises(ValueError, match="unknown source 'human'; known: random, uct"):
         sample_position("tictactoe", "human", 0)
+
+
+# -- balanced leaves: the trap costs a win on about half the trees ----------------------------
+
+
+def binomial_region(n: int, alpha: float = 1e-3) -> tuple[int, int]:
+    """The counts of Binomial(n, 1/2) outside which each tail holds at most alpha / 2 (exact)."""
+    tail, low = 0, 0
+    while (tail := tail + comb(n, low)) <= alpha / 2 * 2**n:
+        low += 1
+    return low, n - low
+
+
+def small_shape(seed: int, last: str) -> TrapTree:
+    """A small tree whose last ply is ``last``'s ("min": an even depth, as the notebook's and the default)."""
+    level = (1, 3)[seed % 2]
+    depth = level + 1 + 2 * (seed // 2 % 2) + (last == "max")
+    return TrapTree(branching=2 + seed % 3, depth=depth, level=level, density=seed % 40, seed=seed)
+
+
+@pytest.mark.parametrize("last", ["min", "max"])
+def test_a_non_trap_root_move_wins_on_about_half_the_trees(last):
+    # Exact, by alpha-beta: on each tree, does the best of the root's other moves win for MAX?
+    # With coin-flip leaves (before balancing) MAX won 14 of these 200 trees when MIN moves last
+    # (every root move lost, so the trap cost nothing) and 167 when MAX does.
+    trees = [small_shape(seed, last) for seed in range(200)]
+    won = 0
+    for game in trees:
+        root = game.initial_state()
+        others = [m for m in game.legal_moves(root) if m != game.root_trap()]
+        won += any(alphabeta(game, game.apply(root, m))[0] == 1 for m in others)
+    low, high = binomial_region(len(trees))
+    assert low <= won <= high, (won, len(trees), (low, high))
+
+
+@pytest.mark.parametrize("spec", ["traps", *(f"traps:branching=4,depth=12,level={k},density=10" for k in (1, 3, 5, 7))])
+def test_the_default_and_the_notebooks_shapes_are_balanced(spec):
+    # The notebook's shapes are too deep for many exact solves here: the model of the test above,
+    # which that test checks against the exact solver, gives 1/2 for them.
+    game = make_game(spec)
+    chance = plain_root_win_chance(game.leaf_chance, game.branching, game.depth, game.level, game.density)
+    assert abs(chance - 0.5) < 1e-6 and 0.5 < game.leaf_chance < 1
+
+
+def test_the_trap_move_is_lost_at_its_stated_level_on_the_notebooks_trees():
+    # Balanced leaves favour MAX; the trap must still be MIN's forced win in exactly k plies (not fewer),
+    # so its exact value for MAX is a loss while the other moves win on about half the trees.
+    for k in (1, 3, 5, 7):
+        for seed in range(4):
+            game = TrapTree(branching=4, depth=12, level=k, density=10, seed=seed)
+            root, trap = game.initial_state(), game.root_trap()
+            assert trap_level(game, root, trap, 7) == k, game.spec
+            assert forces_win(game, game.apply(root, trap), 1, k), game.spec

@@ -2,8 +2,8 @@
 
 A **level-k trap** is a move after which the opponent can force a win within k plies. This
 game plants them: a tree of ``branching`` moves per position and at most ``depth`` moves,
-whose plain leaves are won by either player with probability 1/2, and where some of the
-first player's (MAX's) moves are traps:
+whose plain leaves MAX wins with the chance :func:`balanced_leaf_chance` (see below), and
+where some of the first player's (MAX's) moves are traps:
 
 * at the root, one move (chosen by the seed) is always a trap, so every tree asks the
   question at its first decision;
@@ -16,12 +16,22 @@ random playout after a trap move finds the refutation with probability about
 ``branching ** -((level + 1) / 2)``: the deeper the trap, the better it looks to sampling,
 while minimax of depth ``level + 1`` sees it at once.
 
+**Balanced leaves.** With coin-flip leaves, MIN moving last and a few plies, MAX almost never
+wins a plain subtree (each MIN turn needs every reply to hold, each MAX turn only one), so
+every root move would be lost and playing the trap would cost nothing. The leaves are
+instead won by MAX with the chance that makes the root's best **other** (non-trap) move
+a win on half the trees, computed from the shape by :func:`plain_root_win_chance`; the trap
+then turns a won root into a lost one on about half the trees. The chance is a multiple of
+2^-32 found by bisection with IEEE additions and products only, so it is the same on every
+machine.
+
 Like :mod:`mctslab.games.pgame`, the tree is never stored: every choice is a stable hash
 (splitmix64) of ``(seed, path)``.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from .base import Game
@@ -30,6 +40,71 @@ from .registry import register_game
 
 PLAIN, TRAPPED, SPRUNG = 0, 1, 2
 """Kinds of position: in a plain subtree, inside a trap (plies left), or the trap's end (MIN has won)."""
+LEAF_BITS = 32
+"""A plain leaf's chance is a multiple of ``2 ** -LEAF_BITS``, compared with the top bits of its hash."""
+
+
+def plain_root_win_chance(leaf: float, branching: int, depth: int, level: int, density: int) -> float:
+    """The chance, over the trees of a shape, that the root's best non-trap move wins for MAX.
+
+    Subtrees hang on distinct hashes, so they are independent: a plain position at MIN's turn
+    is MAX's when every reply is, one at MAX's turn when some move is neither a planted trap
+    (chance ``density`` percent where ``level`` plies fit below it) nor lost.
+
+    Args:
+        leaf: MAX's chance to win a plain leaf, 0 to 1.
+        branching, depth, level, density: the shape (see :class:`TrapTree`).
+
+    Returns:
+        The chance that one of the ``branching - 1`` plain root moves is a win.
+    """
+    won = leaf  # MAX's chance to win a plain position, from the leaves up to ply 1
+    for ply in range(depth - 1, 0, -1):
+        if ply % 2:  # MIN to move: every reply must be MAX's
+            won = _power(won, branching)
+        else:
+            trap = density / 100 if depth - ply - 1 >= level else 0.0
+            won = _some(1.0 - trap, won, branching)
+    return _some(1.0, won, branching - 1)
+
+
+@functools.cache
+def balanced_leaf_chance(branching: int, depth: int, level: int, density: int) -> float:
+    """MAX's chance to win a plain leaf that makes :func:`plain_root_win_chance` 1/2 (a multiple of 2^-32).
+
+    The smallest such multiple at which the root's best other move wins at least half the
+    time; 1 if no chance does (every MAX move below the root a trap, ``density=100``).
+    """
+    low, high = 0, 1 << LEAF_BITS  # the chance is high / 2^32; plain_root_win_chance rises with it
+    while high - low > 1:
+        mid = (low + high) // 2
+        if plain_root_win_chance(mid / (1 << LEAF_BITS), branching, depth, level, density) < 0.5:
+            low = mid
+        else:
+            high = mid
+    return high / (1 << LEAF_BITS)
+
+
+def _some(share: float, won: float, n: int) -> float:
+    """``1 - (1 - share * won) ** n``: the chance that one of ``n`` moves wins, each with chance ``share * won``.
+
+    Written ``y * (1 + (1 - y) + ... + (1 - y) ** (n - 1))`` with ``y = share * won``, so that a tiny
+    chance is not lost to ``1 - y`` rounding to 1; sums and products only, as in :func:`_power`.
+    """
+    y = share * won
+    q, total, term = 1.0 - y, 0.0, 1.0
+    for _ in range(n):
+        total += term
+        term *= q
+    return y * total
+
+
+def _power(x: float, n: int) -> float:
+    """``x ** n`` by products alone (IEEE products round the same way on every machine; ``pow`` may not)."""
+    result = 1.0
+    for _ in range(n):
+        result *= x
+    return result
 
 
 class TrapState(NamedTuple):
@@ -51,7 +126,7 @@ class TrapState(NamedTuple):
 @register_game(
     "traps",
     params={"branching": int, "depth": int, "level": int, "density": int, "seed": int},
-    summary="a random tree with planted level-k traps (Ramanujan et al. 2010); plain leaves a coin flip",
+    summary="a random tree with planted level-k traps (Ramanujan et al. 2010); a non-trap root move wins half the time",
     test_spec="traps:branching=3,depth=6,level=3,density=30,seed=1",
 )
 class TrapTree(Game):
@@ -84,6 +159,9 @@ class TrapTree(Game):
         self.spec = f"traps:branching={branching},depth={depth},level={level},density={density},seed={seed}"
         self._moves = tuple(range(branching))
         self._initial = TrapState((), splitmix64(seed), PLAIN, 0)
+        self.leaf_chance = balanced_leaf_chance(branching, depth, level, density)
+        """MAX's chance to win a plain leaf (:func:`balanced_leaf_chance` of the shape)."""
+        self._leaf_threshold = round(self.leaf_chance * (1 << LEAF_BITS))
 
     def root_trap(self) -> int:
         """The move planted as a trap at the root."""
@@ -151,12 +229,17 @@ class TrapTree(Game):
         return state.kind == SPRUNG or len(state.path) >= self.depth
 
     def winner(self, state: TrapState) -> int | None:
-        """MIN (1) where a trap sprung; at a plain leaf, a coin flip of its hash; ``None`` in a game in progress."""
+        """MIN (1) where a trap sprung; a plain leaf is MAX's with chance :attr:`leaf_chance` (by its hash).
+
+        ``None`` in a game in progress.
+        """
         if state.kind == SPRUNG:
             return 1
         if len(state.path) < self.depth:
             return None
-        return 1 if state.kind == TRAPPED else int(splitmix64(state.key ^ 0xC01) & 1)
+        if state.kind == TRAPPED:
+            return 1
+        return 0 if splitmix64(state.key ^ 0xC01) >> (64 - LEAF_BITS) < self._leaf_threshold else 1
 
     def render(self, state: TrapState) -> str:
         """The path, who moves (or who won), and whether a trap is under way."""

@@ -240,14 +240,14 @@ def planted_traps(fast: bool = False, executor: Executor | None = None) -> Any:
     """UCT's estimate of a planted level-k trap, and who plays or proves it, against k (notebook 11b).
 
     Resumable, in ``notebooks/data/11_classic_experiments`` (``fast``: a temporary folder,
-    3 trees of levels 1 and 5 at 300 iterations).
+    3 trees of 8 plies, levels 1 and 5, at 300 iterations).
     """
     import tempfile
 
     fig = _figure(10, 3.8)
     with tempfile.TemporaryDirectory() as tmp:
         if fast:
-            results = run_traps(TrapSetup(levels=(1, 5), trees=3, iterations=300), Path(tmp), progress=False)
+            results = run_traps(TrapSetup(levels=(1, 5), trees=3, iterations=300, depth=8), Path(tmp), progress=False)
         else:
             results = run_traps(TrapSetup(), FIGURES_DIR.parent / "notebooks" / "data" / "11_classic_experiments")
         plot_traps(results, axes=fig.subplots(1, 2))

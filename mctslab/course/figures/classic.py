@@ -95,9 +95,11 @@ def _draw(game: PGame, state: PGameState, graph: Any, lines: list[str]) -> None:
 
 
 def plot_traps(results: TrapResults, axes: Any = None) -> Any:
-    """Two panels against the trap level k: UCT's estimate of the trap move (truth 0), and who plays it.
+    """Two panels against the trap level k: UCT's estimates (the trap, truth 0; its best other move), who plays it.
 
-    Intervals: a 95% normal interval on the mean estimate; Wilson intervals on the shares.
+    Intervals: 95% normal intervals on the mean estimates; Wilson intervals on the shares. The
+    right panel also shows the share of trees where another root move wins (exact): there the
+    trap costs the game.
     """
     if axes is None:
         import matplotlib.pyplot as plt
@@ -105,19 +107,25 @@ def plot_traps(results: TrapResults, axes: Any = None) -> Any:
         _, axes = plt.subplots(1, 2, figsize=(8.5, 3.6), layout="constrained")  # readable in a narrow window
     left, right = axes
     levels = [r.level for r in results.rows]
-    estimates = [r.estimate_ci() for r in results.rows]
-    left.errorbar(
-        levels,
-        [m for m, _, _ in estimates],
-        yerr=[[m - lo for m, lo, _ in estimates], [hi - m for m, _, hi in estimates]],
-        marker="o",
-        capsize=3,
-        color=COLOURS["uct"],
-        label="UCT's estimate",
-    )
-    left.axhline(0, ls=":", color="grey", label="exact value (a loss)")
-    left.set(xlabel="trap level k", ylabel="value of the trap move for MAX", ylim=(-0.05, 0.6), xticks=levels)
-    left.legend(fontsize="small")
+    for label, estimates, style in (
+        ("UCT's estimate of the trap", [r.estimate_ci() for r in results.rows], "-"),
+        ("of its best other move", [r.other_ci() for r in results.rows], "--"),
+    ):
+        left.errorbar(
+            levels,
+            [m for m, _, _ in estimates],
+            yerr=[[m - lo for m, lo, _ in estimates], [hi - m for m, _, hi in estimates]],
+            marker="o",
+            capsize=3,
+            ls=style,
+            color=COLOURS["uct"],
+            label=label,
+        )
+    left.axhline(0, ls=":", color="grey", label="exact value of the trap (a loss)")
+    left.set(xlabel="trap level k", ylabel="value for MAX", ylim=(-0.05, 1.05), xticks=levels)
+    left.legend(fontsize="small", loc="center right")
+    wins = [r.counts["other_wins"] / r.trees for r in results.rows]
+    right.plot(levels, wins, ls="--", marker=".", color="grey", label="another move wins (exact)")
     for field, label, colour in (
         ("uct_trap", "UCT plays it", COLOURS["uct"]),
         ("solver_trap", "MCTS-Solver plays it", COLOURS["mmmc"]),
@@ -130,5 +138,5 @@ def plot_traps(results: TrapResults, axes: Any = None) -> Any:
         high = [hi - s for s, (_, hi) in zip(shares, cis, strict=True)]
         right.errorbar(levels, shares, yerr=[low, high], marker="o", capsize=3, label=label, color=colour)
     right.set(xlabel="trap level k", ylabel=f"share of {results.setup.trees} trees", ylim=(-0.05, 1.05), xticks=levels)
-    right.legend(fontsize="small", loc="center left")  # clear of the lines at 0 and 1
+    right.legend(fontsize="small", loc="upper right")  # clear of the lines: the proofs reach 1 only at k <= 3
     return axes

@@ -29,7 +29,7 @@ from ....tournament.stats import wilson
 GAMES = ("tictactoe", "connect4", "uttt")
 SOURCES = ("random", "uct")
 LEVELS = (1, 3, 5)
-CENSUS_POSITIONS = 300
+CENSUS_POSITIONS = 2000
 """Positions per (game, source) in the stored census."""
 UCT_SPEC = "uct:iterations=200"
 """The self-play agent of the ``uct`` source."""
@@ -103,15 +103,17 @@ def run_census(
     games: Sequence[str] = GAMES,
     sources: Sequence[str] = SOURCES,
     *,
+    first: int = 0,
     progress: bool = True,
 ) -> Census:
     """Find (or read back) the shallowest trap of ``positions`` positions per (game, source).
 
     Args:
         out_dir: where ``census_<game>_<source>.jsonl`` live; lines there are reused.
-        positions: positions per (game, source): indices ``0 .. positions - 1``.
+        positions: positions per (game, source): indices ``first .. first + positions - 1``.
         games: game specs.
         sources: a subset of :data:`SOURCES`.
+        first: the first position's index (a fresh sample: ``first`` past the stored census's).
         progress: a progress bar per (game, source).
     """
     rows = []
@@ -120,15 +122,16 @@ def run_census(
             path = Path(out_dir) / f"census_{game_spec.replace(':', '_')}_{source}.jsonl"
             path.parent.mkdir(parents=True, exist_ok=True)
             found = _read(path)
+            indices = range(first, first + positions)
             with path.open("a") as out:
-                todo = [i for i in range(positions) if i not in found]
+                todo = [i for i in indices if i not in found]
                 for i in _bar(todo, progress, f"{game_spec} {source}"):  # a bar only for work left to do
                     if i not in found:
                         game, state = sample_position(game_spec, source, i)
                         found[i] = shallowest_trap(game, state, max(LEVELS))
                         out.write(json.dumps({"index": i, "level": found[i]}) + "\n")
                         out.flush()
-            levels = [found[i] for i in range(positions)]
+            levels = [found[i] for i in indices]
             counts = tuple(sum(lv is not None and lv <= k for lv in levels) for k in LEVELS)
             rows.append(CensusRow(game_spec, source, positions, counts))
     return Census(tuple(rows))
