@@ -65,3 +65,16 @@ def test_sample_state_deals_the_two_other_cards_evenly(kuhn):
     assert set(counts) == {(0, 2), (1, 2)}  # player 1 holds the King: player 0 has J or Q
     # each half: binomial sd is sqrt(n)/2 = 32; 4 sd
     assert abs(counts[(0, 2)] - n / 2) < 4 * n**0.5 / 2
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_end_of_hand_text_says_hidden_only_while_the_other_card_is(kuhn, player):
+    """A showdown names both cards, so the header no longer says the other card is hidden (issue 38)."""
+    other = "KJ"[player]  # player 0 holds J against K, player 1 holds K against J
+    showdown = kuhn.render_for(kuhn.state_from_moves([0, 2, 1, 1]), player)  # bet, call: cards turned over
+    assert "hidden" not in showdown and "both cards are turned over" in showdown
+    assert f"{other} beats" in showdown or f"beats {other}" in showdown
+    fold = kuhn.render_for(kuhn.state_from_moves([0, 2, 1, 0]), player)  # bet, fold: no card shown
+    assert "the other card is hidden" in fold and other not in fold.replace("J < Q < K", "")
+    playing = kuhn.render_for(kuhn.state_from_moves([0, 2]), player)
+    assert "the other card is hidden" in playing

@@ -66,3 +66,23 @@ def test_real_threads_matches_resume_and_read_back_alike(tmp_path):
     assert again == first
     fresh = parallel.run_threads(games=2, folder=tmp_path / "other", progress=False)  # seeded: played alike
     assert fresh == first
+
+
+def test_the_papers_table_is_the_transcription_labelled_as_such_and_set_beside_ours():
+    """Chaslot et al. 2008 as transcribed (notes/papers.md, issue 38): exact numbers, label, nearest modes."""
+    assert (
+        parallel.PAPER_LABEL == "the paper's table as transcribed by a secondary source (the paper itself was not read)"
+    )
+    assert parallel.PAPER_METHODS[1] == "root" and parallel.PAPER_METHODS[4] == "tree, local mutexes + virtual loss"
+    assert parallel.PAPER_TABLE == {
+        2: (1.2, 3.0, 1.6, 1.9, 2.0),
+        4: (1.7, 6.5, 3.0, 3.0, 3.6),
+        16: (2.4, 14.9, 2.6, 3.3, 8.5),
+    }
+    ours = {(mode, k): float(k) for mode in parallel.MODES for k in parallel.WORKERS}
+    ours["root", 16] = 9.1
+    rows = {method: (mode, cells) for method, mode, cells in parallel.beside_the_paper(ours)}
+    assert list(rows) == list(parallel.PAPER_METHODS)
+    assert rows["root"] == ("root", {2: (3.0, 2.0), 4: (6.5, 4.0), 16: (14.9, 9.1)})
+    assert rows["tree, global mutex"] == (None, {2: (1.6, None), 4: (3.0, None), 16: (2.6, None)})
+    assert rows["tree, local mutexes"][0] == "treenovl" and rows["tree, local mutexes + virtual loss"][0] == "tree"

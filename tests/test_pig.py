@@ -140,3 +140,101 @@ def test_duel_of_two_policies_agrees_with_self_play():
     assert first > best.value(0, 0, 0) and second > 1 - best.value(0, 0, 0)
     hold_first, _ = duel(hold, hold, 30)
     assert hold_first == pytest.approx(policy_values(hold_at(20), 30).value(0, 0, 0), abs=1e-9)
+
+
+class _OpenSpielPig:
+    """OpenSpiel's ``pig`` state, two players, as ``pig.cc`` writes it (``DoApplyAction``, ``IsTerminal``, ``Returns``).
+
+    Actions: 0 roll, 1 stop; a chance outcome ``i`` is the face ``i + 1``. ``total_moves`` counts
+    the decisions only; the game ends once it reaches ``horizon`` or a score reaches the target.
+    """
+
+    def __init__(self, horizon: int, win_score: int, dice: int) -> None:
+        self.horizon, self.win_score, self.dice = horizon, win_score, dice
+        self.total_moves, self.cur_player, self.turn_player, self.scores, self.turn_total = 0, 0, 0, [0, 0], 0
+
+    def terminal(self) -> bool:
+        return self.total_moves >= self.horizon or max(self.scores) >= self.win_score
+
+    def returns(self) -> list[float]:
+        for p in (0, 1):
+            if self.scores[p] >= self.win_score:
+                return [1.0 if q == p else -1.0 for q in (0, 1)]
+        return [0.0, 0.0]
+
+    def legal(self) -> list[int]:
+        if self.cur_player == -1:
+            return list(range(self.dice))
+        if self.terminal():
+            return []
+        return [1] if self.scores[self.cur_player] + self.turn_total >= self.win_score else [0, 1]
+
+    def apply(self, action: int) -> None:
+        if self.cur_player >= 0 and action == 0:
+            self.cur_player = -1
+            self.total_moves += 1
+        elif self.cur_player >= 0:
+            self.scores[self.turn_player] += self.turn_total
+            self.turn_total, self.turn_player = 0, 1 - self.turn_player
+            self.cur_player = self.turn_player
+            self.total_moves += 1
+        elif action == 0:
+            self.turn_total, self.turn_player = 0, 1 - self.turn_player
+            self.cur_player = self.turn_player
+        else:
+            self.turn_total += action + 1
+            self.cur_player = self.turn_player
+
+
+@pytest.mark.parametrize(("horizon", "target", "die"), [(7, 10, 6), (20, 20, 6), (1, 5, 2), (40, 30, 3)])
+def test_horizon_has_openspiels_meaning_in_lock_step(horizon, target, die):
+    """Random games played move for move against OpenSpiel's rules: same moves, same end, same returns."""
+    game = make_game(f"pig:target={target},die={die},horizon={horizon}")
+    rng = random.Random(horizon * 1000 + target)
+    draws = 0
+    for _ in range(150):
+        theirs, state = _OpenSpielPig(horizon, target, die), game.initial_state()
+        while True:
+            assert game.is_terminal(state) == theirs.terminal()
+            if theirs.terminal():
+                break
+            rolling = game.to_move(state) == CHANCE
+            assert rolling == (theirs.cur_player == -1)
+            ours = game.legal_moves(state)
+            assert [m - 1 for m in ours] == theirs.legal() if rolling else list(ours) == theirs.legal()
+            move = rng.choice(ours) if not rolling or rng.random() < 0.8 else 1  # pig out often enough
+            state = game.play(state, move)
+            theirs.apply(move - 1 if rolling else move)
+        assert game.returns(state) == tuple((r + 1) / 2 for r in theirs.returns())
+        draws += game.winner(state) is None
+    assert draws > 0 or horizon >= 40  # short horizons end some games as draws
+
+
+def test_horizon_ends_a_game_of_two_holders_as_a_draw_and_keeps_a_win_at_the_last_decision():
+    game = make_game("pig:horizon=1000")
+    assert game.spec == "pig:target=100,die=6,horizon=1000" and make_game(game.spec) == game
+    state = game.initial_state()
+    for _ in range(1000):  # two players who always hold: without a horizon they never finish
+        assert not game.is_terminal(state)
+        state = game.play(state, HOLD)
+    assert game.is_terminal(state) and game.winner(state) is None and game.returns(state) == (0.5, 0.5)
+    assert state.decisions == 1000 and game.legal_moves(state) == () and "draw" in game.render(state)
+    short = make_game("pig:target=5,horizon=2")
+    won = short.play(short.play(short.play(short.initial_state(), ROLL), 6), HOLD)  # the second decision wins
+    assert short.is_terminal(won) and short.winner(won) == 0
+    in_the_air = short.play(short.play(short.initial_state(), HOLD), ROLL)  # the horizon falls with the die rolling
+    assert short.is_terminal(in_the_air) and short.legal_moves(in_the_air) == () and short.winner(in_the_air) is None
+    assert make_game("pig").horizon is None and make_game("pig").spec == "pig:target=100,die=6"
+    plain = make_game("pig:target=10")
+    assert plain.play(plain.initial_state(), HOLD).decisions == 0  # no horizon: positions still repeat
+
+
+def test_horizon_is_checked():
+    with pytest.raises(ValueError, match="horizon=0"):
+        make_game("pig:horizon=0")
+    check_game(make_game("pig:target=10,horizon=12"), games=20)
+    game = make_game("pig:target=10,horizon=5")
+    with pytest.raises(ValueError, match="decisions"):
+        game.check_state(PigState((0, 0), 0, 0, False, 6))
+    with pytest.raises(ValueError, match="decisions"):
+        make_game("pig:target=10").check_state(PigState((0, 0), 0, 0, False, 1))

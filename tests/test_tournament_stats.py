@@ -13,6 +13,7 @@ from mctslab.tournament import (
     bradley_terry,
     games_needed,
     games_needed_one_sample,
+    holm,
     score_interval,
     wilson,
 )
@@ -282,3 +283,18 @@ def test_score_interval_edges_symmetry_and_errors():
         score_interval(1.5, 2, 3)
     with pytest.raises(ValueError, match="confidence"):
         score_interval(1, 2, 3, 1.0)
+
+
+def test_holm_steps_down_and_keeps_the_family_wise_error_rate():
+    # Bonferroni (0.05 / 3 = 0.0167 each) rejects only the first; Holm compares 0.02 with 0.05 / 2, then 0.04 with 0.05.
+    assert holm([0.001, 0.02, 0.04]) == (True, True, True)
+    assert holm([0.04, 0.001, 0.02]) == (True, True, True)  # the order given is kept
+    assert holm([0.001, 0.03, 0.04]) == (True, False, False)  # a step that fails stops the rest
+    assert holm([0.2, 0.3]) == (False, False) and holm([]) == ()
+    # Under the null (uniform p-values), three tests reject anything in at most 5% of families.
+    rng = np.random.default_rng(38)
+    families = 20_000
+    false_alarms = sum(any(holm(rng.random(3))) for _ in range(families))
+    assert wilson(false_alarms, families, 0.999)[0] < 0.05
+    with pytest.raises(ValueError, match="p-value"):
+        holm([0.5, 1.5])

@@ -9,7 +9,9 @@ by an HTML comment in the markdown cell, ``<!-- not a verdict: REASON -->``, whi
 cell; words in inline code (``level=2`` in backquotes) are names, not verdicts. The evidence
 must be in the check's code: a token named only in a comment does not count. A count alone
 ("0 of 100 games lost") does not back "never", "ahead" or "better": an interval (``score_ci``,
-Wilson's, corrected for the number of comparisons) or the exact value does.
+Wilson's, corrected for the number of comparisons), the exact value, or a paired test (the exact
+sign test on the same boards or trees, ``as_far_probability(k, n, 0.5)``, corrected with ``holm``)
+does.
 
 Notebooks 00-08 are checked by ``tests/test_notebooks_meta.py``'s conventions; this rule starts
 with 09, the first notebook whose verdicts compare agents over many intervals.
@@ -39,8 +41,23 @@ VERDICT = re.compile(
 "level" alone names a search level (NMCS) or a trap level (Ramanujan et al. 2010): only "draw
 level", "level with" and "on a level" state a verdict."""
 
-EVIDENCE = ("_ci(", ".ci(", "wilson(", "interval", "bonferroni", "holm", "fraction(", "exact")
-"""What a check's source contains when it asserts with an interval or an exact value (any case)."""
+EVIDENCE = (
+    "_ci(",
+    ".ci(",
+    "wilson(",
+    "interval",
+    "bonferroni",
+    "holm",
+    "fraction(",
+    "exact",
+    "as_far_probability(",
+    "sign_test(",
+)
+"""What a check's source contains when it asserts with an interval, an exact value or a paired test (any case).
+
+A paired test is the exact sign test on the pairs that differ: ``as_far_probability(k, n, 0.5)``
+(:mod:`mctslab.tournament.stats`) or a ``sign_test(`` method (``Race.sign_test``), with
+``holm(`` for several at once; a paired count alone, like any count, is no evidence."""
 
 WAIVER = re.compile(r"<!--\s*not a verdict:\s*\S[^>]*?-->", re.I)
 """The comment that waives the rule for a markdown cell: a word used in a non-verdict sense, and why."""
@@ -123,7 +140,8 @@ def test_every_verdict_is_asserted_with_an_interval(path):
     problems = unbacked_verdicts(json.loads(path.read_text())["cells"])
     assert not problems, (
         f"{path.name}: verdicts without a '# Check:' cell (tagged 'check') beside them that asserts with an "
-        "interval or exact value (_ci(, wilson(, interval, bonferroni, holm, Fraction(, exact); waive a "
+        "interval, exact value or paired test (_ci(, wilson(, interval, bonferroni, holm, Fraction(, exact, "
+        "as_far_probability(, sign_test(); waive a "
         "non-verdict use with <!-- not a verdict: REASON -->:\n  " + "\n  ".join(problems)
     )
 
@@ -185,3 +203,18 @@ def test_a_waived_word_passes_and_words_are_whole():
     assert unbacked_verdicts([_markdown("Now UCT draws\nlevel.")]) == ["cell 0 (md) says 'draws level'"]
     assert unbacked_verdicts([_markdown("UCT is level with PUCT.")]) == ["cell 0 (md) says 'level with'"]
     assert unbacked_verdicts([_markdown("A level-2 search; traps of level 3.")]) == []
+
+
+def test_a_verdict_beside_a_paired_test_passes_and_a_paired_count_alone_fails():
+    """Levels or agents that play the same boards are compared paired: the exact sign test backs a verdict."""
+    result = _code("more, less = 25, 1  # boards where level 2 scores more, less than level 1")
+    sign = _code(
+        "# Check: level 2 beats level 1 on the same boards (sign test).\n"
+        "assert as_far_probability(more, more + less, 0.5) < 0.05 / 3",
+        ("check",),
+    )
+    assert unbacked_verdicts([result, _markdown("Level 2 beats level 1."), sign]) == []
+    race = _code("# Check: RAVE wins sooner.\nassert race.sign_test(1, 0) < 0.05", ("check",))
+    assert unbacked_verdicts([_markdown("RAVE is better."), race]) == []
+    counted = _code("# Check: level 2 beats level 1 (paired).\nassert more > less", ("check",))
+    assert unbacked_verdicts([result, _markdown("Level 2 beats level 1."), counted]) == ["cell 1 (md) says 'beats'"]

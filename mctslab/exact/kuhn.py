@@ -14,8 +14,8 @@ it is). Values are in chips for player 0, exact :class:`~fractions.Fraction` s.
   ``exploitability`` (NashConv / 2); 0 exactly at a Nash equilibrium;
 * :func:`equilibrium`: Kuhn's closed-form family, player 0 bluffing the Jack with
   probability ``alpha`` in [0, 1/3]; value -1/18 for player 0 (Kuhn 1950);
-* :func:`cfr`: counterfactual regret minimisation (Zinkevich et al. 2007) computing an
-  equilibrium here, its average policy's exploitability falling towards 0;
+* :func:`cfr`: vanilla counterfactual regret minimisation (Zinkevich et al. 2007, simultaneous
+  updates) computing an equilibrium here, its average policy's exploitability falling towards 0;
 * :func:`perfect_information_values`: a move's minimax value when every card is seen,
   what determinized search converges to in each world.
 """
@@ -129,40 +129,70 @@ def uniform_policy() -> dict[Hashable, dict[int, Fraction]]:
 def cfr(iterations: int) -> dict[Hashable, dict[int, Fraction]]:
     """The average policy of ``iterations`` of vanilla CFR (Zinkevich et al. 2007), as exact Fractions.
 
+    Vanilla (textbook) CFR with simultaneous updates: each iteration fixes both players'
+    current strategies (regret matching on the regrets of the iterations before), walks
+    all six deals with them, and only then adds the iteration's counterfactual regrets and
+    reach-weighted strategies. The average policy's exploitability after 10 / 100 / 1,000
+    iterations is 0.0962 / 0.0257 / 0.0073 chips (``tests/test_exploitability.py`` checks
+    it against a second implementation and against OpenSpiel's simultaneous-update
+    solver's average policy after two iterations).
+
     Regrets are floats; the average policy is turned into Fractions exactly (each float's
     own value), so :func:`exploitability` of it is exact.
+
+    Args:
+        iterations: how many CFR iterations, >= 0 (0 gives the uniform policy).
+
+    Returns:
+        The average policy, for both players' twelve information states.
+
+    Raises:
+        ValueError: if ``iterations`` is negative.
     """
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
+        raise ValueError(f"iterations must be an integer >= 0, got {iterations!r}")
     keys = information_states(0) + information_states(1)
     regret = {key: [0.0, 0.0] for key in keys}
     total = {key: [0.0, 0.0] for key in keys}
 
-    def strategy(key: Hashable) -> list[float]:
+    def matched(key: Hashable) -> list[float]:
         positive = [max(r, 0.0) for r in regret[key]]
         s = sum(positive)
         return [p / s for p in positive] if s > 0 else [0.5, 0.5]
 
-    def walk(cards: tuple[int, int], history: tuple[int, ...], reach: list[float]) -> float:
+    def walk(
+        cards: tuple[int, int],
+        history: tuple[int, ...],
+        reach: list[float],
+        sigma: Mapping[Hashable, list[float]],
+        change: dict[Hashable, list[float]],
+    ) -> float:
         state = KuhnState(cards, history)
         if GAME.is_terminal(state):
             return float(GAME.chips(state))
         player = len(history) % 2
         key = (cards[player], 2, history)
-        sigma = strategy(key)
+        here = sigma[key]
         values = []
         for m in (0, 1):
             child_reach = list(reach)
-            child_reach[player] *= sigma[m]
-            values.append(walk(cards, (*history, m), child_reach))
-        node = sigma[0] * values[0] + sigma[1] * values[1]
+            child_reach[player] *= here[m]
+            values.append(walk(cards, (*history, m), child_reach, sigma, change))
+        node = here[0] * values[0] + here[1] * values[1]
         sign = 1 if player == 0 else -1
         for m in (0, 1):
-            regret[key][m] += reach[1 - player] * sign * (values[m] - node)
-            total[key][m] += reach[player] * sigma[m]
+            change[key][m] += reach[1 - player] * sign * (values[m] - node)
+            total[key][m] += reach[player] * here[m]
         return node
 
     for _ in range(iterations):
+        sigma = {key: matched(key) for key in keys}  # this iteration's strategies, fixed for all deals
+        change = {key: [0.0, 0.0] for key in keys}
         for deal in DEALS:
-            walk(deal, (), [1.0, 1.0])
+            walk(deal, (), [1.0, 1.0], sigma, change)
+        for key in keys:  # simultaneous update: the regrets change only after every deal is walked
+            regret[key][0] += change[key][0]
+            regret[key][1] += change[key][1]
     policy = {}
     for key in keys:
         s = sum(total[key])

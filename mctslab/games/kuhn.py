@@ -168,8 +168,10 @@ class Kuhn(Game):
         if len(state.cards) <= player:
             return f"you are {me}; the cards are being dealt"
         pot = 2 + sum(state.history)
+        shown = self.reveals_at_end(state)  # after a showdown the result names the other card: it is not hidden
+        other = "both cards are turned over" if shown else "the other card is hidden"
         lines = [
-            f"you are {me} and hold {CARDS[state.cards[player]]} (J < Q < K; the other card is hidden)",
+            f"you are {me} and hold {CARDS[state.cards[player]]} (J < Q < K; {other})",
             f"bets: {self._bets(state)}; the pot holds {pot} chips (1 ante each)",
         ]
         if self.is_terminal(state):

@@ -11,6 +11,14 @@ a chance node (:data:`~mctslab.games.kinds.CHANCE` to move) whose outcomes are t
 faces ``1`` to ``die``, each with probability ``Fraction(1, die)``; the face rolled is
 recorded as a move.
 
+A ``horizon`` ends the game as a draw after that many decisions (rolls and holds, not the
+faces rolled), as OpenSpiel's ``pig`` does (its ``IsTerminal``: ``total_moves_ >= horizon_``;
+its ``Returns``: a score at the target still wins, else every player gets 0). OpenSpiel's
+default is 1000, so ``pig:horizon=1000`` is its ``pig``. Ours is none (``horizon=None``):
+the exact solutions (:mod:`mctslab.exact.pig`, the ``expectimax`` agent) are for the game
+without one, in which positions repeat (two players who pig out in turn are back where
+they were); a horizon puts the count of decisions in the state, so none repeats.
+
 Source: Todd W. Neller and Clifton G. M. Presser, "Optimal Play of the Dice Game Pig",
 The UMAP Journal 25(1), 2004 (the rules, and the optimal policy by value iteration:
 :mod:`mctslab.exact.pig`). With ``die=2`` (a coin: ``1`` loses the turn, ``2`` scores 2)
@@ -35,6 +43,7 @@ HOLD = 1
 
 MAX_TARGET = 1000
 MAX_DIE = 20
+MAX_HORIZON = 1_000_000
 
 
 class PigState(NamedTuple):
@@ -45,18 +54,24 @@ class PigState(NamedTuple):
         total: the turn total of the player to move (points rolled this turn, not yet banked).
         player: the player whose turn it is, 0 or 1.
         rolling: True at a chance node: the die is in the air.
+        decisions: the rolls and holds played so far, counted only in a game with a
+            ``horizon`` (always 0 without one, so that positions repeat).
     """
 
     scores: tuple[int, int]
     total: int
     player: int
     rolling: bool
+    decisions: int = 0
 
 
 @register_game(
     "pig",
-    params={"target": int, "die": int},
-    summary="Pig, the dice game: roll (0) or hold (1); a 1 loses the turn's points (default target=100, die=6)",
+    params={"target": int, "die": int, "horizon": int},
+    summary=(
+        "Pig, the dice game: roll (0) or hold (1); a 1 loses the turn's points (default target=100, die=6; "
+        "horizon=H ends it as a draw after H decisions, as OpenSpiel's pig)"
+    ),
     test_spec="pig:target=10",
 )
 class Pig(Game):
@@ -65,22 +80,35 @@ class Pig(Game):
     Args:
         target: the score that wins, 1 to 1000 (default 100).
         die: the number of faces, 2 to 20 (default 6).
+        horizon: the number of decisions (rolls and holds) after which the game ends as a
+            draw unless a score has reached the target, 1 to 1,000,000, as OpenSpiel's
+            ``horizon`` (its default 1000); ``None`` (the default) for no limit.
 
     Raises:
-        ValueError: if ``target`` or ``die`` is out of range.
+        ValueError: if ``target``, ``die`` or ``horizon`` is out of range.
     """
 
     has_chance = True
     rollout_order = "ordered"
 
-    def __init__(self, target: int = 100, die: int = 6) -> None:
+    def __init__(self, target: int = 100, die: int = 6, horizon: int | None = None) -> None:
         if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_TARGET:
             raise ValueError(f"Pig's target must be an int from 1 to {MAX_TARGET}, got {target!r}")
         if isinstance(die, bool) or not isinstance(die, int) or not 2 <= die <= MAX_DIE:
             raise ValueError(f"Pig's die must have 2 to {MAX_DIE} faces, got die={die!r}")
+        if horizon is not None and (
+            isinstance(horizon, bool) or not isinstance(horizon, int) or not 1 <= horizon <= MAX_HORIZON
+        ):
+            raise ValueError(
+                f"Pig's horizon must be an int from 1 to {MAX_HORIZON} (decisions before a draw) or None, "
+                f"got horizon={horizon!r}"
+            )
         self.target = target
         self.die = die
-        self.spec = f"pig:target={target},die={die}"
+        self.horizon = horizon
+        self._step = 0 if horizon is None else 1  # what a decision adds to the count (none without a horizon)
+        self._limit = MAX_HORIZON + 1 if horizon is None else horizon  # a count never reached without a horizon
+        self.spec = f"pig:target={target},die={die}" + ("" if horizon is None else f",horizon={horizon}")
         self._outcomes = tuple((face, Fraction(1, die)) for face in range(1, die + 1))
         self._initial = PigState((0, 0), 0, 0, False)
 
@@ -95,7 +123,7 @@ class Pig(Game):
             InvalidStateError: saying what is wrong.
         """
         super().check_state(state)
-        scores, total, player, rolling = state
+        scores, total, player, rolling, _ = state
         if type(scores) is not tuple or len(scores) != 2 or not all(type(s) is int and s >= 0 for s in scores):
             self.refuse_state(state, "its scores must be two ints >= 0")
         if min(scores) >= self.target:
@@ -104,6 +132,11 @@ class Pig(Game):
             self.refuse_state(state, "its turn total must be an int >= 0")
         if type(player) is not int or player not in (0, 1) or type(rolling) is not bool:
             self.refuse_state(state, "the player must be 0 or 1 and rolling a bool")
+        decisions = state.decisions
+        if self.horizon is None and decisions != 0:
+            self.refuse_state(state, "without a horizon its count of decisions must be 0")
+        if self.horizon is not None and (type(decisions) is not int or not 0 <= decisions <= self.horizon):
+            self.refuse_state(state, f"its count of decisions must be an int from 0 to the horizon {self.horizon}")
 
     def to_move(self, state: PigState) -> int:
         """The player whose turn it is, or ``CHANCE`` while the die rolls."""
@@ -131,22 +164,22 @@ class Pig(Game):
 
     def apply(self, state: PigState, move: int) -> PigState:
         """Roll, hold, or (while rolling) the face that came up (unchecked; see :meth:`Game.play`)."""
-        scores, total, player, rolling = state
+        scores, total, player, rolling, decisions = state
         if rolling:
             if move == 1:  # pigged out: the turn total is lost, the turn passes
-                return PigState(scores, 0, 1 - player, False)
-            return PigState(scores, total + move, player, False)
-        if move == ROLL:
-            return PigState(scores, total, player, True)
+                return PigState(scores, 0, 1 - player, False, decisions)
+            return PigState(scores, total + move, player, False, decisions)
+        if move == ROLL:  # a roll or a hold is a decision (OpenSpiel's total_moves_)
+            return PigState(scores, total, player, True, decisions + self._step)
         banked = (scores[0] + total, scores[1]) if player == 0 else (scores[0], scores[1] + total)
-        return PigState(banked, 0, 1 - player, False)
+        return PigState(banked, 0, 1 - player, False, decisions + self._step)
 
     def is_terminal(self, state: PigState) -> bool:
-        """True once a score has reached the target."""
-        return max(state.scores) >= self.target
+        """True once a score has reached the target, or after ``horizon`` decisions (even with the die in the air)."""
+        return state.decisions >= self._limit or max(state.scores) >= self.target
 
     def winner(self, state: PigState) -> int | None:
-        """The player whose score reached the target; ``None`` during the game."""
+        """The player whose score reached the target; ``None`` during the game or at a draw (the horizon)."""
         if state.scores[0] >= self.target:
             return 0
         if state.scores[1] >= self.target:
@@ -159,6 +192,8 @@ class Pig(Game):
         won = self.winner(state)
         if won is not None:
             return f"{head}\nplayer {won} wins"
+        if self.is_terminal(state):
+            return f"{head}\ndraw: the horizon of {self.horizon} decisions is reached"
         action = "rolling the die" if state.rolling else "to move: 0 roll, 1 hold"
         return f"{head}\nplayer {state.player} {action}, turn total {state.total}"
 
@@ -179,6 +214,8 @@ class Pig(Game):
         won = self.winner(state)
         if won is not None:
             return f"{head}\n{'you win' if won == player else f'P{won} wins'}"
+        if self.is_terminal(state):
+            return f"{head}\ndraw: the horizon of {self.horizon} decisions is reached"
         who = "your" if state.player == player else f"P{state.player}'s"
         line = f"{who} turn, turn total {state.total}"
         if state.player == player and not state.rolling and self.legal_moves(state) == (HOLD,):

@@ -17,7 +17,15 @@ from .records import GameResult, GameTask, game_seed
 from .results_file import ResultsFileError, ResultsFileWarning
 from .roundrobin import RoundRobinResult, round_robin
 from .runner import run_games
-from .stats import Outcomes, as_far_probability, games_needed, games_needed_one_sample, score_interval, wilson
+from .stats import (
+    Outcomes,
+    as_far_probability,
+    games_needed,
+    games_needed_one_sample,
+    holm,
+    score_interval,
+    wilson,
+)
 from .workers import RunIncomplete, RunInterrupted
 
 __all__ = [
@@ -37,6 +45,7 @@ __all__ = [
     "game_seed",
     "games_needed",
     "games_needed_one_sample",
+    "holm",
     "play_match",
     "read_match",
     "round_robin",

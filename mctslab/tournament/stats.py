@@ -8,7 +8,7 @@ Sources: Wilson (1927), "Probable inference, the law of succession, and statisti
 inference", JASA 22; Brown, Cai and DasGupta (2001), "Interval estimation for a binomial
 proportion", Statistical Science 16 (why Wilson and not the textbook normal interval, and
 where its coverage dips); :func:`score_interval` extends Wilson's construction to scores
-with draws;
+with draws; :func:`holm` corrects several tests at once (Holm 1979);
 Fleiss, Levin and Paik (2003), *Statistical Methods for Rates and Proportions*, ch. 2
 (games needed to tell one rate from a fixed value) and ch. 4 (to separate two rates).
 """
@@ -16,6 +16,7 @@ Fleiss, Levin and Paik (2003), *Statistical Methods for Rates and Proportions*, 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -336,3 +337,34 @@ def as_far_probability(k: int, n: int, p: float) -> float:
             log_term += (x * log_p if x else 0.0) + ((n - x) * log_q if x < n else 0.0)
             total += math.exp(log_term)
     return min(1.0, total)
+
+
+def holm(p_values: Sequence[float], alpha: float = 0.05) -> tuple[bool, ...]:
+    """Holm's step-down correction: which of several tests reject, all of them together at level ``alpha``.
+
+    Sort the m p-values; the k-th smallest (k = 1 ... m) rejects if it is below
+    ``alpha / (m - k + 1)`` and every smaller one rejected. The chance that any true null
+    hypothesis is rejected stays at most ``alpha``, as with Bonferroni's ``alpha / m`` for
+    every test, which Holm's rejects at least as often (Holm 1979, "A simple sequentially
+    rejective multiple test procedure", Scandinavian Journal of Statistics 6(2)). For a
+    paired sign test's p-value use ``as_far_probability(k, n, 0.5)``.
+
+    Args:
+        p_values: one p-value per test, each in [0, 1].
+        alpha: the family-wise error rate, in (0, 1).
+
+    Returns:
+        For each test, in the order given, whether it rejects.
+
+    Raises:
+        TypeError: if a p-value or ``alpha`` is not a number.
+        ValueError: if a p-value is outside [0, 1] or ``alpha`` outside (0, 1).
+    """
+    ps = [probability("a p-value", p, hint=" (in [0, 1])") for p in p_values]
+    alpha = number("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True, hint=" (e.g. 0.05)")
+    rejects = [False] * len(ps)
+    for k, i in enumerate(sorted(range(len(ps)), key=ps.__getitem__)):
+        if ps[i] >= alpha / (len(ps) - k):
+            break
+        rejects[i] = True
+    return tuple(rejects)

@@ -7,7 +7,8 @@
   budgets and seeds;
 * :func:`determinized_limit_policy`: what determinized search converges to with a perfect
   search in each world: at every information state, the move that is best in more of
-  the worlds (the opponent's two possible cards), a tie split evenly.
+  the worlds (the opponent's two possible cards), a tie split evenly (or broken towards
+  one move, which changes its exploitability from 1/12 to 1/6).
 """
 
 from __future__ import annotations
@@ -75,13 +76,31 @@ def world_votes(key: Hashable) -> dict[int, int]:
     return votes
 
 
-def determinized_limit_policy() -> dict[Hashable, dict[int, Fraction]]:
-    """Determinized search with a perfect search per world: the move best in more worlds; a tie split evenly."""
+def determinized_limit_policy(tie: int | None = None) -> dict[Hashable, dict[int, Fraction]]:
+    """Determinized search with a perfect search per world: the move best in more worlds.
+
+    Four of the twelve information states are ties (each move best in one world, or no
+    move strictly best in either). How a tie is broken decides the limit policy's
+    exploitability: split evenly (``tie=None``) it is exactly 1/12 chip; broken always
+    towards one move (``tie=0`` pass, ``tie=1`` bet) the policy is pure and gives away
+    1/6, the least any deterministic policy of Kuhn poker can (:func:`least_exploitable_pure`).
+
+    Args:
+        tie: ``None`` to split a tie 1/2-1/2, or the move (0 pass, 1 bet) a tie goes to.
+
+    Raises:
+        ValueError: if ``tie`` is not ``None``, 0 or 1.
+    """
+    if tie not in (None, 0, 1) or isinstance(tie, bool):
+        raise ValueError(f"tie must be None (split evenly), 0 (pass) or 1 (bet), got {tie!r}")
     policy = {}
     for key in KEYS:
         votes = world_votes(key)
         if votes[0] == votes[1]:
-            policy[key] = {0: Fraction(1, 2), 1: Fraction(1, 2)}
+            if tie is None:
+                policy[key] = {0: Fraction(1, 2), 1: Fraction(1, 2)}
+            else:
+                policy[key] = {m: Fraction(int(m == tie)) for m in (0, 1)}
         else:
             best = max(votes, key=votes.__getitem__)
             policy[key] = {m: Fraction(int(m == best)) for m in (0, 1)}

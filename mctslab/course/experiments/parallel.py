@@ -10,6 +10,8 @@ opponent. Here time is playouts, and the threads are simulated
 * the **points**: each mode (root, tree, tree without virtual loss, leaf) at ``K = 2, 4, 8, 16``
   workers of ``N`` playouts each, against the same opponent;
 * :func:`difference_interval`: two points' scores compared;
+* :data:`PAPER_TABLE` and :func:`beside_the_paper`: the paper's strength-speedups as a
+  secondary source transcribes them (the paper itself was not read), beside ours;
 * :func:`strength_speedup`: the budget multiple at which the curve reaches a point's score
   (linear in log2 of the budget between the measured budgets), with an interval from the
   point's score interval and the curve's own intervals (:func:`speedup_interval`).
@@ -190,6 +192,59 @@ def difference_interval(a: Outcomes, b: Outcomes, confidence: float) -> tuple[fl
         d - math.sqrt((a.score - a_low) ** 2 + (b_high - b.score) ** 2),
         d + math.sqrt((a_high - a.score) ** 2 + (b.score - b_low) ** 2),
     )
+
+
+PAPER_LABEL = "the paper's table as transcribed by a secondary source (the paper itself was not read)"
+"""How :data:`PAPER_TABLE` is to be shown, every time it is shown."""
+PAPER_METHODS = (
+    "leaf",
+    "root",
+    "tree, global mutex",
+    "tree, local mutexes",
+    "tree, local mutexes + virtual loss",
+)
+"""The columns of :data:`PAPER_TABLE`, in its order."""
+PAPER_TABLE: dict[int, tuple[float, ...]] = {
+    2: (1.2, 3.0, 1.6, 1.9, 2.0),
+    4: (1.7, 6.5, 3.0, 3.0, 3.6),
+    16: (2.4, 14.9, 2.6, 3.3, 8.5),
+}
+"""Chaslot, Winands and van den Herik (2008)'s strength-speedups in Mango on 13 x 13 Go, by threads.
+
+Threads -> one strength-speedup per method of :data:`PAPER_METHODS`. :data:`PAPER_LABEL`: the
+paper's own text was not reachable; these numbers are its table as a public thesis repository
+transcribes it (ofilip/Distributed-Monte-Carlo-Tree-Search, ``tests/r/parallel-mcts-matrix.txt``);
+the 16-thread row and root's 6.5 at 4 threads agree with every other secondary source found
+(the course's ``notes/papers.md``). A reference to read ours beside, never a target.
+"""
+NEAREST_MODE: dict[str, str | None] = {
+    "leaf": "leaf",
+    "root": "root",
+    "tree, global mutex": None,
+    "tree, local mutexes": "treenovl",
+    "tree, local mutexes + virtual loss": "tree",
+}
+"""Each of the paper's methods -> the simulated mode nearest to it here (``None``: none; a global
+mutex serialises the threads, which simulated workers, never waiting, cannot show)."""
+
+
+def beside_the_paper(speedups: dict[tuple[str, int], float]) -> list[tuple[str, str | None, dict[int, tuple]]]:
+    """:data:`PAPER_TABLE` beside the strength-speedups measured here, at the paper's thread counts.
+
+    Args:
+        speedups: ``{(mode, workers): strength-speedup}`` measured here (:func:`strength_speedup`).
+
+    Returns:
+        One row per method of :data:`PAPER_METHODS`: the method, the nearest mode here (or
+        ``None``), and ``{threads: (the paper's value, ours or None)}`` for each thread count
+        of :data:`PAPER_TABLE`.
+    """
+    rows = []
+    for i, method in enumerate(PAPER_METHODS):
+        mode = NEAREST_MODE[method]
+        cells = {k: (row[i], None if mode is None else speedups.get((mode, k))) for k, row in PAPER_TABLE.items()}
+        rows.append((method, mode, cells))
+    return rows
 
 
 def main(argv: Sequence[str] | None = None) -> None:
