@@ -15,7 +15,11 @@ import hashlib
 import json
 import multiprocessing
 import os
+import shutil
+import signal
 import sys
+import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -25,9 +29,9 @@ from tqdm.auto import tqdm
 
 from .catalogue import EXERCISES
 from .run import grade_submission
-from .sandbox import Limits, adopt_orphans, describe, kill_descendants, probe
+from .sandbox import Limits, _descends, _parents, adopt_orphans, describe, kill_descendants, probe
 
-__all__ = ["columns", "find_submissions", "grade_folder", "results_path", "write_csv"]
+__all__ = ["GradingInterrupted", "columns", "find_submissions", "grade_folder", "results_path", "write_csv"]
 
 
 def find_submissions(folder: Path) -> list[Path]:
@@ -119,13 +123,62 @@ def _locked(results: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _work(path: str, root: str, level: str, limits: Limits, hidden: tuple[str, ...]) -> dict:
+def _work(path: str, root: str, level: str, limits: Limits, hidden: tuple[str, ...], scratch: str) -> dict:
     """In a worker process: grade one submission, then kill whatever it left running."""
     adopt_orphans()
     try:
-        return grade_submission(Path(path), Path(root), level, limits, tuple(Path(h) for h in hidden))
+        return grade_submission(Path(path), Path(root), level, limits, tuple(Path(h) for h in hidden), Path(scratch))
     finally:
         kill_descendants()
+
+
+def _quiet_worker() -> None:
+    """A worker ignores Ctrl-C (a terminal sends it to the whole group): the main process stops it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class GradingInterrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM stopped the run; every submission graded before is kept in the results file."""
+
+    def __init__(self, graded: int, total: int, results: Path) -> None:
+        super().__init__(graded, total, results)
+        self.graded, self.total, self.results = graded, total, results
+
+    def __str__(self) -> str:
+        return (
+            f"interrupted: {self.graded} of {self.total} submissions graded, kept in {self.results.name}; "
+            "run the same command again to grade the rest"
+        )
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers and everything they started (kernels, what a submission left running) at once."""
+    workers = set(getattr(pool, "_processes", None) or {})
+    parents = _parents()
+    doomed = [pid for pid in parents if pid in workers or any(_descends(pid, w, parents) for w in workers)]
+    for pid in doomed:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    pool.shutdown(wait=True, cancel_futures=True)  # the workers are dead: this only reaps them
+
+
+@contextlib.contextmanager
+def _sigterm_as_ctrl_c() -> Iterator[None]:
+    """While grading, SIGTERM stops the run as Ctrl-C does (in the main thread only, where handlers run)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _failed(path: Path, folder: Path, why: str) -> dict:
@@ -207,9 +260,13 @@ def _grade(
     out.parent.mkdir(parents=True, exist_ok=True)
     bar = tqdm(total=len(todo), desc="grading", unit="notebook", disable=not progress)
     context = multiprocessing.get_context("spawn")
-    with results.open("a") as log:
+    scratch = tempfile.mkdtemp(prefix="mctslab-grade-")  # every submission's work folder, removed at the end
+    graded = 0
+    with results.open("a") as log, _sigterm_as_ctrl_c():
 
         def record(row: dict) -> None:
+            nonlocal graded
+            graded += 1
             row["sha256"] = digests[row["submission"]]
             row["sandbox"] = level
             log.write(json.dumps(row) + "\n")
@@ -220,27 +277,40 @@ def _grade(
         # All at once; then, alone, each one whose worker died (a dead worker breaks the whole pool,
         # failing every submission in it): one that kills its worker alone too is marked, the rest graded.
         rounds = [(todo, False)]
-        while rounds:
-            paths, alone = rounds.pop(0)
-            broken = []
-            for group in [[p] for p in paths] if alone else [paths]:
-                with ProcessPoolExecutor(max_workers=1 if alone else max(1, workers), mp_context=context) as pool:
-                    futures = {pool.submit(_work, str(p), str(folder), level, limits, hidden): p for p in group}
-                    for future in as_completed(futures):
-                        path = futures[future]
-                        try:
-                            record(future.result())
-                        except BrokenProcessPool:
-                            if not alone:
-                                broken.append(path)
-                            else:
-                                record(_failed(path, folder, "the process grading it died (killed by the system?)"))
-                        except Exception as error:  # noqa: BLE001 - one submission's failure stops nothing else
-                            record(_failed(path, folder, f"the grader failed on it: {type(error).__name__}: {error}"))
-            if broken:
-                say(f"a grading process died: grading the {len(broken)} submissions it held again, one at a time")
-                rounds.append((broken, True))
-    bar.close()
+        try:
+            while rounds:
+                paths, alone = rounds.pop(0)
+                broken = []
+                for group in [[p] for p in paths] if alone else [paths]:
+                    pool = ProcessPoolExecutor(
+                        max_workers=1 if alone else max(1, workers), mp_context=context, initializer=_quiet_worker
+                    )
+                    try:
+                        futures = {
+                            pool.submit(_work, str(p), str(folder), level, limits, hidden, scratch): p for p in group
+                        }
+                        for future in as_completed(futures):
+                            path = futures[future]
+                            try:
+                                record(future.result())
+                            except BrokenProcessPool:
+                                if not alone:
+                                    broken.append(path)
+                                else:
+                                    record(_failed(path, folder, "the process grading it died (killed by the system?)"))
+                            except Exception as error:  # noqa: BLE001 - one submission's failure stops nothing else
+                                why = f"the grader failed on it: {type(error).__name__}: {error}"
+                                record(_failed(path, folder, why))
+                    except KeyboardInterrupt:
+                        _stop(pool)
+                        raise GradingInterrupted(graded, len(todo), results) from None
+                    pool.shutdown(wait=True)
+                if broken:
+                    say(f"a grading process died: grading the {len(broken)} submissions it held again, one at a time")
+                    rounds.append((broken, True))
+        finally:
+            bar.close()
+            shutil.rmtree(scratch, ignore_errors=True)
     rows = [done[key] for key in sorted(digests) if key in done]
     write_csv(rows, out)
     return rows

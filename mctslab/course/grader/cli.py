@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 from pathlib import Path
 
 from .sandbox import WALL_EXTRA, WALL_PER_CPU_SECOND, Limits
@@ -97,13 +98,17 @@ def run(args: argparse.Namespace) -> int:
             f"--notebook-timeout {args.notebook_timeout:g} is shorter than --cell-timeout {args.cell_timeout:g}: "
             "a run holds many cells"
         )
-    from .batch import grade_folder  # nbclient and matplotlib: only when grading
+    from .batch import GradingInterrupted, grade_folder  # nbclient and matplotlib: only when grading
     from .html import write_report
 
     limits = Limits(cell=args.cell_timeout, notebook=args.notebook_timeout)
-    rows = grade_folder(
-        args.submissions, args.out, args.workers, limits, sandbox=args.sandbox, progress=not args.no_progress
-    )
+    try:
+        rows = grade_folder(
+            args.submissions, args.out, args.workers, limits, sandbox=args.sandbox, progress=not args.no_progress
+        )
+    except GradingInterrupted as stop:
+        print(f"python -m mctslab grade: {stop}", file=sys.stderr)
+        return 130
     print(f"{len(rows)} submissions graded into {args.out}")
     if args.html is not None:
         print(f"report: {write_report(rows, args.html)}")

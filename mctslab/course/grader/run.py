@@ -371,7 +371,12 @@ def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Li
 
 
 def grade_submission(
-    path: Path, root: Path, level: str, limits: Limits | None = None, hidden: tuple[Path, ...] = ()
+    path: Path,
+    root: Path,
+    level: str,
+    limits: Limits | None = None,
+    hidden: tuple[Path, ...] = (),
+    scratch: Path | None = None,
 ) -> dict:
     """Grade the notebook at ``path`` (a submission under ``root``); return its row and reports.
 
@@ -408,7 +413,7 @@ def grade_submission(
         row.update(score=0.0, max_score=0.0, flags="not-written", seconds=0.0, error="no known exercise")
         return row
     token = secrets.token_hex(12)
-    work = Path(tempfile.mkdtemp(prefix="mg-"))
+    work = Path(tempfile.mkdtemp(prefix="mg-", dir=scratch))  # in the run's scratch folder, removed with it
     try:
         sandbox = Sandbox(work, level, token, hidden)
         graded = _run_rounds(notebook, exercise, sandbox, limits)
