@@ -237,3 +237,18 @@ def test_the_exercise_is_read_from_the_notebook_not_its_file_name() -> None:
     assert identify("hw-12.ipynb", {"ucb1"}) is EXERCISES["12"]  # too little to say: the name decides
     assert identify("homework.ipynb", {"ucb1"}) is EXERCISES["04b"]
     assert identify("homework.ipynb", set()) is None
+
+
+def test_a_long_temporary_folder_still_grades(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernels' sockets are files in the work folder; a socket's path holds 107 bytes at most. A long
+    ``TMPDIR`` (pytest's own folders under xdist are ~90 bytes) once made every kernel fail to start."""
+    import tempfile
+
+    long = tmp_path / ("t" * 60)
+    long.mkdir()
+    monkeypatch.setenv("TMPDIR", str(long))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    folder = tmp_path / "submissions"
+    _write(folder, "correct", json.dumps(_student()))
+    (row,) = grade_folder(folder, tmp_path / "g.csv", workers=1, sandbox=SANDBOX, progress=False, say=lambda s: None)
+    assert row["score"] == FULL_04B and row["flags"] == "", row.get("error") or row

@@ -14,6 +14,7 @@ import secrets
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,8 +34,9 @@ def _write(folder: Path, name: str, text: str) -> None:
 @pytest.mark.parametrize("how", ["ctrl-c to the group", "sigterm to the grader"])
 def test_a_signal_stops_the_grader_at_once_leaving_nothing_behind(tmp_path: Path, how: str) -> None:
     token = secrets.token_hex(6)
-    folder, scratch = tmp_path / "submissions", tmp_path / "tmp"
-    scratch.mkdir()
+    folder = tmp_path / "submissions"
+    # The grader's temporary folder, short (the kernels' sockets live in it, 107 bytes of path at most).
+    scratch = Path(tempfile.mkdtemp(prefix="gi-", dir="/tmp"))
     _write(folder, "a_list", "[]")  # graded in a moment: kept
     sleeps = (
         "import subprocess, sys, time\n"
@@ -75,5 +77,6 @@ def test_a_signal_stops_the_grader_at_once_leaving_nothing_behind(tmp_path: Path
     assert took < 30, f"took {took:.1f} s to stop"  # (about 1 s quiet; the wall-clock backstop: 10 minutes)
     assert _processes_with(f"sleeper-{token}") == [] and _processes_with(str(scratch)) == []
     assert list(scratch.iterdir()) == []  # no work folder left
+    scratch.rmdir()
     kept = [json.loads(line) for line in (tmp_path / "grades.results.jsonl").read_text().splitlines()]
     assert [row["submission"].split("/")[0] for row in kept] == ["a_list"]

@@ -132,6 +132,13 @@ def _work(path: str, root: str, level: str, limits: Limits, hidden: tuple[str, .
         kill_descendants()
 
 
+def _short_temp() -> str:
+    """The temporary folder, or ``/tmp`` where its path is long: the kernels' ZeroMQ sockets are files in the
+    work folders, and a socket's path holds at most 107 bytes (a long ``TMPDIR`` made every kernel fail)."""
+    base = tempfile.gettempdir()
+    return "/tmp" if len(base) > 40 and os.path.isdir("/tmp") else base
+
+
 def _quiet_worker() -> None:
     """A worker ignores Ctrl-C (a terminal sends it to the whole group): the main process stops it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -260,7 +267,7 @@ def _grade(
     out.parent.mkdir(parents=True, exist_ok=True)
     bar = tqdm(total=len(todo), desc="grading", unit="notebook", disable=not progress)
     context = multiprocessing.get_context("spawn")
-    scratch = tempfile.mkdtemp(prefix="mctslab-grade-")  # every submission's work folder, removed at the end
+    scratch = tempfile.mkdtemp(prefix="mctslab-grade-", dir=_short_temp())  # the work folders, removed at the end
     graded = 0
     with results.open("a") as log, _sigterm_as_ctrl_c():
 
