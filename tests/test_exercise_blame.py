@@ -104,7 +104,9 @@ class ReturnsParent(Grows):
 
 
 # -- notebook 04b's style: plain functions, a class that calls them --------------------------
-def agent_of(expand):
+def agent_of(expand=expand, select=select):
+    """A MyUCT class calling these functions (notebook 04b's reference for the others)."""
+
     class MyUCT:
         def __init__(self, iterations=1000, c=SQRT2, seed=None):
             self.iterations, self.c, self.rng = iterations, c, random.Random(seed)

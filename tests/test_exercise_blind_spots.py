@@ -23,7 +23,9 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from test_exercise_blame import agent_of
 from test_exercise_chance import ChanceUCT, DiceMCTS, Leaf, backpropagate, draw_outcome, select_chance, ucb1
+from test_exercise_parts import expand  # the student's `expand` from 04b, pasted into notebook 12
 from test_exercise_uct_agent import Student
 from test_exercises_uct import select
 
@@ -118,24 +120,7 @@ def select_below_untried(node, c=SQRT2):
 
 def agent_of_select(select_function):
     """Notebook 04b's style: plain functions, a class that calls them (``select`` replaced)."""
-    from test_exercises_uct import backpropagate as backup
-    from test_exercises_uct import expand, simulate
-
-    class MyUCT:
-        def __init__(self, iterations=1000, c=SQRT2, seed=None):
-            self.iterations, self.c, self.rng = iterations, c, random.Random(seed)
-
-        def search(self, game, state):
-            root = TreeNode.root(game, state)
-            for _ in range(self.iterations):
-                node = expand(game, select_function(root, self.c), self.rng)
-                backup(node, simulate(game, node, self.rng))
-            return root
-
-        def select_move(self, game, state):
-            return max(self.search(game, state).children, key=lambda ch: ch.visits).move
-
-    return MyUCT
+    return agent_of(select=select_function)
 
 
 SLIPS_04B = {
@@ -206,19 +191,6 @@ def test_a_recursive_dataclass_agent_passes_every_check():
 
 
 # == notebook 12 ===============================================================================
-
-
-def expand(game, node, rng):
-    """The student's `expand` from 04b, pasted into notebook 12."""
-    if len(node.untried) == 0:
-        return node
-    i = rng.randrange(len(node.untried))
-    move = node.untried[i]
-    del node.untried[i]
-    after = game.apply(node.state, move)
-    kid = TreeNode(after, game.to_move(node.state), move, node, list(game.legal_moves(after)))
-    node.children.append(kid)
-    return kid
 
 
 def expand_chance(game, node, outcome, rng):
