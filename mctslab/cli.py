@@ -269,10 +269,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXTRAS = {"grade": "course", "course": "course"}
+"""The install extra that brings what a command needs beyond the core (numpy, tqdm)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``python -m mctslab`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     parser = build_parser()
     prog = parser.prog
+    args = None
     try:
         args = parser.parse_args(argv)
         if args.command is None:
@@ -284,6 +289,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, SpecError, IllegalMoveError, ResultsFileError, ValueError) as err:
         where = getattr(err, "prog", None) or prog
         print(f"{where}: error: {' '.join(str(err).split())}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as err:
+        missing = (err.name or "").split(".")[0]
+        if not missing or missing == "mctslab":
+            raise
+        extra = EXTRAS.get(getattr(args, "command", None), "")
+        hint = f"pip install 'mctslab[{extra}]'" if extra else f"pip install {missing}"
+        print(f"{prog}: error: this command needs {missing}, which is not installed: {hint}", file=sys.stderr)
         return 2
     except RunInterrupted as stop:
         print(f"{prog}: {stop.message()}", file=sys.stderr)

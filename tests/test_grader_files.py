@@ -252,3 +252,18 @@ def test_a_long_temporary_folder_still_grades(tmp_path: Path, monkeypatch: pytes
     _write(folder, "correct", json.dumps(_student()))
     (row,) = grade_folder(folder, tmp_path / "g.csv", workers=1, sandbox=SANDBOX, progress=False, say=lambda s: None)
     assert row["score"] == FULL_04B and row["flags"] == "", row.get("error") or row
+
+
+@pytest.mark.parametrize("module", ["nbclient", "nbformat"])
+def test_without_the_course_extra_grade_says_what_to_install_in_one_line(
+    tmp_path, one_submission, capsys, monkeypatch, module
+) -> None:
+    import sys
+
+    from test_fuzz_course_tools import one_line_error
+
+    for name in [m for m in sys.modules if m.startswith("mctslab.course.grader.") and not m.endswith(".cli")]:
+        monkeypatch.delitem(sys.modules, name)  # imported again, as in a fresh process
+    monkeypatch.setitem(sys.modules, module, None)  # as if not installed: its import raises ModuleNotFoundError
+    line = one_line_error(capsys, ["grade", str(one_submission), "--out", str(tmp_path / "g.csv")])
+    assert f"needs {module}, which is not installed: pip install 'mctslab[course]'" in line, line
