@@ -29,7 +29,7 @@ from tqdm.auto import tqdm
 
 from .catalogue import EXERCISES
 from .run import grade_submission
-from .sandbox import Limits, _descends, _parents, adopt_orphans, describe, kill_descendants, probe
+from .sandbox import Limits, adopt_orphans, describe, kill_descendants, kill_trees, probe
 
 __all__ = ["GradingInterrupted", "columns", "find_submissions", "grade_folder", "results_path", "write_csv"]
 
@@ -160,14 +160,7 @@ class GradingInterrupted(KeyboardInterrupt):
 
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Kill the pool's workers and everything they started (kernels, what a submission left running) at once."""
-    workers = set(getattr(pool, "_processes", None) or {})
-    parents = _parents()
-    doomed = [pid for pid in parents if pid in workers or any(_descends(pid, w, parents) for w in workers)]
-    for pid in doomed:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
+    kill_trees(set(getattr(pool, "_processes", None) or {}))
     pool.shutdown(wait=True, cancel_futures=True)  # the workers are dead: this only reaps them
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "Limits",
     "Sandbox",
     "adopt_orphans",
+    "kill_trees",
     "describe",
     "kill_descendants",
     "probe",
@@ -284,19 +285,33 @@ def _parents() -> dict[int, int]:
 
 def kill_descendants() -> int:
     """Kill every descendant of this process (what a submission left running); return how many."""
-    parents, me = _parents(), os.getpid()
-    found = [pid for pid in parents if _descends(pid, me, parents)]
-    for pid in found:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
+    found = kill_trees({os.getpid()}, include_roots=False)
     for pid in found:  # reap the children, as their subreaper
         try:
             os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
             pass
     return len(found)
+
+
+def kill_trees(roots: set[int], include_roots: bool = True) -> list[int]:
+    """Kill the processes ``roots`` (unless ``include_roots`` is false) and all their descendants at once.
+
+    Every process is found before any is killed (an orphan would otherwise leave the tree). Nothing
+    is reaped here (a pool's workers are reaped by the pool). Returns the processes killed.
+    """
+    parents = _parents()
+    found = [
+        pid
+        for pid in parents
+        if (include_roots and pid in roots) or any(_descends(pid, root, parents) for root in roots)
+    ]
+    for pid in found:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return found
 
 
 def _descends(pid: int, ancestor: int, parents: dict[int, int]) -> bool:
