@@ -28,6 +28,7 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from .catalogue import EXERCISES
+from .copies import attach_copies, copy_flags
 from .run import grade_submission
 from .sandbox import Limits, adopt_orphans, describe, kill_descendants, kill_trees, probe
 
@@ -84,6 +85,8 @@ def columns(rows: list[dict]) -> list[str]:
 def write_csv(rows: list[dict], out: Path) -> None:
     """Write ``grades.csv``: one row per submission, sorted by submission; whole or not at all.
 
+    The flags column holds the grading's flags, then the copies' (``row["copies"]``, :mod:`.copies`).
+
     Written to a temporary file beside ``out``, then renamed over it: an interrupted or failed
     write leaves the previous ``grades.csv`` as it was.
     """
@@ -95,7 +98,8 @@ def write_csv(rows: list[dict], out: Path) -> None:
             writer = csv.DictWriter(handle, fieldnames=names, extrasaction="ignore")
             writer.writeheader()
             for row in sorted(rows, key=lambda r: r["submission"]):
-                writer.writerow({**{n: "" for n in names}, **row, **row.get("points", {})})
+                flags = " ".join(f for f in [row.get("flags") or "", *copy_flags(row.get("copies") or {})] if f)
+                writer.writerow({**{n: "" for n in names}, **row, **row.get("points", {}), "flags": flags})
         os.replace(temporary, out)
     finally:
         temporary.unlink(missing_ok=True)
@@ -312,5 +316,6 @@ def _grade(
             bar.close()
             shutil.rmtree(scratch, ignore_errors=True)
     rows = [done[key] for key in sorted(digests) if key in done]
+    attach_copies(rows, folder)  # the whole class's: worked out again on every run, never stored
     write_csv(rows, out)
     return rows

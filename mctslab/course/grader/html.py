@@ -4,6 +4,8 @@
 most common diagnoses (failed checks, by part and check), and a table of students
 linking to their pages. ``students/<name>.html``: each part's points and its checks'
 statuses and diagnoses, as the exercise checks wrote them (``Report.to_dict``).
+``copies.html``: the parts like the reference solution and the pairs of similar
+submissions, with the part and the similarity (:mod:`.copies`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import re
 import statistics
 from collections import Counter
 from pathlib import Path
+
+from .copies import THRESHOLD, copy_flags
 
 __all__ = ["write_report"]
 
@@ -83,13 +87,34 @@ def _diagnoses(rows: list[dict]) -> Counter:
     return counts
 
 
+def _flags(row: dict) -> str:
+    """The grading's flags, then the copies'."""
+    return " ".join(f for f in [row.get("flags") or "", *copy_flags(row.get("copies") or {})] if f)
+
+
+def _copies(row: dict) -> str:
+    """What the student's page says of copies: which parts are like the reference, like whom."""
+    copies = row.get("copies") or {}
+    said = ""
+    if copies.get("reference"):
+        parts = ", ".join(copies["reference"])
+        said += f'<p class="flags">matches-reference: {html.escape(parts)} (like the published reference solution)</p>'
+    for pair in copies.get("similar", []):
+        said += (
+            f'<p class="flags">similar to {html.escape(pair["other"])}: {html.escape(pair["part"])} '
+            f"(similarity {pair['similarity']:.2f})</p>"
+        )
+    return said
+
+
 def _student(row: dict) -> str:
     parts = []
-    flags = row.get("flags") or ""
+    flags = _flags(row)
     head = f"<p>score <b>{row.get('score', 0):g}</b> of {row.get('max_score', 0):g}"
     head += f' <span class="flags">{html.escape(flags)}</span></p>' if flags else "</p>"
     if row.get("error"):
         head += f"<p>{html.escape(row['error'])}</p>"
+    head += _copies(row)
     stopped = row.get("stopped") or {}
     for cell, why in (row.get("removed") or {}).items():
         why += f": {stopped[cell]}" if cell in stopped else ""
@@ -114,6 +139,32 @@ def _student(row: dict) -> str:
     return head + "".join(parts)
 
 
+def _copies_page(rows: list[dict]) -> str:
+    """The class's copies: each pair once, then each part like the reference; the similarity of each."""
+    lines = []
+    for row in rows:
+        me = row["submission"]
+        for pair in (row.get("copies") or {}).get("similar", []):
+            if me < pair["other"]:
+                lines.append((me, pair["other"], pair["part"], pair["similarity"]))
+        for part, score in (row.get("copies") or {}).get("reference", {}).items():
+            lines.append((me, "the reference solution", part, score))
+    body = (
+        f"<p>Parts whose code, names, comments and layout aside, is at least {THRESHOLD:g} similar "
+        "(Jaccard index of winnowed fingerprints, 1 for the same code renamed) to another submission's "
+        "or to the published reference solution, and submissions that are the same file. "
+        "Flags inform: no score is changed.</p>"
+        '<p><a href="index.html">class summary</a></p>'
+        "<table><tr><th>submission</th><th>like</th><th>part</th><th>similarity</th></tr>"
+    )
+    body += "".join(
+        f'<tr><td><a href="students/{_slug(a)}">{html.escape(a)}</a></td><td>{html.escape(b)}</td>'
+        f"<td>{html.escape(part)}</td><td>{score:.2f}</td></tr>"
+        for a, b, part, score in sorted(lines, key=lambda line: (-line[3], line))
+    )
+    return body + "</table>"
+
+
 def write_report(rows: list[dict], folder: Path, top: int = 15) -> Path:
     """Write the class summary and the students' pages into ``folder``; return the summary's path."""
     rows = sorted(rows, key=lambda r: r["submission"])
@@ -128,6 +179,12 @@ def write_report(rows: list[dict], folder: Path, top: int = 15) -> Path:
         body += f" of {max(r.get('max_score', 0) for r in rows):g}</p>{_histogram(rows)}"
     else:
         body += "</p>"
+    (folder / "copies.html").write_text(
+        _page("Grades: copies", _copies_page(rows)), encoding="utf-8", errors="backslashreplace"
+    )
+    pairs = sum(len((r.get("copies") or {}).get("similar", [])) for r in rows) // 2
+    body += f'<p><a href="copies.html">copies</a>: {pairs} pairs of similar submissions, '
+    body += f"{sum(bool((r.get('copies') or {}).get('reference')) for r in rows)} like the reference solution</p>"
     common = _diagnoses(rows).most_common(top)
     body += "<h2>Most common diagnoses</h2>"
     body += "<table><tr><th>submissions</th><th>part</th><th>check</th><th>diagnosis</th></tr>"
@@ -138,7 +195,7 @@ def write_report(rows: list[dict], folder: Path, top: int = 15) -> Path:
     body += "</table><h2>Students</h2><table><tr><th>submission</th><th>score</th><th>flags</th></tr>"
     body += "".join(
         f'<tr><td><a href="students/{_slug(r["submission"])}">{html.escape(r["submission"])}</a></td>'
-        f"<td>{r.get('score', 0):g} / {r.get('max_score', 0):g}</td><td>{html.escape(r.get('flags') or '')}</td></tr>"
+        f"<td>{r.get('score', 0):g} / {r.get('max_score', 0):g}</td><td>{html.escape(_flags(r))}</td></tr>"
         for r in rows
     )
     body += "</table>"

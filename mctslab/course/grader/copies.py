@@ -1,0 +1,444 @@
+"""Copies flagged: a part that is the published reference solution, and pairs of near-identical submissions.
+
+A part's code is the last top-level definition of each name the part needs (``expand``;
+``MyUCT``), with the top-level functions and classes those call that no other part needs
+(a student's own ``Node`` class or ``score`` helper). It is normalised with :mod:`ast`:
+docstrings, comments, type annotations and formatting go (``ast.unparse`` writes it
+again), and every name the code binds itself (its functions, classes, arguments,
+variables, the attributes it assigns) is renamed; the names it only reads (``math``,
+``max``, ``TreeNode``, ``node.untried``) stay, since the exercise fixes them.
+
+Two parts are compared by token winnowing in the style of MOSS (Schleimer, Wilkerson
+and Aiken 2003, "Winnowing: local algorithms for document fingerprinting"): every
+:data:`K` consecutive tokens are hashed, and in each window of :data:`W` consecutive
+hashes the smallest is kept (the rightmost on ties), so any run of ``K + W - 1`` tokens
+two parts share gives them a fingerprint in common. The fingerprints of the code the
+student edition gives everyone (the stubs: their signatures) are left out, as MOSS does
+with base code. The similarity of two parts is the Jaccard index of their fingerprint
+sets; at least :data:`THRESHOLD` flags them. Parts with fewer than :data:`MIN_FINGERPRINTS`
+fingerprints of their own are too short to tell copying from the one natural way to write
+them (``ucb1`` is one line of formula) and are not compared.
+
+Flags (in ``row["copies"]``, written into ``grades.csv``'s flags column and the report,
+never into the score): ``matches-reference`` for a submission with a part at least
+:data:`THRESHOLD` similar to the reference solution's (1.0: the reference, renamed,
+reformatted or re-commented), ``similar:<other>`` for each other submission with a part
+at least :data:`THRESHOLD` similar (or the same bytes: the whole file).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import itertools
+import json
+import re
+import tokenize
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .catalogue import EXERCISES, Exercise
+
+__all__ = [
+    "K",
+    "MIN_FINGERPRINTS",
+    "THRESHOLD",
+    "W",
+    "Fingerprint",
+    "attach_copies",
+    "copy_flags",
+    "fingerprint",
+    "normalise",
+    "part_code",
+    "reference_parts",
+    "similarity",
+]
+
+K = 5
+"""Tokens per hashed k-gram (MOSS's noise threshold: shorter runs in common are ignored)."""
+W = 4
+"""Hashes per window: any run of ``K + W - 1 = 8`` tokens in common is found."""
+THRESHOLD = 0.7
+"""Jaccard similarity of two parts' fingerprints from which they are flagged. tests/test_grader_copies.py: the
+course's agents written in different styles are at most 0.55 alike (0.54: a student's notebook 12 that takes two
+of its four functions from the skeleton as written; the others at most 0.45), 0.15 below it; a renamed,
+reformatted, re-commented copy is 1.0, and one whose methods are also reordered, with a line added, above it."""
+MIN_FINGERPRINTS = 15
+"""Parts with fewer fingerprints than this (after the stubs' are removed) are not compared."""
+WHOLE_FILE = "(whole file)"
+"""The part named for two submissions whose files are the same bytes."""
+
+
+def _source(cell: dict) -> str:
+    source = cell.get("source", "")
+    source = "".join(source) if isinstance(source, list) else str(source)
+    # IPython's magics and shell escapes are not Python: left out (they define nothing).
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
+
+
+def _definitions(cells: Iterable[dict]) -> dict[str, ast.stmt]:
+    """Each top-level function or class of the code cells, by name: the last definition wins (as in a kernel)."""
+    found: dict[str, ast.stmt] = {}
+    for cell in cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        try:
+            tree = ast.parse(_source(cell))
+        except (SyntaxError, ValueError):
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                found[node.name] = node
+    return found
+
+
+def _read(node: ast.AST) -> list[str]:
+    return [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+
+
+def part_code(cells: Iterable[dict], needs: Iterable[str], others: Iterable[str] = ()) -> list[ast.stmt]:
+    """The definitions of a part: those of ``needs``, then the top-level helpers they read, transitively.
+
+    Args:
+        cells: the notebook's cells (dicts with ``cell_type`` and ``source``).
+        needs: the names the part defines, in order.
+        others: names other parts need (their code is theirs, not this part's helper).
+
+    Returns:
+        The definitions (:mod:`ast` nodes), the needed ones first; empty when none is defined.
+    """
+    defined = _definitions(cells)
+    skip = set(others) - set(needs)
+    order = [n for n in needs if n in defined]
+    queue = list(order)
+    while queue:
+        for name in _read(defined[queue.pop(0)]):
+            if name in defined and name not in order and name not in skip:
+                order.append(name)
+                queue.append(name)
+    return [defined[name] for name in order]
+
+
+class _Strip(ast.NodeTransformer):
+    """Docstrings, bare strings and type annotations out."""
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        super().generic_visit(node)
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                kept = [s for s in body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+                setattr(node, field, kept or ([ast.Pass()] if field == "body" else []))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.returns = None
+        if isinstance(node, ast.arg):
+            node.annotation = None
+        return node
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST | None:
+        if node.value is None:
+            return None
+        return ast.Assign(targets=[node.target], value=node.value, lineno=node.lineno)
+
+
+def _stored(node: ast.AST) -> set[str]:
+    """The variables bound anywhere in ``node``: definitions, arguments, assignments, imports, ``except ... as``."""
+    names = set()
+    for n in ast.walk(node):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not node:
+            names.add(n.name)
+        elif isinstance(n, ast.arg):
+            names.add(n.arg)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            names.add(n.id)
+        elif isinstance(n, ast.alias):
+            names.add(n.asname or n.name.split(".")[0])
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            names.add(n.name)
+    return names
+
+
+def _attributes(tree: ast.AST) -> set[str]:
+    """The attributes the code chooses itself: those it assigns, its methods and its class-level names."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            found.add(node.attr)
+        elif isinstance(node, ast.ClassDef):
+            for statement in node.body:
+                if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found.add(statement.name)
+                else:
+                    found |= {
+                        n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                    }
+    return found
+
+
+class _Rename(ast.NodeTransformer):
+    """Each name the code binds to ``g0``, ``l0``, ``a0``, ... in the order first met (``canonical``), else ``V``.
+
+    Scopes are kept apart (each function's arguments and variables are numbered on their own, ``l0``,
+    ``l1``, ...; the module's ``g0``, ...), and so are attributes (``a0``, ...): ``self.c = c`` and
+    ``def score(child, parent_visits, c)`` stay what they are whether or not the student reuses a name.
+    """
+
+    def __init__(self, tree: ast.Module, canonical: bool) -> None:
+        self.canonical = canonical
+        self.attributes: dict[str, str] = {}
+        self.attribute_names = _attributes(tree)
+        self.scopes: list[tuple[set[str], dict[str, str], str]] = [(_stored(tree), {}, "g")]
+        self.in_class = False
+
+    def _new(self, old: str, names: dict[str, str], prefix: str) -> str:
+        if not self.canonical:
+            return "A" if prefix == "a" else "V"
+        return names.setdefault(old, f"{prefix}{len(names)}")
+
+    def name(self, old: str) -> str:
+        for bound, names, prefix in reversed(self.scopes):
+            if old in bound:
+                return self._new(old, names, prefix)
+        return old
+
+    def attribute(self, old: str) -> str:
+        return self._new(old, self.attributes, "a") if old in self.attribute_names else old
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        node.id = self.attribute(node.id) if self.in_class else self.name(node.id)
+        return node
+
+    def visit_arg(self, node: ast.arg) -> ast.AST:
+        node.arg = self.name(node.arg)
+        return node
+
+    def visit_keyword(self, node: ast.keyword) -> ast.AST:
+        if node.arg is not None:
+            node.arg = self.name(node.arg)
+        return self.generic_visit(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        node.attr = self.attribute(node.attr)
+        return self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        node.name = self.attribute(node.name) if self.in_class else self.name(node.name)
+        outer, self.in_class = self.in_class, True
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.in_class = outer
+
+    def _function(self, node: ast.AST) -> ast.AST:
+        node.name = self.attribute(node.name) if self.in_class else self.name(node.name)
+        outer, self.in_class = self.in_class, False
+        self.scopes.append((_stored(node), {}, "l"))
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.scopes.pop()
+            self.in_class = outer
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _function
+
+
+_SKIP = {tokenize.NL, tokenize.COMMENT, tokenize.ENCODING, tokenize.ENDMARKER}
+_SHOWN = {tokenize.NEWLINE: ";", tokenize.INDENT: "{", tokenize.DEDENT: "}"}
+
+
+def normalise(code: str | list[ast.stmt], canonical: bool = False) -> list[str]:
+    """The tokens of ``code`` with docstrings, comments, annotations and formatting gone and its own names renamed.
+
+    Args:
+        code: Python source, or definitions from :func:`part_code`.
+        canonical: rename each bound name by first use, scope by scope (:class:`_Rename`): two codes
+            then have the same tokens exactly when one is the other renamed. Else every bound name to
+            ``V`` and every own attribute to ``A`` (what winnowing compares: renaming changes nothing).
+
+    Raises:
+        SyntaxError: for source that is not Python.
+    """
+    import copy
+
+    module = ast.parse(code) if isinstance(code, str) else ast.Module(body=copy.deepcopy(code), type_ignores=[])
+    module = _Strip().visit(module)
+    module = _Rename(module, canonical).visit(module)
+    text = ast.unparse(ast.fix_missing_locations(module))
+    tokens = []
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type not in _SKIP:
+            tokens.append(_SHOWN.get(token.type, token.string))
+    return tokens
+
+
+def _hash(gram: tuple[str, ...]) -> int:
+    return int.from_bytes(hashlib.blake2b("\x00".join(gram).encode(), digest_size=8).digest(), "big")
+
+
+def fingerprint(tokens: list[str], k: int = K, w: int = W) -> frozenset[int]:
+    """The winnowed fingerprints of ``tokens``: in each window of ``w`` k-gram hashes, the smallest (rightmost)."""
+    hashes = [_hash(tuple(tokens[i : i + k])) for i in range(len(tokens) - k + 1)]
+    if len(hashes) <= w:
+        return frozenset(hashes[-1:] and [min(hashes)])
+    chosen = set()
+    for start in range(len(hashes) - w + 1):
+        window = hashes[start : start + w]
+        low = min(window)
+        chosen.add(low)  # positions are not kept: Jaccard compares the sets
+    return frozenset(chosen)
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """One part of one submission, ready to compare.
+
+    Attributes:
+        canonical: its tokens, bound names renamed by first use (:class:`_Rename`; equal: the same code renamed).
+        prints: its winnowed fingerprints, the stubs' left out.
+    """
+
+    canonical: tuple[str, ...]
+    prints: frozenset[int]
+
+    @property
+    def comparable(self) -> bool:
+        """Long enough to tell a copy from the one natural way of writing it (:data:`MIN_FINGERPRINTS`)."""
+        return len(self.prints) >= MIN_FINGERPRINTS
+
+
+def similarity(a: Fingerprint | frozenset[int], b: Fingerprint | frozenset[int]) -> float:
+    """The Jaccard index of two fingerprint sets (0 when both are empty); 1.0 for canonically equal code."""
+    if isinstance(a, Fingerprint) and isinstance(b, Fingerprint) and a.canonical and a.canonical == b.canonical:
+        return 1.0
+    x = a.prints if isinstance(a, Fingerprint) else a
+    y = b.prints if isinstance(b, Fingerprint) else b
+    return len(x & y) / len(x | y) if x | y else 0.0
+
+
+def _fingerprint(definitions: list[ast.stmt], base: frozenset[int]) -> Fingerprint | None:
+    if not definitions:
+        return None
+    return Fingerprint(tuple(normalise(definitions, canonical=True)), fingerprint(normalise(definitions)) - base)
+
+
+def _notebook(key: str, folder: Path | None) -> dict | None:
+    from ..editions import NOTEBOOKS  # the instructor edition, installed with the package
+
+    for path in sorted((folder or NOTEBOOKS).glob(f"{key}_*.ipynb")):
+        return json.loads(path.read_text(encoding="utf-8"))
+    return None
+
+
+def _tags(cell: dict) -> list[str]:
+    tags = cell.get("metadata", {}).get("tags", [])
+    return [tags.lower()] if isinstance(tags, str) else [str(t).lower() for t in tags]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """An exercise's published reference solution: its parts' fingerprints, and the stubs' (left out of all)."""
+
+    parts: dict[str, Fingerprint | None]
+    base: frozenset[int]
+
+
+def reference_parts(exercise: Exercise, folder: Path | None = None) -> Reference:
+    """The reference solution of ``exercise`` from the instructor edition of its notebook (``folder``: elsewhere).
+
+    The base code is every code cell the student edition keeps (the stubs, the skeleton); the
+    reference is the notebook's code as the instructor edition runs it (its solutions win).
+    """
+    notebook = _notebook(exercise.key, folder)
+    if notebook is None:
+        return Reference({p.name: None for p in exercise.parts}, frozenset())
+    cells = [c for c in notebook.get("cells", []) if isinstance(c, dict)]
+    base: set[int] = set()
+    for cell in cells:
+        if cell.get("cell_type") == "code" and "solution" not in _tags(cell):
+            try:
+                base |= fingerprint(normalise(_source(cell)))
+            except (SyntaxError, ValueError):
+                continue
+    base_prints = frozenset(base)
+    names = exercise.names
+    parts = {p.name: _fingerprint(part_code(cells, p.needs, names), base_prints) for p in exercise.parts}
+    return Reference(parts, base_prints)
+
+
+def _submission_parts(cells: list, exercise: Exercise, base: frozenset[int]) -> dict[str, Fingerprint]:
+    out = {}
+    for part in exercise.parts:
+        try:
+            found = _fingerprint(part_code(cells, part.needs, exercise.names), base)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        if found is not None and found.comparable:
+            out[part.name] = found
+    return out
+
+
+def _flag_name(submission: str) -> str:
+    """``similar:<other>`` keeps the flags column split by spaces: whitespace in a name is written ``%20``."""
+    return re.sub(r"\s", lambda m: f"%{ord(m.group()):02X}", submission)
+
+
+def copy_flags(entry: dict) -> list[str]:
+    """The flags of ``row["copies"]``: ``matches-reference``, then ``similar:<other>`` for each other, sorted."""
+    flags = ["matches-reference"] if entry.get("reference") else []
+    others = sorted({pair["other"] for pair in entry.get("similar", [])})
+    return flags + [f"similar:{_flag_name(other)}" for other in others]
+
+
+def attach_copies(rows: list[dict], folder: Path, references: dict[str, Reference] | None = None) -> list[dict]:
+    """Set ``row["copies"]`` of every row: the parts like the reference, and the similar submissions.
+
+    ``row["copies"]`` is ``{"reference": {part: similarity}, "similar": [{"other", "part",
+    "similarity"}]}``. Scores are not touched. A submission that cannot be read again (gone
+    since it was graded) is compared by its bytes' hash only.
+
+    Args:
+        rows: the graded rows (``submission`` relative to ``folder``, ``exercise``, ``sha256``).
+        folder: the submissions folder.
+        references: the exercises' references (default: from the instructor edition, :func:`reference_parts`).
+
+    Returns:
+        ``rows`` (the same dicts).
+    """
+    from .run import Unreadable, read_submission
+
+    if references is None:
+        used = {row.get("exercise") for row in rows}
+        references = {key: reference_parts(EXERCISES[key]) for key in EXERCISES if key in used}
+    prints: dict[str, dict[str, Fingerprint]] = {}
+    for row in rows:
+        row["copies"] = {"reference": {}, "similar": []}
+        key = row.get("exercise")
+        if key not in references or "unreadable" in (row.get("flags") or ""):
+            continue
+        try:
+            cells = read_submission(folder / row["submission"])["cells"]
+        except (Unreadable, OSError):
+            continue
+        reference = references[key]
+        mine = prints[row["submission"]] = _submission_parts(cells, EXERCISES[key], reference.base)
+        for part, found in mine.items():
+            theirs = reference.parts.get(part)
+            if theirs is not None and (score := similarity(found, theirs)) >= THRESHOLD:
+                row["copies"]["reference"][part] = round(score, 2)
+    by_name = {row["submission"]: row for row in rows}
+    for a, b in itertools.combinations(sorted(by_name), 2):
+        ra, rb = by_name[a], by_name[b]
+        pairs = []
+        if ra.get("sha256") and ra.get("sha256") == rb.get("sha256"):
+            pairs.append((WHOLE_FILE, 1.0))
+        elif ra.get("exercise") == rb.get("exercise") and a in prints and b in prints:
+            for part in prints[a].keys() & prints[b].keys():
+                score = similarity(prints[a][part], prints[b][part])
+                if score >= THRESHOLD:
+                    pairs.append((part, round(score, 2)))
+        for part, score in sorted(pairs):
+            ra["copies"]["similar"].append({"other": b, "part": part, "similarity": score})
+            rb["copies"]["similar"].append({"other": a, "part": part, "similarity": score})
+    return rows
