@@ -34,12 +34,11 @@ from mctslab.course.grader.copies import (
     WHOLE_FILE,
     Fingerprint,
     attach_copies,
-    fingerprint,
-    normalise,
     reference_parts,
     similarity,
 )
 from mctslab.course.grader.html import write_report
+from mctslab.course.grader.winnow import fingerprint, normalise
 
 REF_04B = reference_parts(EXERCISES["04b"])
 REF_12 = reference_parts(EXERCISES["12"])
