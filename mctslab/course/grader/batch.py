@@ -2,8 +2,11 @@
 
 Each finished submission is appended at once, as one JSON line, to the results file
 (``grades.csv`` -> ``grades.results.jsonl``); a rerun reads it and grades only the
-submissions not in it yet (or changed since: the file's hash is kept), then writes
-``grades.csv`` from all of them.
+submissions not in it yet, or graded under other checks, another package version or other
+bytes (their run key, :func:`.scheme.run_key`, differs); one graded under another scheme
+(points, partial-credit policy) alone is marked again from its stored reports, without a
+kernel. ``only`` (``--only PATTERN``) grades again just the submissions it matches and keeps
+the others' rows. Then ``grades.csv`` is written from all of them.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import fcntl
+import fnmatch
 import hashlib
 import json
 import multiprocessing
@@ -20,7 +24,7 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -29,10 +33,11 @@ from tqdm.auto import tqdm
 
 from .catalogue import EXERCISES
 from .copies import attach_copies, copy_flags
-from .run import grade_submission
+from .run import grade_submission, mark
 from .sandbox import Limits, adopt_orphans, describe, kill_descendants, kill_trees, probe
+from .scheme import Scheme, checks_digest, default_scheme, fingerprint, run_key
 
-__all__ = ["GradingInterrupted", "columns", "find_submissions", "grade_folder", "results_path", "write_csv"]
+__all__ = ["GradingInterrupted", "columns", "find_submissions", "grade_folder", "plan", "results_path", "write_csv"]
 
 
 def find_submissions(folder: Path) -> list[Path]:
@@ -127,11 +132,14 @@ def _locked(results: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _work(path: str, root: str, level: str, limits: Limits, hidden: tuple[str, ...], scratch: str) -> dict:
+def _work(
+    path: str, root: str, level: str, limits: Limits, hidden: tuple[str, ...], scratch: str, scheme: Scheme
+) -> dict:
     """In a worker process: grade one submission, then kill whatever it left running."""
     adopt_orphans()
     try:
-        return grade_submission(Path(path), Path(root), level, limits, tuple(Path(h) for h in hidden), Path(scratch))
+        hidden_paths = tuple(Path(h) for h in hidden)
+        return grade_submission(Path(path), Path(root), level, limits, hidden_paths, Path(scratch), scheme)
     finally:
         kill_descendants()
 
@@ -208,6 +216,8 @@ def grade_folder(
     sandbox: str = "auto",
     progress: bool = True,
     say: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
+    scheme: Scheme | None = None,
+    only: Sequence[str] = (),
 ) -> list[dict]:
     """Grade every submission under ``folder`` into ``out`` (CSV); return all rows (old and new).
 
@@ -219,10 +229,13 @@ def grade_folder(
         sandbox: ``"auto"`` (bubblewrap when it works here), ``"bwrap"`` or ``"rlimits"``.
         progress: show a progress bar.
         say: where the one-line messages go (the sandbox level, what is resumed).
+        scheme: the points and the partial-credit policy (default: the package's, :mod:`.points`).
+        only: glob patterns (``fnmatch``) on the submissions' paths relative to ``folder``: grade
+            again just those matching one, keep the other rows as they are.
 
     Raises:
         ValueError: for an unknown ``sandbox``, or ``"bwrap"`` where it does not work, or a
-            folder holding no notebook (``out`` is then left as it was).
+            folder holding no notebook, or ``only`` patterns matching none (``out`` is then left as it was).
         GraderBusy: (a ``ValueError``) when another grader is writing the same ``out``.
     """
     if sandbox not in ("auto", "bwrap", "rlimits"):
@@ -233,12 +246,68 @@ def grade_folder(
     limits = limits or Limits()
     folder, out = folder.resolve(), out.resolve()
     results = results_path(out)
-    if not find_submissions(folder):
+    found = find_submissions(folder)
+    if not found:
         raise ValueError(f"no .ipynb file under {folder}: nothing to grade ({out.name} is left as it was)")
+    if only and not any(_matches(str(p.relative_to(folder)), only) for p in found):
+        patterns = " ".join(f"--only {p!r}" for p in only)
+        raise ValueError(
+            f"{patterns} matches none of the {len(found)} submissions under {folder} (paths relative to it)"
+        )
     out.parent.mkdir(parents=True, exist_ok=True)
     with _locked(results):
         say(describe(level))
-        return _grade(folder, out, results, workers, limits, level, progress, say)
+        return _grade(folder, out, results, workers, limits, level, progress, say, scheme or default_scheme(), only)
+
+
+def _matches(key: str, only: Sequence[str]) -> bool:
+    return any(fnmatch.fnmatchcase(key, pattern) for pattern in only)
+
+
+def plan(
+    digests: dict[str, str], done: dict[str, dict], checks: str, scheme: Scheme, only: Sequence[str] = ()
+) -> tuple[list[str], list[str], list[str], list[str]]:
+    """Which submissions to grade, mark again or keep.
+
+    Args:
+        digests: each submission (its path relative to the folder) and its bytes' hash.
+        done: the rows of the results file, by submission.
+        checks: :func:`.scheme.checks_digest` of this run.
+        scheme: this run's scheme.
+        only: ``--only`` patterns (empty: every submission).
+
+    Returns:
+        ``(grade, remark, stale, ungraded)``: to grade in a kernel (never graded, or its run key
+        changed; with ``only``, every match); to mark again from its reports (its scheme alone
+        changed); with ``only``, the others whose rows are kept though stale, and the others never graded.
+    """
+    grade, remark, stale, ungraded = [], [], [], []
+    for key, digest in digests.items():
+        row = done.get(key)
+        current = row is not None and row.get("run_key") == run_key(checks, digest)
+        marked = current and row.get("fingerprint") == fingerprint(row["run_key"], scheme)
+        if only and not _matches(key, only):
+            if row is None:
+                ungraded.append(key)
+            elif not marked:
+                stale.append(key)
+        elif only or not current:
+            grade.append(key)
+        elif not marked:
+            remark.append(key)
+    return grade, remark, stale, ungraded
+
+
+def _remark(row: dict, scheme: Scheme) -> None:
+    """Mark ``row`` again under ``scheme`` from its stored reports (its flags, from the run, stay)."""
+    exercise = EXERCISES.get(row.get("exercise") or "")
+    if exercise is None:
+        return
+    full = scheme.of(exercise)
+    if row.get("reports"):
+        row["points"] = mark(exercise, row["reports"], set(), scheme)
+        row["score"] = round(sum(row["points"].values()), 2)
+    row["max_score"] = sum(full.values())
 
 
 def _grade(
@@ -250,16 +319,23 @@ def _grade(
     level: str,
     progress: bool,
     say: Callable[[str], None],
+    scheme: Scheme,
+    only: Sequence[str],
 ) -> list[dict]:
     done = _load(results)
-    todo, digests = [], {}
-    for path in find_submissions(folder):
-        key = str(path.relative_to(folder))
-        digests[key] = _digest(path)
-        if key not in done or done[key].get("sha256") != digests[key]:
-            todo.append(path)
-    if len(todo) < len(digests):
+    files = {str(path.relative_to(folder)): path for path in find_submissions(folder)}
+    digests = {key: _digest(path) for key, path in files.items()}
+    checks = checks_digest()
+    grade, remark, stale, ungraded = plan(digests, done, checks, scheme, only)
+    todo = [files[key] for key in grade]
+    if not only and len(todo) < len(digests):
         say(f"resuming: {len(digests) - len(todo)} of {len(digests)} submissions already graded in {results.name}")
+    if only:
+        say(f"--only: grading {len(todo)} of {len(digests)} submissions again, keeping the others' rows")
+    if stale:
+        say(f"{len(stale)} rows kept by --only were marked under other points or checks: rerun without --only")
+    if ungraded:
+        say(f"{len(ungraded)} submissions not matching --only have never been graded: they get no row")
     hidden = tuple(str(p) for p in {folder, out.parent})
     out.parent.mkdir(parents=True, exist_ok=True)
     bar = tqdm(total=len(todo), desc="grading", unit="notebook", disable=not progress)
@@ -272,12 +348,22 @@ def _grade(
             nonlocal graded
             graded += 1
             row["sha256"] = digests[row["submission"]]
+            row["run_key"] = run_key(checks, row["sha256"])
+            row["fingerprint"] = fingerprint(row["run_key"], scheme)
             row["sandbox"] = level
             log.write(json.dumps(row) + "\n")
             log.flush()
             done[row["submission"]] = row
             bar.update(1)
 
+        if remark:
+            say(f"marking {len(remark)} submissions again under {scheme.source}, from their stored reports")
+        for key in remark:  # no kernel: the verdicts stand, the points change
+            row = done[key]
+            _remark(row, scheme)
+            row["fingerprint"] = fingerprint(row["run_key"], scheme)
+            log.write(json.dumps(row) + "\n")
+            log.flush()
         # All at once; then, alone, each one whose worker died (a dead worker breaks the whole pool,
         # failing every submission in it): one that kills its worker alone too is marked, the rest graded.
         rounds = [(todo, False)]
@@ -291,7 +377,8 @@ def _grade(
                     )
                     try:
                         futures = {
-                            pool.submit(_work, str(p), str(folder), level, limits, hidden, scratch): p for p in group
+                            pool.submit(_work, str(p), str(folder), level, limits, hidden, scratch, scheme): p
+                            for p in group
                         }
                         for future in as_completed(futures):
                             path = futures[future]

@@ -1,4 +1,4 @@
-"""The ``grade`` subcommand: ``python -m mctslab grade SUBMISSIONS/ --out grades.csv [--html DIR] [--workers N]``."""
+"""The ``grade`` subcommand: ``python -m mctslab grade SUBMISSIONS/ --out grades.csv [--html DIR] [--points FILE]``."""
 
 from __future__ import annotations
 
@@ -82,6 +82,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sandbox", choices=("auto", "bwrap", "rlimits"), default="auto", help="auto: bubblewrap where it works"
     )
+    parser.add_argument(
+        "--points",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the marking scheme, TOML: partial_credit = true|false and [points.04b] ucb1 = 10 ... "
+        "(default: the package's points.py); a change marks every submission again",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="grade again only the submissions whose path under SUBMISSIONS matches this glob "
+        "(e.g. 'alice*/*'; repeatable); the others' rows are kept",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -98,13 +114,23 @@ def run(args: argparse.Namespace) -> int:
             f"--notebook-timeout {args.notebook_timeout:g} is shorter than --cell-timeout {args.cell_timeout:g}: "
             "a run holds many cells"
         )
+    from .scheme import default_scheme, load_scheme
+
+    scheme = load_scheme(args.points) if args.points is not None else default_scheme()
     from .batch import GradingInterrupted, grade_folder  # nbclient and matplotlib: only when grading
     from .html import write_report
 
     limits = Limits(cell=args.cell_timeout, notebook=args.notebook_timeout)
     try:
         rows = grade_folder(
-            args.submissions, args.out, args.workers, limits, sandbox=args.sandbox, progress=not args.no_progress
+            args.submissions,
+            args.out,
+            args.workers,
+            limits,
+            sandbox=args.sandbox,
+            progress=not args.no_progress,
+            scheme=scheme,
+            only=tuple(args.only),
         )
     except GradingInterrupted as stop:
         print(f"python -m mctslab grade: {stop}", file=sys.stderr)

@@ -9,10 +9,11 @@ go, every name the code binds itself is renamed (the names it only reads, ``math
 winnowed in the style of MOSS (Schleimer, Wilkerson and Aiken 2003, "Winnowing: local
 algorithms for document fingerprinting"; k-grams of ``K = 5`` tokens, windows of ``W = 4``).
 The fingerprints of the code the student edition gives everyone (the stubs: their
-signatures) are left out, as MOSS does with base code. The similarity of two parts is the Jaccard index of their fingerprint
-sets; at least :data:`THRESHOLD` flags them. Parts with fewer than :data:`MIN_FINGERPRINTS`
-fingerprints of their own are too short to tell copying from the one natural way to write
-them (``ucb1`` is one line of formula) and are not compared.
+signatures) are left out, as MOSS does with base code. The similarity of two parts is the
+Jaccard index of their fingerprint sets; at least :data:`THRESHOLD` flags them. Parts with
+fewer than :data:`MIN_FINGERPRINTS` fingerprints of their own are too short to tell
+copying from the one natural way to write them (``ucb1`` is one line of formula) and are
+not compared.
 
 Flags (in ``row["copies"]``, written into ``grades.csv``'s flags column and the report,
 never into the score): ``matches-reference`` for a submission with a part at least

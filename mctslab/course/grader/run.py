@@ -31,10 +31,10 @@ from nbclient.exceptions import DeadKernelError
 from .catalogue import Exercise, identify
 from .cells import MIME, grader_cells, setup_cell, student_cells
 from .cpu import CpuClock
-from .points import PARTIAL_CREDIT
 from .sandbox import Limits, Sandbox, sweep
+from .scheme import Scheme, default_scheme
 
-__all__ = ["Limits", "Unreadable", "grade_submission", "read_submission"]
+__all__ = ["Limits", "Unreadable", "grade_submission", "mark", "read_submission"]
 
 FLAGS = ("unreadable", "timeout", "memory", "crashed", "package-code", "not-written", "tampered")
 """The flags of ``grades.csv``, in the order they are written. ``unreadable``: the file is not a
@@ -277,9 +277,13 @@ def _flag_of(ename: str) -> str:
     return {"KeyboardInterrupt": "timeout", "MemoryError": "memory"}.get(ename, "crashed")
 
 
-def _score(exercise: Exercise, results: dict[str, dict | None], flags: set[str]) -> dict[str, float]:
+def mark(exercise: Exercise, results: dict[str, dict | None], flags: set[str], scheme: Scheme) -> dict[str, float]:
+    """The points of each part of ``exercise`` from its checks' ``results`` under ``scheme``; ``flags`` grows.
+
+    Also how a rerun marks again, from the stored reports, a submission whose scheme alone changed.
+    """
     points = {}
-    for part, full in exercise.points.items():
+    for part, full in scheme.of(exercise).items():
         result = results.get(part)
         if result is None and part in results or result and "tampered" in result.get("error", ""):
             flags.add("tampered")
@@ -302,12 +306,12 @@ def _score(exercise: Exercise, results: dict[str, dict | None], flags: set[str])
                 flags.add("timeout")
             if check.get("status") == "failed" and "the package's" in detail:
                 flags.add("package-code")
-        share = passed / len(statuses) if PARTIAL_CREDIT else float(passed == len(statuses))
+        share = passed / len(statuses) if scheme.partial_credit else float(passed == len(statuses))
         points[part] = round(full * share, 2)
     return points
 
 
-def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Limits) -> dict:
+def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Limits, scheme: Scheme) -> dict:
     name, nonce = f"_{secrets.token_hex(8)}", secrets.token_hex(16)
     student = student_cells(notebook, exercise)
     checks = grader_cells(exercise, name)
@@ -358,7 +362,7 @@ def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Li
         if not new and dropped is None:
             break
     flags |= checking
-    points = _score(exercise, results, flags)
+    points = mark(exercise, results, flags, scheme)
     return {
         "points": points,
         "reports": {p: results.get(p) for p in exercise.points},
@@ -377,8 +381,11 @@ def grade_submission(
     limits: Limits | None = None,
     hidden: tuple[Path, ...] = (),
     scratch: Path | None = None,
+    scheme: Scheme | None = None,
 ) -> dict:
     """Grade the notebook at ``path`` (a submission under ``root``); return its row and reports.
+
+    ``scheme``: the points and the partial-credit policy (default: the package's, :mod:`.points`).
 
     Returns:
         A dict: ``submission`` (path relative to ``root``), ``exercise``, ``score``,
@@ -393,6 +400,7 @@ def grade_submission(
     """
     started = time.perf_counter()
     limits = limits or Limits()
+    scheme = scheme or default_scheme()
     row: dict = {"submission": str(path.relative_to(root)), "exercise": None, "points": {}, "reports": {}}
     try:
         notebook = read_submission(path)
@@ -401,7 +409,7 @@ def grade_submission(
         row.update(
             exercise=known.key if known else None,
             score=0.0,
-            max_score=sum(known.points.values()) if known else 0.0,
+            max_score=sum(scheme.of(known).values()) if known else 0.0,
             flags="unreadable",
             seconds=round(time.perf_counter() - started, 2),
             error=f"not a notebook: {error}",
@@ -416,7 +424,7 @@ def grade_submission(
     work = Path(tempfile.mkdtemp(prefix="mg-", dir=scratch))  # in the run's scratch folder, removed with it
     try:
         sandbox = Sandbox(work, level, token, hidden)
-        graded = _run_rounds(notebook, exercise, sandbox, limits)
+        graded = _run_rounds(notebook, exercise, sandbox, limits, scheme)
     finally:
         left = sweep(token)
         shutil.rmtree(work, ignore_errors=True)
@@ -425,7 +433,7 @@ def grade_submission(
     row.update(
         exercise=exercise.key,
         score=round(sum(points.values()), 2),
-        max_score=sum(exercise.points.values()),
+        max_score=sum(scheme.of(exercise).values()),
         flags=" ".join(f for f in FLAGS if f in flags),
         seconds=round(time.perf_counter() - started, 2),
         left_behind=left,
