@@ -164,19 +164,22 @@ def _reordered(code: str) -> str:
 
 
 def test_the_course_styles_are_not_flagged_against_each_other() -> None:
-    seen = []
+    agents, parts_alone = [], []
     for styles, base in ((STYLES_04B, REF_04B.base), (STYLES_12, REF_12.base)):
         prints = {name: _print(code, base) for name, code in styles.items()}
         assert all(p.comparable for p in prints.values())
         for a, b in itertools.combinations(prints, 2):
-            seen.append(similarity(prints[a], prints[b]))
-            assert seen[-1] < THRESHOLD, (a, b, seen[-1])
+            agents.append(similarity(prints[a], prints[b]))
+            assert agents[-1] < THRESHOLD, (a, b, agents[-1])
     for name in ("ucb1", "select", "expand", "simulate", "backpropagate"):  # part by part: reference vs own style
         mine, theirs = _print(_source(getattr(parts, name))), _print(_source(getattr(reference, name)))
         if mine.comparable and theirs.comparable:
-            seen.append(similarity(mine, theirs))
-            assert seen[-1] < THRESHOLD, (name, seen[-1])
-    assert max(seen) <= 0.55 and THRESHOLD - max(seen) >= 0.15, max(seen)  # what copies.THRESHOLD's docstring says
+            parts_alone.append(similarity(mine, theirs))
+            assert parts_alone[-1] < THRESHOLD, (name, parts_alone[-1])
+    # As copies.THRESHOLD and the README say: at most 0.51 (expand), 0.49 (the notebook 12 that takes two
+    # functions from the skeleton), the others at most 0.35; 0.19 below the threshold.
+    assert round(max(parts_alone), 2) == 0.51 and round(max(agents), 2) == 0.49, (parts_alone, agents)
+    assert sorted(agents)[-2] <= 0.35 and THRESHOLD - max(agents + parts_alone) >= 0.15
 
 
 def test_a_renamed_reformatted_recommented_copy_is_flagged_and_so_is_one_reordered() -> None:
@@ -185,14 +188,15 @@ def test_a_renamed_reformatted_recommented_copy_is_flagged_and_so_is_one_reorder
     assert disguised.canonical == original.canonical and similarity(original, disguised) == 1.0
     reordered = _print(_reordered(DISGUISED))
     assert reordered.canonical != original.canonical
-    assert THRESHOLD <= similarity(original, reordered) < 1.0, similarity(original, reordered)
+    assert round(similarity(original, reordered), 2) == 0.99 and THRESHOLD == 0.7, similarity(original, reordered)
     assert all(similarity(reordered, _print(code)) < THRESHOLD for code in list(STYLES_04B.values())[1:])
 
 
 def test_tiny_parts_are_not_compared() -> None:
     """``ucb1`` is one line of formula: honest students write it alike, so it is too short to flag."""
-    assert not _print(_source(reference.ucb1)).comparable
-    assert len(REF_04B.parts["ucb1"].prints) < MIN_FINGERPRINTS <= len(REF_04B.parts["expand"].prints)
+    assert not _print(_source(reference.ucb1)).comparable and MIN_FINGERPRINTS == 20
+    too_short = {part for part, found in REF_04B.parts.items() if not found.comparable}
+    assert too_short == {"ucb1", "select", "simulate", "backpropagate"} and REF_12.parts["chance_uct"].comparable
 
 
 def _notebook(*sources: str) -> dict:
@@ -227,7 +231,7 @@ def _class(folder: Path) -> list[dict]:
 def test_a_class_gets_its_copy_flags_in_the_csv_and_the_report_and_keeps_its_scores(tmp_path: Path) -> None:
     rows = attach_copies(_class(tmp_path / "in"), tmp_path / "in")
     by = {row["submission"].split("/")[0]: row for row in rows}
-    assert set(by["ada"]["copies"]["reference"]) == {"select", "expand", "uct", "wilson"}  # simulate: too short
+    assert set(by["ada"]["copies"]["reference"]) == {"expand", "uct", "wilson"}  # the others: too short
     assert by["ada"]["copies"]["similar"] == []
     for a, b in (("bob smith", "cy"), ("cy", "bob smith")):
         assert by[a]["copies"]["similar"] == [{"other": f"{b}/04b.ipynb", "part": "uct", "similarity": 1.0}]
@@ -249,7 +253,7 @@ def test_a_class_gets_its_copy_flags_in_the_csv_and_the_report_and_keeps_its_sco
     index = write_report(rows, tmp_path / "report")
     page = (index.parent / "copies.html").read_text(encoding="utf-8")
     assert 'href="copies.html"' in index.read_text(encoding="utf-8")
-    assert page.count("<tr>") == 1 + 2 + 4  # header, two pairs, the reference's four parts
+    assert page.count("<tr>") == 1 + 2 + 3  # header, two pairs, the reference's three parts
     assert "bob smith/04b.ipynb</a></td><td>cy/04b.ipynb" in page and WHOLE_FILE in page
     ada = next((index.parent / "students").glob("ada_*.html")).read_text(encoding="utf-8")
-    assert "matches-reference" in ada and "select, expand, uct, wilson" in ada
+    assert "matches-reference" in ada and "expand, uct, wilson" in ada

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .catalogue import EXERCISES, Exercise
-from .winnow import fingerprint, normalise
+from .winnow import fingerprint, normalise, tokens
 
 __all__ = [
     "MIN_FINGERPRINTS",
@@ -42,6 +42,7 @@ __all__ = [
     "Fingerprint",
     "attach_copies",
     "copy_flags",
+    "definitions",
     "part_code",
     "reference_parts",
     "similarity",
@@ -49,10 +50,11 @@ __all__ = [
 
 THRESHOLD = 0.7
 """Jaccard similarity of two parts' fingerprints from which they are flagged. tests/test_grader_copies.py: the
-course's agents written in different styles are at most 0.55 alike (0.54: a student's notebook 12 that takes two
-of its four functions from the skeleton as written; the others at most 0.45), 0.15 below it; a renamed,
-reformatted, re-commented copy is 1.0, and one whose methods are also reordered, with a line added, above it."""
-MIN_FINGERPRINTS = 15
+course's agents and parts written in different styles are at most 0.51 alike (``expand`` as a student writes it
+against the reference's; 0.49: a notebook 12 that takes two of its four functions from the skeleton as written;
+the others at most 0.35), 0.19 below it; a renamed, reformatted, re-commented copy is 1.0, and one whose methods
+are also reordered, with a line added, 0.99."""
+MIN_FINGERPRINTS = 20
 """Parts with fewer fingerprints than this (after the stubs' are removed) are not compared."""
 WHOLE_FILE = "(whole file)"
 """The part named for two submissions whose files are the same bytes."""
@@ -65,14 +67,20 @@ def _source(cell: dict) -> str:
     return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
 
 
-def _definitions(cells: Iterable[dict]) -> dict[str, ast.stmt]:
+_DEFINES = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s", re.MULTILINE)
+
+
+def definitions(cells: Iterable[dict]) -> dict[str, ast.stmt]:
     """Each top-level function or class of the code cells, by name: the last definition wins (as in a kernel)."""
     found: dict[str, ast.stmt] = {}
     for cell in cells:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
+        source = _source(cell)
+        if not _DEFINES.search(source):
+            continue  # parsing is the cost here: a cell that defines nothing is not parsed
         try:
-            tree = ast.parse(_source(cell))
+            tree = ast.parse(source)
         except (SyntaxError, ValueError):
             continue
         for node in tree.body:
@@ -85,18 +93,17 @@ def _read(node: ast.AST) -> list[str]:
     return [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
 
 
-def part_code(cells: Iterable[dict], needs: Iterable[str], others: Iterable[str] = ()) -> list[ast.stmt]:
+def part_code(defined: dict[str, ast.stmt], needs: Iterable[str], others: Iterable[str] = ()) -> list[ast.stmt]:
     """The definitions of a part: those of ``needs``, then the top-level helpers they read, transitively.
 
     Args:
-        cells: the notebook's cells (dicts with ``cell_type`` and ``source``).
+        defined: the notebook's top-level definitions (:func:`definitions`).
         needs: the names the part defines, in order.
         others: names other parts need (their code is theirs, not this part's helper).
 
     Returns:
         The definitions (:mod:`ast` nodes), the needed ones first; empty when none is defined.
     """
-    defined = _definitions(cells)
     skip = set(others) - set(needs)
     order = [n for n in needs if n in defined]
     queue = list(order)
@@ -138,7 +145,8 @@ def similarity(a: Fingerprint | frozenset[int], b: Fingerprint | frozenset[int])
 def _fingerprint(definitions: list[ast.stmt], base: frozenset[int]) -> Fingerprint | None:
     if not definitions:
         return None
-    return Fingerprint(tuple(normalise(definitions, canonical=True)), fingerprint(normalise(definitions)) - base)
+    canonical, plain = tokens(definitions)
+    return Fingerprint(tuple(canonical), fingerprint(plain) - base)
 
 
 def _notebook(key: str, folder: Path | None) -> dict | None:
@@ -181,15 +189,17 @@ def reference_parts(exercise: Exercise, folder: Path | None = None) -> Reference
                 continue
     base_prints = frozenset(base)
     names = exercise.names
-    parts = {p.name: _fingerprint(part_code(cells, p.needs, names), base_prints) for p in exercise.parts}
+    defined = definitions(cells)
+    parts = {p.name: _fingerprint(part_code(defined, p.needs, names), base_prints) for p in exercise.parts}
     return Reference(parts, base_prints)
 
 
 def _submission_parts(cells: list, exercise: Exercise, base: frozenset[int]) -> dict[str, Fingerprint]:
     out = {}
+    defined = definitions(cells)
     for part in exercise.parts:
         try:
-            found = _fingerprint(part_code(cells, part.needs, exercise.names), base)
+            found = _fingerprint(part_code(defined, part.needs, exercise.names), base)
         except (SyntaxError, ValueError, RecursionError):
             continue
         if found is not None and found.comparable:

@@ -1,9 +1,10 @@
 """Code normalised and fingerprinted: the tokens two copies share whatever their names, comments and layout.
 
-:func:`normalise` parses the code with :mod:`ast`, drops docstrings, bare strings and
-type annotations, renames every name the code binds itself (:class:`_Rename`) and writes
-it again with ``ast.unparse`` (so formatting and comments go), then lists its tokens.
-:func:`fingerprint` winnows them as MOSS does (Schleimer, Wilkerson and Aiken 2003,
+:func:`tokens` parses the code with :mod:`ast` and lists its syntax tree in order (each
+node's kind, then its names and constants, then its children; a block's end marked), so
+formatting and comments are gone; docstrings, bare strings and type annotations are left
+out, and every name the code binds itself is renamed (:class:`_Tokens`).
+:func:`fingerprint` winnows the tokens as MOSS does (Schleimer, Wilkerson and Aiken 2003,
 "Winnowing: local algorithms for document fingerprinting"): every :data:`K` consecutive
 tokens are hashed, and in each window of :data:`W` consecutive hashes the smallest is
 kept, so any run of ``K + W - 1`` tokens two codes share gives them a fingerprint in common.
@@ -12,39 +13,14 @@ kept, so any run of ``K + W - 1`` tokens two codes share gives them a fingerprin
 from __future__ import annotations
 
 import ast
-import copy
 import hashlib
-import io
-import tokenize
 
-__all__ = ["K", "W", "fingerprint", "normalise"]
+__all__ = ["K", "W", "fingerprint", "normalise", "tokens"]
 
 K = 5
 """Tokens per hashed k-gram (MOSS's noise threshold: shorter runs in common are ignored)."""
 W = 4
 """Hashes per window: any run of ``K + W - 1 = 8`` tokens in common is found."""
-
-
-class _Strip(ast.NodeTransformer):
-    """Docstrings, bare strings and type annotations out."""
-
-    def generic_visit(self, node: ast.AST) -> ast.AST:
-        super().generic_visit(node)
-        for field in ("body", "orelse", "finalbody"):
-            body = getattr(node, field, None)
-            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
-                kept = [s for s in body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-                setattr(node, field, kept or ([ast.Pass()] if field == "body" else []))
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            node.returns = None
-        if isinstance(node, ast.arg):
-            node.annotation = None
-        return node
-
-    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST | None:
-        if node.value is None:
-            return None
-        return ast.Assign(targets=[node.target], value=node.value, lineno=node.lineno)
 
 
 def _stored(node: ast.AST) -> set[str]:
@@ -75,104 +51,141 @@ def _attributes(tree: ast.AST) -> set[str]:
                 if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     found.add(statement.name)
                 else:
-                    found |= {
-                        n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-                    }
+                    stored = (
+                        n for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                    )
+                    found |= {n.id for n in stored}
     return found
 
 
-class _Rename(ast.NodeTransformer):
-    """Each name the code binds to ``g0``, ``l0``, ``a0``, ... in the order first met (``canonical``), else ``V``.
+_BLOCKS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While, ast.With, ast.Try)
+_QUIET = (ast.expr_context,)  # Load / Store: said by where a name stands
 
-    Scopes are kept apart (each function's arguments and variables are numbered on their own, ``l0``,
-    ``l1``, ...; the module's ``g0``, ...), and so are attributes (``a0``, ...): ``self.c = c`` and
-    ``def score(child, parent_visits, c)`` stay what they are whether or not the student reuses a name.
+
+class _Tokens:
+    """The token lists of a tree: ``canonical`` (own names ``g0``, ``l0``, ``a0``, ... by first use) and ``plain``.
+
+    Each name the code binds itself is renamed; the names it only reads (``math``, ``max``,
+    ``TreeNode``, ``node.untried``) stay, since the exercise fixes them. Scopes are kept apart
+    (each function's arguments and variables are numbered on their own, ``l0``, ``l1``, ...;
+    the module's ``g0``, ...), and so are attributes (``a0``, ...), so that ``self.c = c`` and
+    ``def score(child, parent_visits, c)`` read the same whether or not the student reuses a
+    name. In ``plain``, every own name is ``V`` and every own attribute ``A``: renaming a few
+    names, or adding one, changes nothing that winnowing compares.
     """
 
-    def __init__(self, tree: ast.Module, canonical: bool) -> None:
-        self.canonical = canonical
-        self.attributes: dict[str, str] = {}
+    def __init__(self, tree: ast.Module) -> None:
+        self.canonical: list[str] = []
+        self.plain: list[str] = []
         self.attribute_names = _attributes(tree)
+        self.attributes: dict[str, str] = {}
         self.scopes: list[tuple[set[str], dict[str, str], str]] = [(_stored(tree), {}, "g")]
         self.in_class = False
 
-    def _new(self, old: str, names: dict[str, str], prefix: str) -> str:
-        if not self.canonical:
-            return "A" if prefix == "a" else "V"
-        return names.setdefault(old, f"{prefix}{len(names)}")
+    def emit(self, canonical: str, plain: str | None = None) -> None:
+        self.canonical.append(canonical)
+        self.plain.append(canonical if plain is None else plain)
 
-    def name(self, old: str) -> str:
+    def name(self, old: str) -> None:
+        if self.in_class:
+            self.attribute(old)
+            return
         for bound, names, prefix in reversed(self.scopes):
             if old in bound:
-                return self._new(old, names, prefix)
-        return old
+                self.emit(names.setdefault(old, f"{prefix}{len(names)}"), "V")
+                return
+        self.emit(old)
 
-    def attribute(self, old: str) -> str:
-        return self._new(old, self.attributes, "a") if old in self.attribute_names else old
+    def attribute(self, old: str) -> None:
+        if old in self.attribute_names:
+            self.emit(self.attributes.setdefault(old, f"a{len(self.attributes)}"), "A")
+        else:
+            self.emit(old)
 
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        node.id = self.attribute(node.id) if self.in_class else self.name(node.id)
-        return node
+    def children(self, node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            self.visit(child)
 
-    def visit_arg(self, node: ast.arg) -> ast.AST:
-        node.arg = self.name(node.arg)
-        return node
-
-    def visit_keyword(self, node: ast.keyword) -> ast.AST:
-        if node.arg is not None:
-            node.arg = self.name(node.arg)
-        return self.generic_visit(node)
-
-    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        node.attr = self.attribute(node.attr)
-        return self.generic_visit(node)
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
-        node.name = self.attribute(node.name) if self.in_class else self.name(node.name)
-        outer, self.in_class = self.in_class, True
-        try:
-            return self.generic_visit(node)
-        finally:
-            self.in_class = outer
-
-    def _function(self, node: ast.AST) -> ast.AST:
-        node.name = self.attribute(node.name) if self.in_class else self.name(node.name)
-        outer, self.in_class = self.in_class, False
-        self.scopes.append((_stored(node), {}, "l"))
-        try:
-            return self.generic_visit(node)
-        finally:
+    def visit(self, node: ast.AST) -> None:
+        if isinstance(node, _QUIET):
+            return
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            return  # a docstring, a bare string, `...`
+        if isinstance(node, ast.AnnAssign):
+            if node.value is not None:  # `x: int = 1` is `x = 1`; `x: int` alone says nothing
+                self.emit("Assign")
+                self.visit(node.target)
+                self.visit(node.value)
+            return
+        self.emit(type(node).__name__)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.name(node.name)
+            outer, self.in_class = self.in_class, False
+            self.scopes.append((_stored(node), {}, "l"))
+            for part in (*node.decorator_list, node.args, *node.body):  # the return annotation left out
+                self.visit(part)
             self.scopes.pop()
             self.in_class = outer
+        elif isinstance(node, ast.ClassDef):
+            self.name(node.name)
+            for part in (*node.decorator_list, *node.bases, *node.keywords):
+                self.visit(part)
+            outer, self.in_class = self.in_class, True
+            for statement in node.body:
+                self.visit(statement)
+            self.in_class = outer
+        elif isinstance(node, ast.Name):
+            self.name(node.id)
+        elif isinstance(node, ast.arg):
+            self.name(node.arg)  # its annotation left out
+        elif isinstance(node, ast.keyword):
+            if node.arg is not None:
+                self.name(node.arg)
+            self.visit(node.value)
+        elif isinstance(node, ast.Attribute):
+            self.visit(node.value)
+            self.attribute(node.attr)
+        elif isinstance(node, ast.Constant):
+            self.emit(repr(node.value))
+        elif isinstance(node, ast.alias):
+            self.emit(node.name)
+            if node.asname:
+                self.name(node.asname)
+        elif isinstance(node, ast.ExceptHandler):
+            if node.type is not None:
+                self.visit(node.type)
+            if node.name:
+                self.name(node.name)
+            for statement in node.body:
+                self.visit(statement)
+        else:
+            self.children(node)
+        if isinstance(node, _BLOCKS):
+            self.emit("end")
 
-    visit_FunctionDef = visit_AsyncFunctionDef = _function
 
+def tokens(code: str | list[ast.stmt]) -> tuple[list[str], list[str]]:
+    """The normalised tokens of ``code``: ``(canonical, plain)`` (see :class:`_Tokens`).
 
-_SKIP = {tokenize.NL, tokenize.COMMENT, tokenize.ENCODING, tokenize.ENDMARKER}
-_SHOWN = {tokenize.NEWLINE: ";", tokenize.INDENT: "{", tokenize.DEDENT: "}"}
-
-
-def normalise(code: str | list[ast.stmt], canonical: bool = False) -> list[str]:
-    """The tokens of ``code`` with docstrings, comments, annotations and formatting gone and its own names renamed.
+    Two codes have the same canonical tokens exactly when one is the other with its own names
+    changed (consistently), its comments, docstrings, type annotations or layout changed.
 
     Args:
-        code: Python source, or definitions from :func:`part_code`.
-        canonical: rename each bound name by first use, scope by scope (:class:`_Rename`): two codes
-            then have the same tokens exactly when one is the other renamed. Else every bound name to
-            ``V`` and every own attribute to ``A`` (what winnowing compares: renaming changes nothing).
+        code: Python source, or top-level definitions (:mod:`ast` nodes; they are not changed).
 
     Raises:
         SyntaxError: for source that is not Python.
     """
-    module = ast.parse(code) if isinstance(code, str) else ast.Module(body=copy.deepcopy(code), type_ignores=[])
-    module = _Strip().visit(module)
-    module = _Rename(module, canonical).visit(module)
-    text = ast.unparse(ast.fix_missing_locations(module))
-    tokens = []
-    for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        if token.type not in _SKIP:
-            tokens.append(_SHOWN.get(token.type, token.string))
-    return tokens
+    module = ast.parse(code) if isinstance(code, str) else ast.Module(body=list(code), type_ignores=[])
+    found = _Tokens(module)
+    for statement in module.body:
+        found.visit(statement)
+    return found.canonical, found.plain
+
+
+def normalise(code: str | list[ast.stmt], canonical: bool = False) -> list[str]:
+    """The canonical tokens of ``code`` (``canonical=True``), else the plain ones that winnowing compares."""
+    return tokens(code)[0 if canonical else 1]
 
 
 def _hash(gram: tuple[str, ...]) -> int:
@@ -180,13 +193,12 @@ def _hash(gram: tuple[str, ...]) -> int:
 
 
 def fingerprint(tokens: list[str], k: int = K, w: int = W) -> frozenset[int]:
-    """The winnowed fingerprints of ``tokens``: in each window of ``w`` k-gram hashes, the smallest (rightmost)."""
+    """The winnowed fingerprints of ``tokens``: in each window of ``w`` k-gram hashes, the smallest.
+
+    Positions are not kept (the similarity compares the sets), so which of two equal smallest
+    hashes is chosen does not matter. Fewer than ``k + w - 1`` tokens give at most one fingerprint.
+    """
     hashes = [_hash(tuple(tokens[i : i + k])) for i in range(len(tokens) - k + 1)]
     if len(hashes) <= w:
-        return frozenset(hashes[-1:] and [min(hashes)])
-    chosen = set()
-    for start in range(len(hashes) - w + 1):
-        window = hashes[start : start + w]
-        low = min(window)
-        chosen.add(low)  # positions are not kept: Jaccard compares the sets
-    return frozenset(chosen)
+        return frozenset([min(hashes)] if hashes else [])
+    return frozenset(min(hashes[start : start + w]) for start in range(len(hashes) - w + 1))
