@@ -81,7 +81,7 @@ def definitions(cells: Iterable[dict]) -> dict[str, ast.stmt]:
             continue  # parsing is the cost here: a cell that defines nothing is not parsed
         try:
             tree = ast.parse(source)
-        except (SyntaxError, ValueError):
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -245,12 +245,12 @@ def attach_copies(rows: list[dict], folder: Path, references: dict[str, Referenc
         key = row.get("exercise")
         if key not in references or "unreadable" in (row.get("flags") or ""):
             continue
+        reference = references[key]
         try:
             cells = read_submission(folder / row["submission"])["cells"]
-        except (Unreadable, OSError):
-            continue
-        reference = references[key]
-        mine = prints[row["submission"]] = _submission_parts(cells, EXERCISES[key], reference.base)
+            mine = prints[row["submission"]] = _submission_parts(cells, EXERCISES[key], reference.base)
+        except (Unreadable, OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue  # gone since graded, or code too deep to parse: compared by its bytes only
         for part, found in mine.items():
             theirs = reference.parts.get(part)
             if theirs is not None and (score := similarity(found, theirs)) >= THRESHOLD:
