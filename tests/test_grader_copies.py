@@ -214,6 +214,7 @@ def _class(folder: Path) -> list[dict]:
         "bob smith/04b.ipynb": _notebook("import math, random", as_myuct),
         "cy/04b.ipynb": _notebook("import math, random\n" + DISGUISED.replace("MyAgent", "MyUCT")),
         "di/04b.ipynb": _notebook("from dataclasses import dataclass, field\nfrom typing import Any", recursive),
+        "ann/04b.ipynb": {**_student(), "metadata": {"ann": 1}},  # the reference too, not the same bytes
         "ed/04b.ipynb": _notebook("x = 1"),
         "flo/04b.ipynb": _notebook("x = 1"),
     }
@@ -231,8 +232,9 @@ def _class(folder: Path) -> list[dict]:
 def test_a_class_gets_its_copy_flags_in_the_csv_and_the_report_and_keeps_its_scores(tmp_path: Path) -> None:
     rows = attach_copies(_class(tmp_path / "in"), tmp_path / "in")
     by = {row["submission"].split("/")[0]: row for row in rows}
-    assert set(by["ada"]["copies"]["reference"]) == {"expand", "uct", "wilson"}  # the others: too short
-    assert by["ada"]["copies"]["similar"] == []
+    for name in ("ada", "ann"):
+        assert set(by[name]["copies"]["reference"]) == {"expand", "uct", "wilson"}  # the others: too short
+        assert by[name]["copies"]["similar"] == []
     for a, b in (("bob smith", "cy"), ("cy", "bob smith")):
         assert by[a]["copies"]["similar"] == [{"other": f"{b}/04b.ipynb", "part": "uct", "similarity": 1.0}]
     assert by["ed"]["copies"]["similar"] == [{"other": "flo/04b.ipynb", "part": WHOLE_FILE, "similarity": 1.0}]
@@ -244,6 +246,7 @@ def test_a_class_gets_its_copy_flags_in_the_csv_and_the_report_and_keeps_its_sco
         flags = {r["submission"].split("/")[0]: r["flags"] for r in csv.DictReader(handle)}
     assert flags == {
         "ada": "matches-reference",
+        "ann": "matches-reference",
         "bob smith": "similar:cy/04b.ipynb",
         "cy": "similar:bob%20smith/04b.ipynb",  # one flag: the flags column is split on spaces
         "di": "",
@@ -253,7 +256,8 @@ def test_a_class_gets_its_copy_flags_in_the_csv_and_the_report_and_keeps_its_sco
     index = write_report(rows, tmp_path / "report")
     page = (index.parent / "copies.html").read_text(encoding="utf-8")
     assert 'href="copies.html"' in index.read_text(encoding="utf-8")
-    assert page.count("<tr>") == 1 + 2 + 3  # header, two pairs, the reference's three parts
+    assert page.count("<tr>") == 1 + 2 + 2 * 3  # header, two pairs, the reference's three parts twice
+    assert "copies</a>: 2 pairs of similar submissions, 2 like the reference solution" in index.read_text()
     assert "bob smith/04b.ipynb</a></td><td>cy/04b.ipynb" in page and WHOLE_FILE in page
     ada = next((index.parent / "students").glob("ada_*.html")).read_text(encoding="utf-8")
     assert "matches-reference" in ada and "expand, uct, wilson" in ada

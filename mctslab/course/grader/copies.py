@@ -19,7 +19,8 @@ Flags (in ``row["copies"]``, written into ``grades.csv``'s flags column and the 
 never into the score): ``matches-reference`` for a submission with a part at least
 :data:`THRESHOLD` similar to the reference solution's (1.0: the reference, renamed,
 reformatted or re-commented), ``similar:<other>`` for each other submission with a part
-at least :data:`THRESHOLD` similar (or the same bytes: the whole file).
+at least :data:`THRESHOLD` similar (or the same bytes: the whole file); two parts that are
+both like the reference are not paired again (the reference explains them).
 """
 
 from __future__ import annotations
@@ -263,6 +264,8 @@ def attach_copies(rows: list[dict], folder: Path, references: dict[str, Referenc
             pairs.append((WHOLE_FILE, 1.0))
         elif ra.get("exercise") == rb.get("exercise") and a in prints and b in prints:
             for part in prints[a].keys() & prints[b].keys():
+                if part in ra["copies"]["reference"] and part in rb["copies"]["reference"]:
+                    continue  # both like the reference: matches-reference says where it came from
                 score = similarity(prints[a][part], prints[b][part])
                 if score >= THRESHOLD:
                     pairs.append((part, round(score, 2)))

@@ -182,8 +182,10 @@ def write_report(rows: list[dict], folder: Path, top: int = 15) -> Path:
     (folder / "copies.html").write_text(
         _page("Grades: copies", _copies_page(rows)), encoding="utf-8", errors="backslashreplace"
     )
-    pairs = sum(len((r.get("copies") or {}).get("similar", [])) for r in rows) // 2
-    body += f'<p><a href="copies.html">copies</a>: {pairs} pairs of similar submissions, '
+    pairs = {
+        frozenset((r["submission"], pair["other"])) for r in rows for pair in (r.get("copies") or {}).get("similar", [])
+    }
+    body += f'<p><a href="copies.html">copies</a>: {len(pairs)} pairs of similar submissions, '
     body += f"{sum(bool((r.get('copies') or {}).get('reference')) for r in rows)} like the reference solution</p>"
     common = _diagnoses(rows).most_common(top)
     body += "<h2>Most common diagnoses</h2>"
