@@ -18,6 +18,7 @@ import pytest
 from machine_load import CpuClock, burn
 
 from mctslab import UCT
+from mctslab import engine as compiled_engine
 from mctslab.course.exercises import check_uct, play_student_match
 from mctslab.course.exercises.report import FAILED, PASSED, SKIPPED
 from mctslab.course.exercises.statistics import StudentAgentError
@@ -323,14 +324,16 @@ def stream(agent_class, s, **kwargs):
 
 
 def test_a_correct_uct_passes_the_statistical_checks_in_every_seed_stream():
-    # the package's UCT for speed (the same algorithm as a student's: these checks do not ask whose code it is)
+    # The package's UCT on its compiled engine, for speed: the same algorithm as a student's (these checks do not
+    # ask whose code it is; tests/test_engine.py checks that both engines choose moves with the same frequencies).
+    engine = "compiled" if compiled_engine.available() else "python"
     for s in range(200):
-        checker = _Checker(stream(UCT, s))
+        checker = _Checker(stream(UCT, s, engine=engine))
         for name in ("one_move", "draws"):
             ok, detail = getattr(checker, name)()
             assert ok, (s, name, detail)
     for s in range(25):
-        ok, detail = _Checker(stream(UCT, s)).perfect()
+        ok, detail = _Checker(stream(UCT, s, engine=engine)).perfect()
         assert ok, (s, detail)
 
 
