@@ -122,7 +122,9 @@ class SiteReport:
         edition: ``"student"`` or ``"instructor"``.
         chapters: the pages, in course order.
         cdn: whether the pages load their scripts from public CDNs.
-        seconds: the time the build took.
+        seconds: the time the build took (wall clock).
+        cpu_seconds: the CPU time the build used (this process and the programs it ran): its cost,
+            whatever the machine's load.
     """
 
     out: Path
@@ -130,6 +132,7 @@ class SiteReport:
     chapters: list[Chapter]
     cdn: bool
     seconds: float
+    cpu_seconds: float
 
 
 def _source(cell: dict) -> str:
@@ -154,7 +157,8 @@ def chapter(name: str, notebook: dict) -> Chapter:
         if heading is None:
             continue
         title = _plain(heading.group(1))
-        rest = text[heading.end() :].strip().split("\n\n")[0]
+        rest = re.sub(r"<!--.*?-->", "", text[heading.end() :], flags=re.S)  # an author's note is no summary
+        rest = rest.strip().split("\n\n")[0]
         paragraph = " ".join(rest.split())
         sentence = re.match(r"(.+?(?<!\bal)(?<!\be\.g)(?<!\bi\.e)[.!?])(\s|$)", paragraph)  # not at "et al."
         summary = _plain(sentence.group(1) if sentence else paragraph)
@@ -309,7 +313,7 @@ def build_site(
 
     if edition not in EDITIONS:
         raise ValueError(f"unknown edition {edition!r}: use one of {', '.join(EDITIONS)}")
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), _cpu_seconds()
     source = _source_folder(notebooks)
     files = _files(source)
     out = Path(out_dir)
@@ -341,7 +345,15 @@ def build_site(
         page, _ = exporter.from_notebook_node(book, resources=resources)
         write_atomic(out / course[index].page, _local_links(page, names).encode())
     write_atomic(out / "index.html", _index(course, edition).encode())
-    return SiteReport(out, edition, course, cdn, time.perf_counter() - start)
+    return SiteReport(out, edition, course, cdn, time.perf_counter() - start, _cpu_seconds() - start_cpu)
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds used so far by this process and the children it waited for."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 # -- the command line: python -m mctslab course site OUT/ ----------------------------------
@@ -396,6 +408,7 @@ def run(args: argparse.Namespace) -> int:
     scripts = "from public CDNs" if report.cdn else "from assets/ (works offline)"
     print(
         f"the {report.edition} site is in {report.out} ({len(report.chapters)} pages + index.html, "
-        f"scripts {scripts}; {report.seconds:.1f} s): open {report.out / 'index.html'}"
+        f"scripts {scripts}; {report.seconds:.1f} s, {report.cpu_seconds:.1f} s of CPU): "
+        f"open {report.out / 'index.html'}"
     )
     return 0
