@@ -31,7 +31,7 @@ from typing import Any
 
 from ..engine import check_engine, check_parallel, check_threads
 from ..engine.backend import check_virtual_loss
-from ..engine.tree import MAX_VISITS
+from ..engine.tree import MAX_VISITS, check_tree_fits
 from ..games.base import Game, State
 from ..games.kinds import CHANCE, CLASSIC, TWO_PLAYERS, WITH_CHANCE
 from ..seeding import Seed
@@ -548,6 +548,9 @@ class UCT(Agent):
                 f"iterations={self.iterations}: the compiled engine counts in 32 bits, up to {MAX_VISITS}"
                 " iterations per search; use fewer, or engine=python"
             )
+        if self.iterations is not None and self.seconds is None:  # a clock bounds the tree too: not refused
+            root = getattr(self, "threads", 1) > 1 and getattr(self, "parallel", "root") == "root"
+            check_tree_fits(self.iterations, trees=self.threads if root else 1)
 
     def reset(self) -> None:
         """Forget the kept tree (call between games when ``reuse`` is on)."""
