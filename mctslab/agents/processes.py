@@ -12,10 +12,11 @@ children's visits and wins are summed move by move
 to K separate seeded searches summed (``tests/test_parallel_processes.py``).
 
 What crosses to a process is text and plain values: the game's spec, the position (a
-tuple or NamedTuple), the one-search agent's spec and a seed, so it works from a notebook
-and under any start method (fork, spawn, forkserver); the game must be one
-:func:`~mctslab.games.make_game` makes from its spec in a fresh process (a game registered
-only in a notebook's session is known to forked workers, not to spawned ones). In the
+tuple or NamedTuple), the one-search agent's class (by reference) and parameters, and a
+seed, so it works from a notebook and under any start method (fork, spawn, forkserver);
+the game must be one :func:`~mctslab.games.make_game` makes from its spec in a fresh
+process, and the agent's class one a worker can import (a game or agent class defined only
+in a notebook's session is known to forked workers, not to spawned ones). In the
 program's own process the pool is made at the first such search and kept for the later
 ones (starting K interpreters costs about a tenth of a second); one that broke (a worker
 killed) is replaced at the next search. In a worker process (a tournament's, say) each
@@ -61,18 +62,32 @@ class RootSums:
     max_depth: int
 
 
+def single_values(agent: Any) -> dict[str, Any]:
+    """The parameters of one of ``agent``'s K searches: its own, with one thread (``threads``, ``parallel``,
+    ``virtual_loss`` at UCT's defaults where the agent declares them)."""
+    values = {p.name: getattr(agent, p.name) for p in type(agent).params}
+    one = {"threads": 1, "parallel": "root", "virtual_loss": 1}
+    values.update({k: v for k, v in one.items() if k in values})
+    return values
+
+
 def single_spec(agent: Any) -> str:
     """The spec of one of ``agent``'s K searches: its own, without ``threads``, ``parallel`` and ``virtual_loss``."""
-    values = {p.name: getattr(agent, p.name) for p in type(agent).params}
-    values.update(threads=1, parallel="root", virtual_loss=1)
-    return type(agent)(**values).spec
+    return type(agent)(**single_values(agent)).spec
 
 
-def one_root(game_spec: str, state: State, agent_spec: str, seed: int) -> tuple[dict[int, tuple[int, float]], tuple]:
+def one_root(
+    game_spec: str, state: State, agent: str | tuple[type, dict[str, Any]], seed: int
+) -> tuple[dict[int, tuple[int, float]], tuple]:
     """One seeded search (in a worker process): per root child ``move: (visits, wins)``, and
-    ``(root visits, root wins, iterations, max depth)``."""
+    ``(root visits, root wins, iterations, max depth)``.
+
+    ``agent``: a spec, or ``(agent class, parameters)`` (the class travels by reference, so an
+    agent registered after the pool started, which the workers' registry does not hold, is made too).
+    """
     game = make_game(game_spec)
-    analysis = make_agent(agent_spec, seed=seed).analyse(game, state)
+    made = make_agent(agent, seed=seed) if isinstance(agent, str) else agent[0](**agent[1], seed=seed)
+    analysis = made.analyse(game, state)
     root = analysis.root
     children = {ch.move: (ch.visits, ch.wins) for ch in root.children}
     return children, (root.visits, root.wins, analysis.iterations, analysis.max_depth)
@@ -93,7 +108,7 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     return _POOLS[workers]
 
 
-def _run(jobs: list[tuple[str, State, str, int]]) -> list[tuple]:
+def _run(jobs: list[tuple[str, State, Any, int]]) -> list[tuple]:
     """Every job in its own process: in the kept pool in the main process; elsewhere (a worker process of
     a tournament, say) in a pool made for this search and shut down after it, so that no pool outlives
     the worker (a kept one there held the worker's exit, and its parent's, for ever)."""
@@ -107,8 +122,12 @@ def _run(jobs: list[tuple[str, State, str, int]]) -> list[tuple]:
         return list(_pool(len(jobs)).map(one_root, *zip(*jobs, strict=True)))
 
 
-def search_in_processes(game: Game, state: State, agent_spec: str, seeds: tuple[int, ...]) -> RootSums:
+def search_in_processes(
+    game: Game, state: State, agent_spec: str | tuple[type, dict[str, Any]], seeds: tuple[int, ...]
+) -> RootSums:
     """``len(seeds)`` searches of ``state`` by the agent ``agent_spec``, one per process, their roots summed.
+
+    ``agent_spec``: a spec, or ``(agent class, parameters)`` (see :func:`one_root`).
 
     Raises:
         BrokenProcessPool: when a worker died twice in a row (the pool is made again once).
@@ -143,7 +162,7 @@ def analyse_in_processes(agent: Any, game: Game, state: State) -> Analysis:
 
     legal_or_raise(game, state)
     seeds = tuple(agent.rng.getrandbits(32) for _ in range(agent.threads))
-    sums = search_in_processes(game, state, single_spec(agent), seeds)
+    sums = search_in_processes(game, state, (type(agent), single_values(agent)), seeds)
     root = merged_root(game, state, sums)
     return Analysis(
         agent.best_child(root).move,
