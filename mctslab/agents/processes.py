@@ -26,6 +26,8 @@ search makes its pool and shuts it down, so that the worker can end.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -33,6 +35,7 @@ from typing import Any
 
 from ..games import make_game
 from ..games.base import Game, State
+from ..lifetime import die_with_parent
 from .base import Analysis, legal_or_raise
 from .registry import make_agent
 
@@ -101,11 +104,39 @@ def _in_main_process() -> bool:
 _POOLS: dict[int, ProcessPoolExecutor] = {}
 
 
+def _init_worker(parent_pid: int) -> None:
+    """Set up a search worker: it dies with its parent (even a SIGTERM or SIGKILL of the parent, which runs
+    no clean-up, leaves no orphan) and leaves Ctrl-C to the parent, which stops it (:func:`_stop`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent_pid)
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(os.getpid(),))
+
+
 def _pool(workers: int) -> ProcessPoolExecutor:
     """The kept pool of ``workers`` processes (made when first asked)."""
     if workers not in _POOLS:
-        _POOLS[workers] = ProcessPoolExecutor(max_workers=workers)
+        _POOLS[workers] = _new_pool(workers)
     return _POOLS[workers]
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Kill ``pool``'s workers at once (their searches are abandoned) and shut it down without waiting.
+
+    On Ctrl-C the pool's own shutdown would wait for the searches under way (26 s for a long one).
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)  # the pool's own thread cancels what has not started
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+    for process in processes:
+        process.join(timeout=1.0)
+    for workers, kept in list(_POOLS.items()):
+        if kept is pool:
+            del _POOLS[workers]
 
 
 def _run(jobs: list[tuple[str, State, Any, int]]) -> list[tuple]:
@@ -113,13 +144,30 @@ def _run(jobs: list[tuple[str, State, Any, int]]) -> list[tuple]:
     a tournament, say) in a pool made for this search and shut down after it, so that no pool outlives
     the worker (a kept one there held the worker's exit, and its parent's, for ever)."""
     if not _in_main_process():
-        with ProcessPoolExecutor(max_workers=len(jobs)) as pool:
-            return list(pool.map(one_root, *zip(*jobs, strict=True)))
+        pool = _new_pool(len(jobs))
+        try:
+            found = list(pool.map(one_root, *zip(*jobs, strict=True)))
+        except BaseException:  # Ctrl-C, or the worker told to stop: the searches are abandoned at once
+            _stop(pool)
+            raise
+        pool.shutdown()
+        return found
     try:
-        return list(_pool(len(jobs)).map(one_root, *zip(*jobs, strict=True)))
-    except BrokenProcessPool:  # a worker was killed (e.g. Ctrl-C in an earlier search): a new pool, once
+        return _map(_pool(len(jobs)), jobs)
+    except BrokenProcessPool:  # a worker was killed (e.g. by hand): a new pool, once
         _POOLS.pop(len(jobs)).shutdown(wait=False, cancel_futures=True)
-        return list(_pool(len(jobs)).map(one_root, *zip(*jobs, strict=True)))
+        return _map(_pool(len(jobs)), jobs)
+
+
+def _map(pool: ProcessPoolExecutor, jobs: list[tuple[str, State, Any, int]]) -> list[tuple]:
+    """The jobs' results from the kept ``pool``; on Ctrl-C (or any other stop) its workers are killed at once."""
+    try:
+        return list(pool.map(one_root, *zip(*jobs, strict=True)))
+    except BrokenProcessPool:
+        raise
+    except BaseException:
+        _stop(pool)
+        raise
 
 
 def search_in_processes(
