@@ -146,7 +146,6 @@ def test_check_game_refuses_a_spec_that_does_not_rebuild_the_game():
 class _HandFromTheEnd(TicTacToe):
     """A game that answers for any player, as Kuhn poker did for player -1 (a hand read from the end)."""
 
-
     def information_state(self, state, player):
         return (state, player)
 
