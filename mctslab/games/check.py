@@ -46,6 +46,10 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     three counts adding up to the playouts asked for); every game ends within
     ``max_plies``.
 
+    A registered game's spec rebuilds it (``make_game(game.spec) == game``, with the same
+    public attributes and initial state), and every method that takes a player
+    (:attr:`~Game.PLAYER_METHODS`) refuses ``-1`` and ``num_players`` with a one-line ``ValueError``.
+
     It checks that the game refuses what is not one of its states: :meth:`~Game.play`
     raises :class:`InvalidStateError` for ``None``, a number, a string, and positions of
     every other registered game whose states are of another type (:func:`foreign_states`).
