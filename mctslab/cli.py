@@ -271,6 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 EXTRAS = {"grade": "course", "course": "course"}
 """The install extra that brings what a command needs beyond the core (numpy, tqdm)."""
+MODULE_EXTRAS = {"numba": "fast"}
+"""The install extra that brings a module any command may need (``engine=compiled``: Numba)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -294,7 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         missing = (err.name or "").split(".")[0]
         if not missing or missing == "mctslab":
             raise
-        extra = EXTRAS.get(getattr(args, "command", None), "")
+        extra = MODULE_EXTRAS.get(missing) or EXTRAS.get(getattr(args, "command", None), "")
         hint = f"pip install 'mctslab[{extra}]'" if extra else f"pip install {missing}"
         print(f"{prog}: error: this command needs {missing}, which is not installed: {hint}", file=sys.stderr)
         return 2

@@ -121,3 +121,55 @@ class _NeverEnds(TicTacToe):
 def test_check_game_catches_broken_games(game, message):
     with pytest.raises(GameContractError, match=message):
         check_game(game, games=5, max_plies=50)
+
+
+class _SpecLies(TicTacToe):
+    """A registered game whose spec leaves out a parameter: make_game(spec) builds another game."""
+
+    def __init__(self, k: int = 3) -> None:
+        super().__init__(n=4, k=k)
+        self.spec = f"speclies:k={k}"  # n=4 is not in the spec: it rebuilds with n=4 only by luck of the default
+
+
+def test_check_game_refuses_a_spec_that_does_not_rebuild_the_game():
+    # before: check_game never asked make_game(game.spec) == game
+    from mctslab.games import GAMES, register_game
+
+    register_game("speclies", lambda k=3, n=3: TicTacToe(n=n, k=k), {"k": int, "n": int})
+    try:
+        with pytest.raises(GameContractError, match=r"make_game\('speclies:k=3'\) must rebuild the same game"):
+            check_game(_SpecLies(), games=1)
+    finally:
+        GAMES.pop("speclies")
+
+
+class _HandFromTheEnd(TicTacToe):
+    """A game that answers for any player, as Kuhn poker did for player -1 (a hand read from the end)."""
+
+    def information_state(self, state, player):
+        return (state, player)
+
+
+@pytest.mark.parametrize("spec", registered_games())
+@pytest.mark.parametrize("method", ["information_state", "sample_state", "evaluate"])
+def test_every_game_refuses_a_player_it_does_not_have_in_one_line(spec, method):
+    # before: kuhn.information_state(state, -1) answered with player 1's card, and player 5 got an answer
+    import random
+
+    game = make_game(spec)
+    state = game.initial_state()
+    extra = (random.Random(0),) if method == "sample_state" else ()
+    for player in (-1, game.num_players, 5, True, 0.0):
+        if isinstance(player, int) and not isinstance(player, bool) and 0 <= player < game.num_players:
+            continue
+        with pytest.raises(ValueError, match=rf"^player {player!r}: .* has players 0 to {game.num_players - 1}$"):
+            getattr(game, method)(state, player, *extra)
+
+
+def test_a_game_that_overrides_a_players_method_refuses_a_foreign_player_too():
+    game = _HandFromTheEnd()
+    state = game.initial_state()
+    assert game.information_state(state, 1) == (state, 1)
+    for player in (-1, 2):
+        with pytest.raises(ValueError, match=f"player {player}: tictactoe:n=3,k=3 has players 0 to 1"):
+            game.information_state(state, player)

@@ -492,3 +492,69 @@ def test_a_compiled_search_is_the_analysis_tree_and_its_checks(game_spec):
         make_agent(spec, seed=3).search(game, over)
     with pytest.raises(ValueError, match="plain UCT only"):
         Greedy(iterations=10, engine="compiled").search(game, state)
+
+
+def test_without_numba_the_command_line_says_what_to_install_in_one_line(monkeypatch, capsys):
+    # before: `python -m mctslab move connect4 uct:engine=compiled` without Numba printed an ImportError traceback
+    from mctslab.cli import main
+
+    monkeypatch.setitem(sys.modules, "numba", None)
+    assert main(["move", "connect4", "uct:iterations=100,engine=compiled"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install 'mctslab[fast]'" in err, err
+
+
+def test_a_budget_whose_tree_cannot_fit_is_refused_at_once_in_one_line(monkeypatch, capsys):
+    # before: uct:iterations=1000000000,engine=compiled on Connect Four grew its tree until memory ran out
+    # (under a 3 GB cap: 138 s, then an OSError traceback)
+    from mctslab.cli import main
+    from mctslab.engine import tree
+
+    monkeypatch.setattr(tree, "memory_available", lambda: 3 << 30)
+    for spec in ("uct:iterations=1000000000,engine=compiled", "uct:iterations=60000000,engine=compiled,threads=2"):
+        with pytest.raises(ValueError, match="this process may use"):  # refused when made: nothing is searched
+            make_agent(spec)
+        assert main(["move", "connect4", spec]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "more than the 3.0 GiB this process may use" in err, err
+    # what fits is made, and a clock bounds a tree as well as a count
+    assert make_agent("uct:iterations=60000000,engine=compiled").iterations == 60_000_000
+    assert make_agent("uct:iterations=1000000000,seconds=1,engine=compiled").seconds == 1.0
+
+
+def test_the_memory_a_process_may_use_is_within_its_address_space_limit(monkeypatch):
+    import resource
+
+    from mctslab.engine.tree import memory_available
+
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (3 << 30, resource.RLIM_INFINITY))
+    assert 0 <= memory_available() <= 3 << 30
+
+
+@needs_numba
+def test_the_kernels_capacity_is_checked_with_a_clear_error():
+    # before: a game past 32 fields, 128 moves or 255 plies was indexed past the kernels' scratch arrays
+    from mctslab.engine.backend import kernels
+    from mctslab.engine.tree import MAX_FIELDS, MAX_MOVES, MAX_PATH
+    from mctslab.games.connect4 import ConnectFour
+    from mctslab.games.tictactoe import TicTacToe
+
+    assert kernels().SCRATCH == MAX_FIELDS + MAX_MOVES + MAX_PATH
+
+    class Wide(TicTacToe):
+        def compiled_state(self, state):
+            return (0,) * (MAX_FIELDS + 1)
+
+    class Deep(ConnectFour):
+        def compiled_encoding(self):
+            return ("connect4", (3, 100, 3))
+
+    class Many(TicTacToe):
+        def compiled_encoding(self):
+            return ("tictactoe", (12, 3))
+
+    agent = make_agent("uct:iterations=10,engine=compiled", seed=0)
+    for game, what in ((Wide(), "32 fields"), (Deep(rows=4, cols=5, k=3), "255 plies"), (Many(), "128 legal moves")):
+        with pytest.raises(ValueError, match=f"the compiled engine holds at most {what}") as err:
+            agent.select_move(game, game.initial_state())
+        assert "\n" not in str(err.value)

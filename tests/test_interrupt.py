@@ -194,3 +194,37 @@ def test_a_worker_killed_by_the_system_ends_the_run_in_one_line_keeping_the_fini
         out, {k: header[k] for k in ("kind", "game", "agents", "seed", "seats")}, make_game("tictactoe"), schedule
     ).read()
     assert contents.damage is None and len(contents.games) == len(games)  # a sound file: the same command resumes it
+
+
+SEARCH_IN_PROCESSES = (
+    "from mctslab import make_agent, make_game\n"
+    "game = make_game('connect4')\n"
+    "make_agent('uct:iterations=100000000,threads=2', seed=0).select_move(game, game.initial_state())\n"
+)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "sigint"])
+def test_a_search_in_processes_stopped_by_a_signal_ends_promptly_and_leaves_no_worker(sig):
+    # before: SIGTERM left the pool's two workers searching as orphans, and SIGINT to the main
+    # process alone waited (26 s) for their searches to end
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-c", SEARCH_IN_PROCESSES], stderr=subprocess.PIPE, text=True, env=env)
+    workers: list[int] = []
+    try:
+        assert _wait_until(lambda: len(_children(proc.pid)) == 2, 30), "the two searches did not start"
+        workers = _children(proc.pid)
+        assert _wait_until(lambda: all(_running(w) for w in workers), 10)
+        time.sleep(0.1)  # the searches are under way
+        began = time.monotonic()
+        proc.send_signal(sig)
+        proc.communicate(timeout=30)
+        took = time.monotonic() - began
+        assert took < STOP_SECONDS, f"took {took:.1f} s to stop"
+        assert proc.returncode != 0
+        assert _wait_until(lambda: not any(_running(w) for w in workers), 3.0), "orphaned workers still run"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for w in workers:
+            if _running(w):
+                os.kill(w, signal.SIGKILL)

@@ -37,7 +37,8 @@ def test_decisive_playouts_never_miss_a_win_in_one(spec):
             move = policy_move(game, state, rng, policy)
             assert wins_now(game, game.apply(state, move), mover)
             assert policy_rollout(game, state, rng, None, policy).returns[mover] == 1.0
-    assert tested > 0
+    if tested == 0:  # a game whose kind allows no win in one move (a race decided by dice...) has nothing to miss
+        pytest.skip(f"{spec}: no position among 400 random ones has a win in one move, so none can be missed")
 
 
 @pytest.mark.parametrize("spec", ["tictactoe", "connect4", "uttt"])
@@ -55,7 +56,7 @@ def test_antidecisive_playouts_never_allow_a_loss_in_one_when_they_can_avoid_it(
         tested += 1
         for _ in range(3):
             assert policy_move(game, state, rng, "antidecisive") in safe
-    assert tested > 0
+    assert tested > 0, f"{spec}: no position among 400 random ones has a loss in one to avoid (nothing checked)"
 
 
 def test_the_random_policy_is_the_games_own_rollout():

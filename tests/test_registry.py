@@ -50,8 +50,11 @@ NON_DEFAULT = {
     ),
     "solver": (UCT_VALUES, {**UCT_VALUES, "playout": "random", "engine": "compiled"}),
     "rave": ({**UCT_VALUES, "k": 40.0}, {**UCT_VALUES, "k": 40.0, "playout": "random", "engine": "compiled"}),
-    "simparallel": {**UCT_VALUES, "workers": 3, "mode": "root", "virtual_loss": 2},
-    "transpositions": UCT_VALUES,
+    "simparallel": (
+        {**UCT_VALUES, "workers": 3, "mode": "root", "virtual_loss": 2},
+        {**UCT_VALUES, "reuse": False, "threads": 2},
+    ),
+    "transpositions": (UCT_VALUES, {**UCT_VALUES, "reuse": False, "threads": 2}),
     "minimax": {"depth": 3, "max_nodes": 5000},
     "fixedbudget": {"kind": "halving", "budget": 123},
     "perfect": {},
@@ -358,3 +361,35 @@ def test_an_unregistered_subclass_cannot_pass_for_its_parent_in_a_tournament():
         canonical_spec(Variant(iterations=10))
     with pytest.raises(SpecError, match="not registered"):
         play_match("tictactoe", Variant(iterations=10), "random", games=2, progress=False)
+
+
+def test_a_variant_plays_with_threads_only_if_its_spec_says_so(registered):
+    # before: a variant (params = VARIANT_PARAMS) took threads=2 and searched in two processes while its spec
+    # left threads out, so make_agent(agent.spec) rebuilt a one-thread agent
+    registered(Tuned)
+    agent = Tuned(iterations=100, threads=2)
+    assert agent.spec == "test-tuned:iterations=100,threads=2"
+    assert make_agent(agent.spec).threads == 2
+    for refused in ({"engine": "compiled"}, {"threads": 2, "parallel": "tree"}, {"virtual_loss": 2}):
+        with pytest.raises(ValueError, match="does not declare") as err:
+            Tuned(iterations=100, **refused)
+        assert "\n" not in str(err.value)
+
+
+ENGINE_VALUES = ({"threads": 2}, {"engine": "compiled"}, {"threads": 2, "engine": "compiled"})
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+def test_every_agent_made_with_threads_or_an_engine_is_rebuilt_from_its_spec_or_refuses(name):
+    from mctslab.agents.uct import ENGINE_PARAMS
+
+    cls = AGENTS[name]
+    for extra in ENGINE_VALUES:
+        try:
+            agent = cls(**extra, seed=0)
+        except (TypeError, ValueError, ImportError) as err:  # refused when made, in one line
+            assert "\n" not in str(err), f"{name} {extra}: {err}"
+            continue
+        rebuilt = make_agent(agent.spec, seed=0)
+        for param in (*ENGINE_PARAMS, *(p.name for p in cls.params)):
+            assert getattr(rebuilt, param, None) == getattr(agent, param, None), f"{name} {extra}: {param}"

@@ -328,3 +328,24 @@ def test_a_time_budget_beyond_a_day_is_one_line_naming_it(seconds):
 
 def test_a_time_budget_of_a_day_is_allowed():
     assert make_agent("uct:seconds=86400").seconds == 86400.0
+
+
+def test_a_run_is_one_object_passed_down_and_plays_as_run_games_does():
+    # before: schedule._run took 11 positionals, and the runner's helpers each took the game, the pairs
+    # and the seed again (tramp parameters); now one Run carries them
+    import ast
+    import inspect
+
+    from mctslab.tournament import runner, schedule
+    from mctslab.tournament.runner import Run
+
+    for module in (runner, schedule):
+        for node in ast.walk(ast.parse(inspect.getsource(module))):
+            if isinstance(node, ast.FunctionDef):
+                positional = len(node.args.posonlyargs) + len(node.args.args)
+                assert positional <= 4 or node.name == "run_games", f"{module.__name__}.{node.name}: {positional}"
+    tasks = [GameTask(0, i, i % 2 == 0, (i,)) for i in range(4)]
+    run = Run("tictactoe", ((CHEAP, "random"),), 7, workers=1, progress=False)
+    played = run_games("tictactoe", [(CHEAP, "random")], 7, tasks, workers=1, progress=False)
+    same = [(r.key, r.moves, r.returns, r.iterations) for r in played]  # the clock aside
+    assert [(r.key, r.moves, r.returns, r.iterations) for r in run.play(tasks)] == same

@@ -12,10 +12,11 @@ children's visits and wins are summed move by move
 to K separate seeded searches summed (``tests/test_parallel_processes.py``).
 
 What crosses to a process is text and plain values: the game's spec, the position (a
-tuple or NamedTuple), the one-search agent's spec and a seed, so it works from a notebook
-and under any start method (fork, spawn, forkserver); the game must be one
-:func:`~mctslab.games.make_game` makes from its spec in a fresh process (a game registered
-only in a notebook's session is known to forked workers, not to spawned ones). In the
+tuple or NamedTuple), the one-search agent's class (by reference) and parameters, and a
+seed, so it works from a notebook and under any start method (fork, spawn, forkserver);
+the game must be one :func:`~mctslab.games.make_game` makes from its spec in a fresh
+process, and the agent's class one a worker can import (a game or agent class defined only
+in a notebook's session is known to forked workers, not to spawned ones). In the
 program's own process the pool is made at the first such search and kept for the later
 ones (starting K interpreters costs about a tenth of a second); one that broke (a worker
 killed) is replaced at the next search. In a worker process (a tournament's, say) each
@@ -25,6 +26,8 @@ search makes its pool and shuts it down, so that the worker can end.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -32,6 +35,7 @@ from typing import Any
 
 from ..games import make_game
 from ..games.base import Game, State
+from ..lifetime import die_with_parent
 from .base import Analysis, legal_or_raise
 from .registry import make_agent
 
@@ -61,18 +65,32 @@ class RootSums:
     max_depth: int
 
 
+def single_values(agent: Any) -> dict[str, Any]:
+    """The parameters of one of ``agent``'s K searches: its own, with one thread (``threads``, ``parallel``,
+    ``virtual_loss`` at UCT's defaults where the agent declares them)."""
+    values = {p.name: getattr(agent, p.name) for p in type(agent).params}
+    one = {"threads": 1, "parallel": "root", "virtual_loss": 1}
+    values.update({k: v for k, v in one.items() if k in values})
+    return values
+
+
 def single_spec(agent: Any) -> str:
     """The spec of one of ``agent``'s K searches: its own, without ``threads``, ``parallel`` and ``virtual_loss``."""
-    values = {p.name: getattr(agent, p.name) for p in type(agent).params}
-    values.update(threads=1, parallel="root", virtual_loss=1)
-    return type(agent)(**values).spec
+    return type(agent)(**single_values(agent)).spec
 
 
-def one_root(game_spec: str, state: State, agent_spec: str, seed: int) -> tuple[dict[int, tuple[int, float]], tuple]:
+def one_root(
+    game_spec: str, state: State, agent: str | tuple[type, dict[str, Any]], seed: int
+) -> tuple[dict[int, tuple[int, float]], tuple]:
     """One seeded search (in a worker process): per root child ``move: (visits, wins)``, and
-    ``(root visits, root wins, iterations, max depth)``."""
+    ``(root visits, root wins, iterations, max depth)``.
+
+    ``agent``: a spec, or ``(agent class, parameters)`` (the class travels by reference, so an
+    agent registered after the pool started, which the workers' registry does not hold, is made too).
+    """
     game = make_game(game_spec)
-    analysis = make_agent(agent_spec, seed=seed).analyse(game, state)
+    made = make_agent(agent, seed=seed) if isinstance(agent, str) else agent[0](**agent[1], seed=seed)
+    analysis = made.analyse(game, state)
     root = analysis.root
     children = {ch.move: (ch.visits, ch.wins) for ch in root.children}
     return children, (root.visits, root.wins, analysis.iterations, analysis.max_depth)
@@ -86,29 +104,78 @@ def _in_main_process() -> bool:
 _POOLS: dict[int, ProcessPoolExecutor] = {}
 
 
+def _init_worker(parent_pid: int) -> None:
+    """Set up a search worker: it dies with its parent (even a SIGTERM or SIGKILL of the parent, which runs
+    no clean-up, leaves no orphan) and leaves Ctrl-C to the parent, which stops it (:func:`_stop`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent_pid)
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(os.getpid(),))
+
+
 def _pool(workers: int) -> ProcessPoolExecutor:
     """The kept pool of ``workers`` processes (made when first asked)."""
     if workers not in _POOLS:
-        _POOLS[workers] = ProcessPoolExecutor(max_workers=workers)
+        _POOLS[workers] = _new_pool(workers)
     return _POOLS[workers]
 
 
-def _run(jobs: list[tuple[str, State, str, int]]) -> list[tuple]:
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Kill ``pool``'s workers at once (their searches are abandoned) and shut it down without waiting.
+
+    On Ctrl-C the pool's own shutdown would wait for the searches under way (26 s for a long one).
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)  # the pool's own thread cancels what has not started
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+    for process in processes:
+        process.join(timeout=1.0)
+    for workers, kept in list(_POOLS.items()):
+        if kept is pool:
+            del _POOLS[workers]
+
+
+def _run(jobs: list[tuple[str, State, Any, int]]) -> list[tuple]:
     """Every job in its own process: in the kept pool in the main process; elsewhere (a worker process of
     a tournament, say) in a pool made for this search and shut down after it, so that no pool outlives
     the worker (a kept one there held the worker's exit, and its parent's, for ever)."""
     if not _in_main_process():
-        with ProcessPoolExecutor(max_workers=len(jobs)) as pool:
-            return list(pool.map(one_root, *zip(*jobs, strict=True)))
+        pool = _new_pool(len(jobs))
+        try:
+            found = list(pool.map(one_root, *zip(*jobs, strict=True)))
+        except BaseException:  # Ctrl-C, or the worker told to stop: the searches are abandoned at once
+            _stop(pool)
+            raise
+        pool.shutdown()
+        return found
     try:
-        return list(_pool(len(jobs)).map(one_root, *zip(*jobs, strict=True)))
-    except BrokenProcessPool:  # a worker was killed (e.g. Ctrl-C in an earlier search): a new pool, once
+        return _map(_pool(len(jobs)), jobs)
+    except BrokenProcessPool:  # a worker was killed (e.g. by hand): a new pool, once
         _POOLS.pop(len(jobs)).shutdown(wait=False, cancel_futures=True)
-        return list(_pool(len(jobs)).map(one_root, *zip(*jobs, strict=True)))
+        return _map(_pool(len(jobs)), jobs)
 
 
-def search_in_processes(game: Game, state: State, agent_spec: str, seeds: tuple[int, ...]) -> RootSums:
+def _map(pool: ProcessPoolExecutor, jobs: list[tuple[str, State, Any, int]]) -> list[tuple]:
+    """The jobs' results from the kept ``pool``; on Ctrl-C (or any other stop) its workers are killed at once."""
+    try:
+        return list(pool.map(one_root, *zip(*jobs, strict=True)))
+    except BrokenProcessPool:
+        raise
+    except BaseException:
+        _stop(pool)
+        raise
+
+
+def search_in_processes(
+    game: Game, state: State, agent_spec: str | tuple[type, dict[str, Any]], seeds: tuple[int, ...]
+) -> RootSums:
     """``len(seeds)`` searches of ``state`` by the agent ``agent_spec``, one per process, their roots summed.
+
+    ``agent_spec``: a spec, or ``(agent class, parameters)`` (see :func:`one_root`).
 
     Raises:
         BrokenProcessPool: when a worker died twice in a row (the pool is made again once).
@@ -143,7 +210,7 @@ def analyse_in_processes(agent: Any, game: Game, state: State) -> Analysis:
 
     legal_or_raise(game, state)
     seeds = tuple(agent.rng.getrandbits(32) for _ in range(agent.threads))
-    sums = search_in_processes(game, state, single_spec(agent), seeds)
+    sums = search_in_processes(game, state, (type(agent), single_values(agent)), seeds)
     root = merged_root(game, state, sums)
     return Analysis(
         agent.best_child(root).move,

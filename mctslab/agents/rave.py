@@ -121,7 +121,7 @@ class Rave(UCT):
 
     name = "rave"
     params = (
-        *VARIANT_PARAMS,
+        *(p for p in VARIANT_PARAMS if p.name != "threads"),  # one thread: threads=K is refused
         Param("k", float, 250.0, check_k, "RAVE equivalence parameter (beta = 1/2 at n = k)"),
         Param("engine", str, "python", check_engine, "python, or compiled (Numba: pip install mctslab[fast])"),
     )

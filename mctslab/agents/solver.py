@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from math import inf
+from typing import Any
 
 from ..engine import check_engine, check_supported
 from ..games.base import Game, State
@@ -135,11 +136,16 @@ class Solver(UCT):
 
     name = "solver"
     params = (
-        *VARIANT_PARAMS,
+        *(p for p in VARIANT_PARAMS if p.name != "threads"),  # one thread: threads=K is refused
         Param("engine", str, "python", check_engine, "python, or compiled (Numba: pip install mctslab[fast])"),
     )
     node_class = SolverNode
     rule_class = SolverRule
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("threads", 1) != 1:  # UCT would search K trees in K processes, whose proofs do not add up
+            raise ValueError(f"threads={kwargs['threads']}: MCTS-Solver searches one tree in one thread; use threads=1")
+        super().__init__(*args, **kwargs)
 
     def select(self, node: SolverNode) -> tuple[Node, int]:
         """Step 1: as UCT, but stop at a proven node (its value is known, nothing to learn below)."""

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..engine import check_engine, check_parallel, check_threads
 from ..engine.backend import check_virtual_loss
-from ..engine.tree import MAX_VISITS
+from ..engine.tree import MAX_VISITS, check_tree_fits
 from ..games.base import Game, State
 from ..games.kinds import CHANCE, CLASSIC, TWO_PLAYERS, WITH_CHANCE
 from ..seeding import Seed
@@ -59,6 +59,11 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+ENGINE_PARAMS = ("engine", "threads", "parallel", "virtual_loss")
+"""How :class:`UCT` searches (which engine, how many threads, how they share): a subclass that does
+not declare one of them in its ``params`` refuses a value other than UCT's default (its spec could not say it)."""
 
 
 @register_agent
@@ -240,6 +245,14 @@ class UCT(Agent):
             iterations=iterations, c=c, seconds=seconds, max_moves=max_moves, final=final, reuse=reuse, playout=playout
         )
         self.set_params(UCT, engine=engine, threads=threads, parallel=parallel, virtual_loss=virtual_loss)
+        declared = {p.name for p in type(self).params}
+        for name in ENGINE_PARAMS:  # what the agent plays with is in its spec, or refused here
+            value = getattr(self, name)
+            if name not in declared and value != UCT.param(name).default:
+                raise ValueError(
+                    f"{name}={value}: agent {self.name!r} does not declare {name}, so its spec could not say it"
+                    f" plays with it; leave {name} out, or declare it (params = (*VARIANT_PARAMS, UCT.param({name!r})))"
+                )
         if self.threads > 1 and engine != "compiled" and self.parallel != "root":
             raise ValueError(
                 f"parallel={self.parallel} with engine={engine}: threads share a tree in the compiled engine only;"
@@ -548,6 +561,9 @@ class UCT(Agent):
                 f"iterations={self.iterations}: the compiled engine counts in 32 bits, up to {MAX_VISITS}"
                 " iterations per search; use fewer, or engine=python"
             )
+        if self.iterations is not None and self.seconds is None:  # a clock bounds the tree too: not refused
+            root = getattr(self, "threads", 1) > 1 and getattr(self, "parallel", "root") == "root"
+            check_tree_fits(self.iterations, trees=self.threads if root else 1)
 
     def reset(self) -> None:
         """Forget the kept tree (call between games when ``reuse`` is on)."""
@@ -555,8 +571,11 @@ class UCT(Agent):
         self._compiled_previous = None
 
 
-VARIANT_PARAMS = tuple(p for p in UCT.params if p.name not in ("engine", "threads", "parallel", "virtual_loss"))
+VARIANT_PARAMS = tuple(p for p in UCT.params if p.name not in ("engine", "parallel", "virtual_loss"))
 """The parameters a variant of UCT inherits (``params = VARIANT_PARAMS`` or an extension of it):
-all of UCT's but ``engine``, ``threads``, ``parallel`` and ``virtual_loss``, since the parallel
-searches run plain UCT only and the compiled engine runs plain UCT and the variants that declare
-``engine`` themselves (:class:`~mctslab.agents.solver.Solver`, :class:`~mctslab.agents.rave.Rave`)."""
+all of UCT's but ``engine``, ``parallel`` and ``virtual_loss``. ``threads`` is one of them: a
+variant searches ``threads=K`` trees in K processes (root parallelism), and its spec says so. The
+compiled engine runs plain UCT and the variants that declare ``engine`` themselves
+(:class:`~mctslab.agents.solver.Solver`, :class:`~mctslab.agents.rave.Rave`), and a shared tree
+(``parallel``, ``virtual_loss``) is plain UCT's: a variant that does not declare one of them is
+refused a value other than UCT's default, in one line, when it is made (its spec could not name it)."""

@@ -49,9 +49,12 @@ def available() -> bool:
 
 
 def require() -> None:
-    """Raise a one-line :class:`ImportError` naming the extra when Numba is missing."""
+    """Raise a one-line :class:`ModuleNotFoundError` (an ``ImportError``) naming the extra when Numba is missing.
+
+    Its ``name`` is ``"numba"``, so the command line says in one line what to install.
+    """
     if not available():
-        raise ImportError(EXTRA_HINT)
+        raise ModuleNotFoundError(EXTRA_HINT, name="numba")
 
 
 def check_engine(name: str, engine: str) -> str:

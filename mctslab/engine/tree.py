@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import mmap
+import os
+import sys
 import threading
 import time
 from functools import cache, lru_cache
@@ -13,7 +15,10 @@ import numpy as np
 
 from .backend import kernels
 
-__all__ = ["CHUNK_SECONDS", "INITIAL_SLOTS", "KINDS", "MAX_VISITS", "NO_LIMIT", "SLOT_BYTES", "CompiledTree"]
+__all__ = [
+    "CHUNK_SECONDS", "INITIAL_SLOTS", "KINDS", "MAX_VISITS", "NO_LIMIT", "SLOT_BYTES", "CompiledTree",
+    "MAX_FIELDS", "MAX_MOVES", "MAX_PATH", "check_capacity", "check_tree_fits", "memory_available",
+]  # fmt: skip
 
 KINDS = {"tictactoe": 0, "connect4": 1, "uttt": 2}
 """The kernels' numbers for the kinds a game's :meth:`~mctslab.games.base.Game.compiled_encoding` names."""
@@ -36,6 +41,78 @@ CHUNK_SECONDS = 0.1
 FIRST_CHUNK, MAX_CHUNK = 8192, 1 << 24
 """Iterations of the first compiled call of a search (a few milliseconds: a short search is one call), and the most
 in one call."""
+
+
+CHECKED_BYTES = 1 << 28
+"""Budgets whose tree needs less than this (256 MiB) are not checked against the memory left (it costs a file read)."""
+
+
+def memory_available() -> int:
+    """Bytes this process may still take: the least of the system's available memory and what RLIMIT_AS leaves.
+
+    The system's share is ``MemAvailable`` of ``/proc/meminfo`` (elsewhere the free pages); the
+    address-space limit (``ulimit -v``), when set, less the address space already mapped.
+    """
+    page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+    free = None
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    free = int(line.split()[1]) * 1024
+                    break
+    except OSError:
+        pass
+    if free is None:
+        try:
+            free = os.sysconf("SC_AVPHYS_PAGES") * page
+        except (AttributeError, OSError, ValueError):
+            free = 1 << 62  # not known: not refused here
+    try:
+        import resource
+
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):
+        limit = -1
+    if limit not in (-1, getattr(sys.modules.get("resource"), "RLIM_INFINITY", -1)):
+        try:
+            with open("/proc/self/statm") as statm:
+                mapped = int(statm.read().split()[0]) * page
+        except OSError:
+            mapped = 0
+        free = min(free, max(0, limit - mapped))
+    return free
+
+
+def check_tree_fits(iterations: int, trees: int = 1, slot_bytes: int = SLOT_BYTES) -> None:
+    """Refuse, in one line and at once, a budget whose trees cannot fit in :func:`memory_available`.
+
+    An iteration adds a node to the tree (until the game's whole tree is built), and a node
+    takes at least ``slot_bytes`` (its slot; an expansion reserves a slot per legal move), so
+    ``iterations`` iterations take at least ``iterations * slot_bytes`` bytes per tree.
+    Without this check ``uct:iterations=1000000000,engine=compiled`` on Connect Four grew its
+    arrays for minutes, then failed with a traceback when memory ran out.
+
+    Args:
+        iterations: iterations per tree.
+        trees: trees searched at once (root parallelism: one per thread).
+        slot_bytes: bytes per slot of the tree.
+
+    Raises:
+        ValueError: (one line) naming the memory needed, the memory left and the largest budget that fits.
+    """
+    need = (iterations + 1) * slot_bytes * trees
+    if need < CHECKED_BYTES:
+        return
+    free = memory_available()
+    if need > free:
+        each = f" for each of {trees} trees" if trees > 1 else ""
+        most = max(1, free // (slot_bytes * trees) - 1)
+        raise ValueError(
+            f"iterations={iterations:,}: the compiled tree takes a node of {slot_bytes} bytes per iteration,"
+            f" {need / 2**30:.1f} GiB{each}, more than the {free / 2**30:.1f} GiB this process may use"
+            f" (available memory and ulimit -v); use at most {most:,} iterations, or seconds"
+        )
 
 
 @lru_cache(maxsize=1)
@@ -74,6 +151,44 @@ def _layout(cls: type) -> tuple[tuple[tuple[str, np.dtype, int], ...], int]:
 def _block(kind: int, prm: np.ndarray) -> int:
     """Slots one expansion can take: the most legal moves of a position of the game."""
     return 81 if kind == KINDS["uttt"] else int(prm[2] if kind == KINDS["tictactoe"] else prm[1])
+
+
+MAX_FIELDS, MAX_MOVES, MAX_PATH = 32, 128, 256
+"""The kernels' capacity, the three parts of their scratch array (``kernels.SCRATCH``: 416 int64):
+a position of at most 32 fields, at most 128 legal moves, a path of at most 256 slots (the root
+and 255 plies below it)."""
+
+
+def _sizes(kind: str, params: tuple[int, ...]) -> tuple[int, int]:
+    """The most legal moves of a position, and the most plies of a game, of an encoding (one mark per cell)."""
+    if kind == "uttt":
+        return 81, 81
+    if kind == "tictactoe":
+        return params[0] * params[0], params[0] * params[0]
+    return params[1], params[0] * params[1]  # connect4: (rows, cols, k)
+
+
+def check_capacity(spec: str, encoding: tuple[str, tuple[int, ...]], fields: int) -> None:
+    """Refuse, in one line, a game the kernels' fixed arrays cannot hold (instead of indexing past them).
+
+    Args:
+        spec: the game's spec, for the message.
+        encoding: the game's :meth:`~mctslab.games.base.Game.compiled_encoding`, ``(kind, parameters)``.
+        fields: the length of the game's :meth:`~mctslab.games.base.Game.compiled_state`.
+
+    Raises:
+        ValueError: naming the limit that is passed (:data:`MAX_FIELDS`, :data:`MAX_MOVES`, :data:`MAX_PATH`).
+    """
+    moves, plies = _sizes(*encoding) if encoding[0] in KINDS else (0, 0)  # an unknown kind: tables() says so
+    for what, value, most in (
+        ("fields of compiled_state", fields, MAX_FIELDS),
+        ("legal moves in a position", moves, MAX_MOVES),
+        ("plies in a game (the tree's depth)", plies, MAX_PATH - 1),
+    ):
+        if value > most:
+            raise ValueError(
+                f"the compiled engine holds at most {most} {what}; {spec} has up to {value}: use engine=python"
+            )
 
 
 class CompiledTree:

@@ -10,7 +10,7 @@ import numpy as np
 from .. import validation
 from ..games.base import Game, IllegalMoveError, State
 from .backend import check_supported, kernels
-from .tree import KINDS, MAX_VISITS, NO_LIMIT, CompiledTree
+from .tree import KINDS, MAX_VISITS, NO_LIMIT, CompiledTree, check_capacity, check_tree_fits
 
 __all__ = ["SearchResult", "checked_search", "compile_seconds", "random_results", "search", "tables"]
 
@@ -62,9 +62,21 @@ def _encode(game: Game, state: State) -> tuple[int, np.ndarray, np.ndarray, np.n
 
 
 def _encoded(game: Game, state: State) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """The kernel's tables and ``state``'s encoding, for a game already checked to have a kernel."""
-    kind, prm, tab = tables(*game.compiled_encoding())
-    return kind, prm, tab, np.array(game.compiled_state(state), dtype=np.int64)
+    """The kernel's tables and ``state``'s encoding, for a game already checked to have a kernel.
+
+    Raises:
+        ValueError: (one line) for a game past the kernels' capacity (:func:`~.tree.check_capacity`).
+    """
+    encoding = game.compiled_encoding()
+    encoded = np.array(game.compiled_state(state), dtype=np.int64)
+    if (encoding, encoded.shape[0]) not in _FITS:
+        check_capacity(game.spec, encoding, encoded.shape[0])
+        _FITS.add((encoding, encoded.shape[0]))
+    return (*tables(*encoding), encoded)
+
+
+_FITS: set[tuple[tuple[str, tuple[int, ...]], int]] = set()
+"""The ``(kind, parameters, fields)`` already checked by :func:`~.tree.check_capacity` (checked once each)."""
 
 
 _COMPILE_SECONDS: list[float] = []
@@ -96,6 +108,8 @@ def _check_budget(c: float, iterations: int | None, seconds: float | None, max_m
     validation.integer("seed", seed, low=0, high=2**32 - 1)
     if iterations is None and seconds is None:
         raise ValueError("the compiled engine needs iterations or seconds (or both), got neither")
+    if iterations is not None and seconds is None:
+        check_tree_fits(iterations)
 
 
 class SearchResult:

@@ -27,6 +27,7 @@ needs to know which game it is.
 
 from __future__ import annotations
 
+import functools
 import operator
 import random
 from abc import ABC, abstractmethod
@@ -100,6 +101,34 @@ class Game(DrawingHooks, ABC):
     """How :meth:`rollout` draws its moves, for :meth:`rollout_moves`: ``"ordered"`` or
     ``"pool"`` (see :mod:`mctslab.games.rollouts`). A game that overrides
     :meth:`rollout` declares it next to its rollout (or overrides :meth:`rollout_moves`)."""
+
+    PLAYER_METHODS = ("information_state", "sample_state", "evaluate")
+    """The methods that take a player: each refuses one outside ``0 .. num_players - 1``
+    (:meth:`check_player`), in a subclass that overrides it too (wrapped when the class is made)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in cls.PLAYER_METHODS:
+            method = vars(cls).get(name)
+            if callable(method) and not getattr(method, "_checks_player", False):
+                setattr(cls, name, _player_checked(method))
+
+    def check_player(self, player: Any) -> int:
+        """``player`` if it is one of this game's players (an int from 0 to ``num_players - 1``).
+
+        Raises:
+            ValueError: (one line) for anything else: ``information_state(state, -1)`` would
+                otherwise read a hand from the end of a tuple, and player 5 another's.
+        """
+        if type(player) is int and 0 <= player < self.num_players:
+            return player
+        try:
+            index = operator.index(player)
+        except TypeError:
+            index = None
+        if index is None or isinstance(player, bool) or not 0 <= index < self.num_players:
+            raise ValueError(f"player {player!r}: {self.spec} has players 0 to {self.num_players - 1}")
+        return index
 
     # -- the interface -------------------------------------------------------------
     @abstractmethod
@@ -274,7 +303,11 @@ class Game(DrawingHooks, ABC):
 
         The default, for perfect information, is the state itself. A game with hidden
         cards returns, e.g., the player's own hand and the moves seen so far.
+
+        Raises:
+            ValueError: for a player outside ``0 .. num_players - 1`` (:meth:`check_player`).
         """
+        self.check_player(player)
         return state
 
     def sample_state(self, state: State, player: int, rng: random.Random) -> State:
@@ -283,7 +316,11 @@ class Game(DrawingHooks, ABC):
         It has the same :meth:`information_state` for ``player``; the hidden parts
         (the others' cards) are drawn at random. The default, for perfect
         information, is ``state`` itself.
+
+        Raises:
+            ValueError: for a player outside ``0 .. num_players - 1`` (:meth:`check_player`).
         """
+        self.check_player(player)
         return state
 
     def rollout(self, state: State, rng: random.Random, max_moves: int | None = None) -> tuple[float, ...]:
@@ -339,7 +376,11 @@ class Game(DrawingHooks, ABC):
         """Heuristic estimate in [0, 1] of ``player``'s return (used by depth-limited minimax).
 
         The default knows nothing and says 0.5; games override it.
+
+        Raises:
+            ValueError: for a player outside ``0 .. num_players - 1`` (:meth:`check_player`).
         """
+        self.check_player(player)
         return 0.5
 
     def position_bound(self, state: State) -> int | None:
@@ -429,6 +470,19 @@ class Game(DrawingHooks, ABC):
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.spec))
+
+
+def _player_checked(method: Any) -> Any:
+    """``method(self, state, player, ...)`` that first refuses a player the game has not (:meth:`Game.check_player`)."""
+
+    @functools.wraps(method)
+    def checked(self: Game, state: State, player: int, *args: Any, **kwargs: Any) -> Any:
+        if type(player) is not int or not 0 <= player < self.num_players:  # the common case costs one test
+            player = self.check_player(player)
+        return method(self, state, player, *args, **kwargs)
+
+    checked._checks_player = True  # type: ignore[attr-defined]
+    return checked
 
 
 def state_from_moves(game: Game, moves: Iterable[int]) -> State:

@@ -46,6 +46,10 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     three counts adding up to the playouts asked for); every game ends within
     ``max_plies``.
 
+    A registered game's spec rebuilds it (``make_game(game.spec) == game``, with the same
+    public attributes and initial state), and every method that takes a player
+    (:attr:`~Game.PLAYER_METHODS`) refuses ``-1`` and ``num_players`` with a one-line ``ValueError``.
+
     It checks that the game refuses what is not one of its states: :meth:`~Game.play`
     raises :class:`InvalidStateError` for ``None``, a number, a string, and positions of
     every other registered game whose states are of another type (:func:`foreign_states`).
@@ -97,6 +101,8 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     fault = declaration_fault(game)
     if fault:
         raise _fail(game, [], fault)
+    _check_spec_rebuilds(game)
+    _check_refuses_foreign_players(game, initial)
     _check_marks(game)
     _check_refuses_foreign_states(game)
     board = game.board_cells(initial)
@@ -139,6 +145,53 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
         _check_rollout_moves(game, state, moves, seed + number)
     if game.policy_size is not None:
         _check_network_encoding(game, [s for s, _ in replays] or [initial])
+
+
+def _public(game: Game) -> dict:
+    """The game's public attributes (its parameters and spec; caches are ``_private``), arrays as lists."""
+    return {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in vars(game).items() if not k.startswith("_")}
+
+
+def _check_spec_rebuilds(game: Game) -> None:
+    """A registered game's spec rebuilds it: ``make_game(game.spec) == game``, with the same parameters.
+
+    Game equality rests on the spec, so a spec that names other parameters than the game's
+    would make two different games equal (and a results file or a worker rebuild the wrong
+    one). A game whose name is not registered (written in a notebook), or of a class other
+    than the one registered under its name, has nothing to rebuild from.
+    """
+    entry = GAMES.get(game.spec.partition(":")[0])
+    if entry is None or isinstance(entry.factory, type) and type(game) is not entry.factory:
+        return  # an unregistered game, or a class of its own borrowing a registered name (a test's broken game)
+    try:
+        rebuilt = make_game(game.spec)
+    except ValueError as err:
+        raise _fail(game, [], f"make_game(game.spec) must rebuild the game; it raised {err}") from None
+    if rebuilt != game or _public(rebuilt) != _public(game) or rebuilt.initial_state() != game.initial_state():
+        raise _fail(
+            game, [], f"make_game({game.spec!r}) must rebuild the same game (the spec must name every parameter)"
+        )
+
+
+def _check_refuses_foreign_players(game: Game, state) -> None:
+    """Every method that takes a player refuses one outside ``0 .. num_players - 1`` with a one-line ValueError."""
+    rng = random.Random(0)
+    calls = {
+        "information_state": lambda p: game.information_state(state, p),
+        "sample_state": lambda p: game.sample_state(state, p, rng),
+        "evaluate": lambda p: game.evaluate(state, p),
+    }
+    for name, call in calls.items():
+        for player in (-1, game.num_players):
+            try:
+                call(player)
+            except ValueError as err:
+                if "\n" in str(err):
+                    raise _fail(game, [], f"{name}(state, {player}) must refuse in one line, got {err}") from None
+                continue
+            raise _fail(
+                game, [], f"{name}(state, {player}) must raise ValueError: players are 0 to {game.num_players - 1}"
+            )
 
 
 def _check_network_encoding(game: Game, states: list) -> None:

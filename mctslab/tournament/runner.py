@@ -35,6 +35,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures import TimeoutError as FuturesTimeout
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -104,6 +106,83 @@ def check_workers(workers: int | None, batch_size: int | None) -> None:
         positive_int("batch_size", batch_size, hint=" (games per task, or None for automatic)")
 
 
+@dataclass(frozen=True)
+class Run:
+    """What every game of one tournament run shares, passed down as one value instead of eight parameters.
+
+    Attributes:
+        game_spec: the game's spec (what crosses to a worker process).
+        pairs: ``(A, B)`` agents of each pairing: specs (or factories, played in this process).
+        root: the tournament's seed; task ``t`` is seeded with ``game_seed(root, t.seed_key)``.
+        executor: any :class:`concurrent.futures.Executor` (a process pool, a Dask
+            ``Client.get_executor()``...); used, not shut down. ``None``: a process pool of
+            ``workers`` processes, made and shut down by :meth:`play`.
+        workers: processes when no executor is given: ``None`` for every core; 1 plays in
+            this process (no pool).
+        batch_size: games per task, >= 1 (``None``: :func:`default_batch_size`).
+        progress: show a ``tqdm`` progress bar.
+        desc: the bar's label.
+    """
+
+    game_spec: str
+    pairs: tuple[tuple[Any, Any], ...]
+    root: int | np.random.SeedSequence
+    executor: Executor | None = None
+    workers: int | None = None
+    batch_size: int | None = None
+    progress: bool = True
+    desc: str = "games"
+
+    def play(
+        self, tasks: Sequence[GameTask], done: int = 0, on_batch: Callable[[list[GameResult]], None] | None = None
+    ) -> list[GameResult]:
+        """Play ``tasks`` in batches and collect the results (see :func:`run_games`).
+
+        Args:
+            tasks: the games to play.
+            done: games already finished (resumed), for the bar's starting point.
+            on_batch: called in this process with each finished batch, as it finishes
+                (how results reach the file before the run ends).
+        """
+        check_workers(self.workers, self.batch_size)
+        n_workers = self.workers or available_cores()
+        size = self.batch_size or default_batch_size(len(tasks), n_workers)
+        batches = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+        results: list[GameResult] = []
+        bar = tqdm(total=done + len(tasks), initial=done, desc=self.desc, unit="game", disable=not self.progress)
+
+        def collect(batch_results: list[GameResult]) -> None:
+            if not batch_results:
+                return
+            with _ctrl_c_held():  # written and counted together: the count a stop reports is what the file holds
+                if on_batch is not None:
+                    on_batch(batch_results)
+                results.extend(batch_results)
+            bar.update(len(batch_results))
+
+        try:
+            if self.executor is None and (n_workers == 1 or len(batches) <= 1):
+                _run_here(self, batches, collect)
+            elif self.executor is None:
+                _run_on_pool(self, batches, collect, n_workers)
+            else:
+                _run_on_executor(self.executor, self, batches, collect)
+        except KeyboardInterrupt:
+            raise RunInterrupted(done + len(results), done + len(tasks)) from None
+        except WorkerLost as lost:
+            raise RunIncomplete(done + len(results), done + len(tasks), str(lost)) from None
+        finally:
+            bar.close()
+        _check_complete(tasks, results, done)
+        results.sort(key=lambda r: r.key)
+        return results
+
+    @property
+    def where(self) -> tuple[str, tuple[tuple[Any, Any], ...], int | np.random.SeedSequence]:
+        """``(game_spec, pairs, root)``: what a worker needs to play a batch (plain values, picklable)."""
+        return self.game_spec, self.pairs, self.root
+
+
 def run_games(
     game_spec: str,
     pairs: Sequence[tuple[str, str]],
@@ -148,38 +227,8 @@ def run_games(
             the results do not match the tasks one to one: the run did not finish.
     """
     check_workers(workers, batch_size)
-    n_workers = workers or available_cores()
-    size = batch_size or default_batch_size(len(tasks), n_workers)
-    batches = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
-    pairs = [tuple(p) for p in pairs]
-    results: list[GameResult] = []
-    bar = tqdm(total=done + len(tasks), initial=done, desc=desc, unit="game", disable=not progress)
-
-    def collect(batch_results: list[GameResult]) -> None:
-        if not batch_results:
-            return
-        with _ctrl_c_held():  # written and counted together: the count a stop reports is what the file holds
-            if on_batch is not None:
-                on_batch(batch_results)
-            results.extend(batch_results)
-        bar.update(len(batch_results))
-
-    try:
-        if executor is None and (n_workers == 1 or len(batches) <= 1):
-            _run_here(game_spec, pairs, root, batches, collect)
-        elif executor is None:
-            _run_on_pool(game_spec, pairs, root, batches, collect, n_workers)
-        else:
-            _run_on_executor(executor, game_spec, pairs, root, batches, collect)
-    except KeyboardInterrupt:
-        raise RunInterrupted(done + len(results), done + len(tasks)) from None
-    except WorkerLost as lost:
-        raise RunIncomplete(done + len(results), done + len(tasks), str(lost)) from None
-    finally:
-        bar.close()
-    _check_complete(tasks, results, done)
-    results.sort(key=lambda r: r.key)
-    return results
+    run = Run(game_spec, tuple(tuple(p) for p in pairs), root, executor, workers, batch_size, progress, desc)
+    return run.play(tasks, done, on_batch)
 
 
 def _check_complete(tasks: Sequence[GameTask], results: list[GameResult], done: int) -> None:
@@ -229,12 +278,12 @@ GRACE_SECONDS = 1.0
 Collect = Callable[[list[GameResult]], None]
 
 
-def _run_here(game_spec: str, pairs, root, batches: list[list[GameTask]], collect: Collect) -> None:
+def _run_here(run: Run, batches: list[list[GameTask]], collect: Collect) -> None:
     """Play in this process; on Ctrl-C, keep the games of the batch finished so far."""
     for batch in batches:
         finished: list[GameResult] = []
         try:
-            for result in play_games(game_spec, pairs, root, batch):
+            for result in play_games(*run.where, batch):
                 finished.append(result)
         except KeyboardInterrupt:
             collect(finished)
@@ -242,9 +291,9 @@ def _run_here(game_spec: str, pairs, root, batches: list[list[GameTask]], collec
         collect(finished)
 
 
-def _run_on_executor(executor: Executor, game_spec: str, pairs, root, batches, collect: Collect) -> None:
+def _run_on_executor(executor: Executor, run: Run, batches: list[list[GameTask]], collect: Collect) -> None:
     """Play on the caller's executor (used, not shut down); on Ctrl-C, cancel what has not started."""
-    futures = [executor.submit(play_batch, game_spec, pairs, root, batch) for batch in batches]
+    futures = [executor.submit(play_batch, *run.where, batch) for batch in batches]
     try:
         for future in as_completed(futures):
             collect(future.result())
@@ -253,7 +302,7 @@ def _run_on_executor(executor: Executor, game_spec: str, pairs, root, batches, c
             future.cancel()
 
 
-def _run_on_pool(game_spec: str, pairs, root, batches, collect: Collect, n_workers: int) -> None:
+def _run_on_pool(run: Run, batches: list[list[GameTask]], collect: Collect, n_workers: int) -> None:
     """Play on a process pool of :mod:`~mctslab.tournament.workers` that stop on Ctrl-C and die with us.
 
     On Ctrl-C (here, or in the whole process group as a terminal sends it), SIGINT goes
@@ -264,7 +313,7 @@ def _run_on_pool(game_spec: str, pairs, root, batches, collect: Collect, n_worke
     futures: list[Future] = []
     collected: set[Future] = set()
     try:
-        futures = [pool.submit(play_until_stopped, game_spec, pairs, root, batch) for batch in batches]
+        futures = [pool.submit(play_until_stopped, *run.where, batch) for batch in batches]
         for future in as_completed(futures):
             finished, stopped = future.result()
             collected.add(future)

@@ -31,7 +31,7 @@ from ..games import Game
 from ..nets.files import weights_digest
 from .records import GameResult, GameTask
 from .results_file import ResultsFile
-from .runner import check_workers, run_games
+from .runner import Run, check_workers
 from .workers import RunIncomplete, RunInterrupted
 
 
@@ -97,9 +97,9 @@ def play_schedule(
             f"a match or round robin pits two agents against each other; {game.spec} is {game.kind().describe()}: "
             f"play it with mctslab.play_game(game, [{', '.join(['agent'] * game.num_players)}])"
         )
+    run = Run(game.spec, tuple(tuple(p) for p in pairs), seed, executor, workers, batch_size, progress, desc)
     if out is None:
-        played = _run(game, pairs, seed, tasks, {}, None, executor, workers, batch_size, progress, desc)
-        return Played(played, frozenset())
+        return Played(run.play(tasks), frozenset())
     digest = weights_digest(header.get("agents", ()))  # a replaced network file is another player
     header = {**header, "weights": digest} if digest else header
     results_file = ResultsFile(out, header, game, {t.key: t.a_first for t in tasks})
@@ -107,26 +107,10 @@ def play_schedule(
         done = results_file.open_for_append()
         todo = [t for t in tasks if t.key not in done]
         try:
-            played = _run(game, pairs, seed, todo, done, results_file, executor, workers, batch_size, progress, desc)
+            played = run.play(todo, done=len(done), on_batch=results_file.append)
         except RunInterrupted as stop:
             raise RunInterrupted(stop.finished, stop.total, os.fspath(out)) from None
         except RunIncomplete as stop:
             raise RunIncomplete(stop.finished, stop.total, stop.reason, os.fspath(out)) from None
     results = sorted([*done.values(), *played], key=lambda r: r.key)
     return Played(results, frozenset(done))
-
-
-def _run(game, pairs, seed, tasks, done, results_file, executor, workers, batch_size, progress, desc):
-    return run_games(
-        game.spec,
-        pairs,
-        seed,
-        tasks,
-        executor=executor,
-        workers=workers,
-        batch_size=batch_size,
-        progress=progress,
-        desc=desc,
-        done=len(done),
-        on_batch=None if results_file is None else results_file.append,
-    )

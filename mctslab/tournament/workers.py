@@ -16,15 +16,11 @@ A tournament's process pool runs :func:`play_until_stopped` in workers set up by
 
 from __future__ import annotations
 
-import ctypes
-import os
 import signal
-import sys
-import threading
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..lifetime import die_with_parent
 from .locks import release_inherited
 from .playing import play_games
 
@@ -32,12 +28,6 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .records import GameResult, GameTask
-
-PR_SET_PDEATHSIG = 1
-"""``prctl`` option (linux/prctl.h): the signal a process gets when its parent dies."""
-
-WATCH_SECONDS = 0.5
-"""How often the watchdog thread checks that the parent is alive (where prctl is not available)."""
 
 _stop = False  # set by SIGINT: play nothing more
 _playing = False  # inside a batch: SIGINT may interrupt the game being played
@@ -107,37 +97,6 @@ def _on_sigint(signum: int, frame) -> None:
     _stop = True
     if _playing:
         raise KeyboardInterrupt
-
-
-def _parent_alive(parent_pid: int) -> bool:
-    return os.getppid() == parent_pid
-
-
-def _watch(parent_pid: int) -> None:
-    while True:
-        time.sleep(WATCH_SECONDS)
-        if not _parent_alive(parent_pid):
-            os._exit(1)
-
-
-def die_with_parent(parent_pid: int) -> bool:
-    """Make this process end when ``parent_pid`` (its parent) does; True if the kernel does it (Linux).
-
-    Otherwise a daemon thread checks every :data:`WATCH_SECONDS`. If the parent is
-    already gone, the process exits at once.
-    """
-    by_kernel = False
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            by_kernel = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
-        except (OSError, AttributeError):  # no libc.prctl: fall back to the watchdog
-            by_kernel = False
-    if not _parent_alive(parent_pid):  # the parent died before prctl took effect
-        os._exit(1)
-    if not by_kernel:
-        threading.Thread(target=_watch, args=(parent_pid,), name="mctslab-watchdog", daemon=True).start()
-    return by_kernel
 
 
 def init_worker(parent_pid: int) -> None:
