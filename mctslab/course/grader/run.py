@@ -31,7 +31,7 @@ from nbclient.exceptions import DeadKernelError
 from .catalogue import Exercise, identify
 from .cells import MIME, grader_cells, setup_cell, student_cells
 from .cpu import CpuClock
-from .points import PARTIAL_CREDIT
+from .points import PARTIAL_CREDIT, share
 from .sandbox import Limits, Sandbox, sweep
 
 __all__ = ["Limits", "Unreadable", "grade_submission", "read_submission"]
@@ -302,8 +302,8 @@ def _score(exercise: Exercise, results: dict[str, dict | None], flags: set[str])
                 flags.add("timeout")
             if check.get("status") == "failed" and "the package's" in detail:
                 flags.add("package-code")
-        share = passed / len(statuses) if PARTIAL_CREDIT else float(passed == len(statuses))
-        points[part] = round(full * share, 2)
+        earned = share(report["checks"]) if PARTIAL_CREDIT else float(passed == len(statuses))
+        points[part] = round(full * earned, 2)
     return points
 
 
