@@ -167,6 +167,7 @@ def test_a_report_is_plain_data_and_json():
         "detail": "`backpropagate` did not return within 5 s",
         "part": "backpropagate",
         "seconds": 0.0,
+        "weight": 1.0,
     }
     assert json.loads(report.to_json()) == data
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from ...games import make_game
 from ...games.base import Game, State
+from .causes import Swallowed, swallowed_detail
 from .expand_probes import _player_slip
 from .limits import TimeLimitExceeded
 from .positions import position
@@ -165,6 +166,13 @@ class _Probes:
             raise err
         return self._first
 
+    def _swallowed(self, game: Game, state: State, iterations: int) -> tuple[str, str] | None:
+        """The search again, watched for errors an ``except`` of the student's swallowed: (detail, part) or None."""
+        with Swallowed() as seen:
+            root = self.search(self.agent(4, iterations), game, state, iterations)
+        found = seen.first()
+        return None if found is None else (swallowed_detail(found, iterations, root.visits), found[2])
+
     def one_iteration(self) -> Outcome:
         game = make_game("tictactoe")
         kind, root = self._first_search()
@@ -184,12 +192,15 @@ class _Probes:
                 "(math domain error in ucb1) as soon as the root is fully expanded. Update every node up to "
                 "and including the root"
             )
-        if root.visits != 1:
+        if root.visits < 1 and (swallowed := self._swallowed(game, position(FIRST_CELLS), 1)) is not None:
+            return False, *swallowed
+        over = 1 < root.visits == sum(below) == len(below)  # more iterations than 1, each on its own path
+        if root.visits != 1 and not over:
             return False, (
                 f"with `iterations` = 1 the root has {root.visits} visits (expected 1): the search ignores "
                 "`iterations`, or counts a visit more than once; run exactly `self.iterations` iterations"
             )
-        if below != [1]:
+        if below != [1] and not over:
             return False, (
                 f"after 1 iteration the root's children have visits {below} (expected one child with 1 visit): "
                 "one iteration expands one child and adds one visit to each node on its path"
@@ -198,10 +209,17 @@ class _Probes:
         k = len(game.legal_moves(state)) + 2  # every child of the root, then two choices by UCB1
         root = self.search(self.agent(4, k), game, state, k)
         below = [ch.visits for ch in root.children]
-        if root.visits != k or sum(below) != k:
+        if root.visits < k and (swallowed := self._swallowed(game, state, k)) is not None:
+            return False, *swallowed
+        if sum(below) != root.visits or root.visits < k or root.visits > k and not over:
             return False, (
                 f"after {k} iterations the root has {root.visits} visits and its children {below} (expected {k} "
                 f"in all): each iteration adds one visit to each node on its path, the root included"
+            )
+        if over:  # each iteration right, only their number is not: the budget check names that, nothing else fails
+            return True, (
+                f"each iteration visits its path once, the root too (the root's visits are its children's sum: "
+                f"{root.visits} after a budget of {k}); how many iterations run is the budget check's"
             )
         return True, (
             f"after 1 iteration: the root and one new child, each with 1 visit; after {k}: the root {k} visits, "

@@ -22,11 +22,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ...games import make_game
+from .causes import drawn_pair
 from .chance_depth import _DepthProbes
-from .chance_probes import CHECKS, _Failed, _Probes
+from .chance_probes import CHECKS, WEIGHTS, _Failed, _Probes
 from .isolation import unchanged_globals
 from .limits import TimeLimitExceeded, cpu_seconds, progress, time_limit
-from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report, fail_the_next_check
+from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report, fail_the_next_check, weighed
 from .student import _function, _hang_hint, _recursion, _Skip, _where
 from .uct import call_limit
 
@@ -98,6 +100,9 @@ class _Runner(_Probes, _DepthProbes):
         except TimeLimitExceeded as err:
             return FAILED, *self._overran(err)
         except Exception as err:  # a student's bug: report it, never raise
+            cause = self._cause(err)
+            if cause is not None:  # a slip elsewhere that this error is the consequence of
+                return FAILED, *cause
             recursion = _recursion(err)
             if recursion is not None:  # the student's recursion, never the check's: name the function that recursed
                 return FAILED, recursion[1], recursion[0]
@@ -114,8 +119,36 @@ class _Runner(_Probes, _DepthProbes):
             return FAILED, f"your agent raised {type(err).__name__}{_where(err)}: {err}", function
         return (PASSED if ok else FAILED), detail, (blame[0] if blame else part)
 
+    def _cause(self, err: Exception) -> tuple[str, str] | None:
+        """(detail, part) when ``err`` is the consequence of a slip in another function than the one that raised it.
+
+        An (outcome, probability) pair drawn as the outcome fails in ``game.apply``
+        (:func:`~.causes.drawn_pair`); a root never counted fails as log(0) in ``ucb1``, once
+        the root is fully expanded: a search of one iteration tells it (the root 0 visits,
+        its child 1).
+        """
+        pair = drawn_pair(err)
+        if pair is not None:
+            return pair, "draw_outcome"
+        if not isinstance(err, ValueError | ZeroDivisionError):
+            return None
+        try:
+            game = make_game("pig:target=10")
+            root = self.search(self.agent(0, 1), game, game.initial_state())
+            below = [ch.visits for ch in root.children if ch.visits]
+        except (Exception, TimeLimitExceeded):  # noqa: BLE001 - the probe tells nothing: the error stands as it is
+            return None
+        if root.visits != 0 or below != [1]:
+            return None
+        then = f"{type(err).__name__}{_where(err)}: {err}"
+        return (
+            "after 1 iteration the root has 0 visits and its one child 1: `backpropagate` stops before the root. "
+            f"The root's visits are UCB1's N for its children, so later your agent raised {then} (log(0)). Update "
+            "every node up to and including the root"
+        ), "backpropagate"
+
     def _overran(self, err: TimeLimitExceeded) -> tuple[str, str]:
-        function = _function(err)
+        function = _function(err, named=True)
         if err.part == "check_chance_uct":
             self.out_of_time = True
             hint = _hang_hint(function, None, err)
@@ -195,4 +228,4 @@ def check_chance_uct(make_agent: Callable[[int], Any], show_progress: bool = Tru
     finally:
         runner.bar.close()
     runner.report.seconds = time.perf_counter() - began
-    return runner.report
+    return weighed(runner.report, WEIGHTS)

@@ -67,11 +67,30 @@ CHECKS: dict[str, tuple[str, tuple[str, ...] | str, str]] = {
 }
 """The checks of :func:`check_chance_uct`, in order: name -> (title, the checks it needs passed, the part it blames)."""
 
+WEIGHTS: dict[str, float] = {
+    "factory": 1,  # a prerequisite: the agent is the student's own
+    "budget": 3,  # the root does not count every iteration
+    "outcomes": 3,  # wrong outcome children
+    "draws": 3,  # outcomes drawn with wrong probabilities
+    "statistics": 3,  # visits that do not add up
+    "growth": 3,  # no tree below the outcomes
+    "point_of_view": 3,  # outcomes credited to the wrong player
+    "players": 3,  # wrong players below
+    "playouts": 3,  # playouts with wrong chance
+    "playout_policy": 2,  # playouts not uniform over moves
+    "determinism": 1,  # reproducibility
+    "strength": 3,  # misses the exact best move
+}
+"""Each check's weight in the partial credit (:attr:`~.report.Check.weight`): 3 a wrong result, 2 a result off
+in degree, 1 a prerequisite or secondary check."""
+
 ALPHA = 1e-6
 """Two-sided level of each exact binomial acceptance region (the false-alarm probability of one count)."""
 ITERATIONS = 300
 """Iterations of the searches the checks read (the per-call limit is 3 s at this budget)."""
 PLAYOUT_SEARCHES = 400
+DETERMINISM_ITERATIONS = 200
+"""Iterations of each of the determinism check's searches (two per game, Pig and loaded dice)."""
 STRENGTH_SEEDS = 3
 STRENGTH_MISSES = 2
 _DICE = LoadedDice((STEADY, WILD), turns=4)
@@ -263,7 +282,11 @@ class _Probes:
                 strays = [m for m in moves if m not in faces]
                 if strays or len(set(moves)) != len(moves):
                     what = f"moves {strays}, which are not outcomes" if strays else "two children for one outcome"
-                    return False, f"a chance node (outcomes {faces}) has {what}: its children are its outcomes", None
+                    return (
+                        False,
+                        f"a chance node (outcomes {faces}) has {what}: its children are its outcomes",
+                        "expand_chance",
+                    )
                 for child in node.children:
                     if child.state != game.apply(node.state, child.move):
                         return (
@@ -272,20 +295,43 @@ class _Probes:
                                 f"the child of outcome {child.move} holds the position after another outcome: an "
                                 "outcome's child holds game.apply(chance position, outcome)"
                             ),
-                            None,
+                            "expand_chance",
                         )
                 if name != "pig" and node.visits >= 200 and set(moves) != set(faces):
-                    return (
-                        False,
-                        (
-                            f"after {node.visits} visits a chance node has children for {sorted(moves)} of its "
-                            f"outcomes {faces}: every outcome drawn gets its child"
-                        ),
-                        None,
-                    )
+                    return self._missing_outcomes(game, node, sorted(moves), faces)
         if not checked:
             return False, "no chance node in three trees of games with dice: after a roll, add a node for it", None
         return True, f"{checked} chance nodes in three trees: one child per outcome drawn, each with its position"
+
+    def _missing_outcomes(self, game: Game, node: Any, moves: list, faces: list) -> Outcome:
+        """A chance node without a child for some outcome: never drawn (``draw_outcome``), or drawn and not added.
+
+        When the outcomes' children hold all the chance node's visits (but its own first
+        playout), every iteration through it went on into a child: the missing outcome was
+        never drawn. An outcome of probability 1/10 or more is drawn in 200 draws but with
+        probability below 1e-9.
+        """
+        drawn = sum(ch.visits for ch in node.children)
+        never = [face for face in faces if face not in moves]
+        if drawn >= node.visits - 1:
+            probability = dict(game.chance_outcomes(node.state))
+            shown = ", ".join(f"face {f} (probability {probability[f]})" for f in never)
+            return (
+                False,
+                (
+                    f"in {drawn} draws at a chance node, each followed into its outcome's child, {shown} never came: "
+                    "`draw_outcome` must draw every outcome of game.chance_outcomes with its probability"
+                ),
+                "draw_outcome",
+            )
+        return (
+            False,
+            (
+                f"after {node.visits} visits a chance node has children for {moves} of its outcomes {faces}: every "
+                "outcome drawn gets its child"
+            ),
+            "expand_chance",
+        )
 
     def draws(self) -> Outcome:
         seen = []
@@ -384,10 +430,10 @@ class _Probes:
             ("Pig to 10 from the start", make_game("pig:target=10"), PigState((0, 0), 0, 0, False), 3),
             ("loaded dice from the start", _DICE, _DICE.initial_state(), 4),
         ):
-            runs = [_shape(self.search(self.agent(seed, 200), game, state)) for _ in range(2)]
+            runs = [_shape(self.search(self.agent(seed, DETERMINISM_ITERATIONS), game, state)) for _ in range(2)]
             if runs[0] != runs[1]:
                 with _GlobalRandom() as shared:
-                    self.search(self.agent(seed, 200), game, state)
+                    self.search(self.agent(seed, DETERMINISM_ITERATIONS), game, state)
                 fix = "take every random draw, the chance draws too, from `self.rng`"
                 told = f"two agents made with seed {seed} searched {what} differently"
                 if shared.names:

@@ -146,21 +146,42 @@ def _player_slip(wrong: list) -> str | None:
 
     ``wrong`` holds the point-of-view check's misses: ``(cells, node, state, mover, depth, returns)``.
     None unless every node missed has a ``player`` other than its mover and exactly the
-    results of that ``player`` (so ``backpropagate`` is right about the wrong player).
+    results of that ``player`` (so ``backpropagate`` is right about the wrong player). A node
+    of the student's own design may keep its player under another name (``who``, ``mover``):
+    any attribute that is 0 or 1 and fits every node missed so is read as that.
     """
-    for _, node, _, mover, _, returns in wrong:
-        player = getattr(node, "player", None)
-        if player not in (0, 1) or player == mover or abs(node.wins - node.visits * returns[player]) > 1e-9:
-            return None
+    name = next((a for a in _player_names(wrong[0][1]) if _fits(wrong, a)), None)
+    if name is None:
+        return None
     cells, node, _, mover, depth, _ = min(wrong, key=lambda w: w[4])
-    copied = all(getattr(getattr(w[1], "parent", None), "player", None) == w[1].player for w in wrong)
-    how = "copied from its parent's `player`" if copied else "the player to move in the child's position"
+    copied = all(getattr(getattr(w[1], "parent", None), name, None) == getattr(w[1], name) for w in wrong)
+    how = f"copied from its parent's `{name}`" if copied else "the player to move in the child's position"
     return (
-        f"from {cells} the node for move {node.move} at depth {depth} has `player` = {'XO'[node.player]}, but "
-        f"{'XO'[mover]} made that move: your `backpropagate` rightly credits each node with the results of its "
-        f"`player`, but `expand` set the new node's `player` wrongly ({how}). A child's `player` is the player "
-        "who made its move, the player to move at its parent: game.to_move(node.state) before the move"
+        f"from {cells} the node for move {node.move} at depth {depth} has `{name}` = {'XO'[getattr(node, name)]}, "
+        f"but {'XO'[mover]} made that move: your `backpropagate` rightly credits each node with the results of its "
+        f"`{name}`, but `expand` (where the new node is made) set its `{name}` wrongly ({how}). A child's `{name}` "
+        "is the player who made its move, the player to move at its parent: game.to_move(node.state) before the move"
     )
+
+
+_NOT_PLAYERS = {"move", "visits", "wins", "state", "children", "parent", "untried"}
+
+
+def _player_names(node: Any) -> list[str]:
+    """``player`` first, then the node's other attributes (its ``__dict__`` or ``__slots__``) that may hold one."""
+    names = list(getattr(node, "__dict__", {})) + [a for k in type(node).__mro__ for a in getattr(k, "__slots__", ())]
+    return ["player"] + [a for a in names if a != "player" and a not in _NOT_PLAYERS]
+
+
+def _fits(wrong: list, name: str) -> bool:
+    """Every node missed has ``name`` = 0 or 1, not its mover, and exactly that player's results."""
+    for _, node, _, mover, _, returns in wrong:
+        player = getattr(node, name, None)
+        if type(player) is not int or player not in (0, 1) or player == mover:
+            return False
+        if abs(node.wins - node.visits * returns[player]) > 1e-9:
+            return False
+    return True
 
 
 class _ExpandProbes:

@@ -15,14 +15,17 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from ...ucb import SQRT2, ucb1
 from .expansion import check_expand
+from .limits import TimeLimitExceeded, time_limit
 from .parts_diagnoses import say
 from .report import Report
-from .runner import Outcome, Student, Unusable, none_returned, run_checks
+from .runner import CALL_SECONDS, Outcome, Student, Unusable, none_returned, run_checks
 from .tree import TreeNode
 
 __all__ = ["check_expand", "check_select", "check_ucb1"]
@@ -303,10 +306,50 @@ def check_select(select_function: Callable[[TreeNode, float], TreeNode]) -> Repo
         return False, "at a node without untried moves or children (a finished game), selection must stop there"
 
     stop = "at a node without untried moves and without children (a finished game) selection must stop"
-    return run_checks("check_select", select_function, [
-        ("untried", "a node with untried moves is returned", untried),
-        ("choice", "the child with the highest UCB1 value", choice),
-        ("descent", "descends, N the visits of the node chosen at", descent),
-        ("read_only", "the tree is left as it was", read_only),
-        ("terminal", "stops at a finished position", terminal, stop),
-    ], "select")  # fmt: skip
+    with _reference_ucb1(select_function) as replaced:
+        report = run_checks("check_select", select_function, [
+            ("untried", "a node with untried moves is returned", untried),
+            ("choice", "the child with the highest UCB1 value", choice),
+            ("descent", "descends, N the visits of the node chosen at", descent),
+            ("read_only", "the tree is left as it was", read_only),
+            ("terminal", "stops at a finished position", terminal, stop),
+        ], "select")  # fmt: skip
+    if replaced:  # the verdict is about `select` alone: say so, and where the other slip is
+        note = (" (checked with the reference `ucb1` in place of yours, which gives other values: check_ucb1 says "
+                "what to fix in `ucb1`)")  # fmt: skip
+        report.checks = [replace(c, detail=c.detail + note) for c in report.checks]
+    return report
+
+
+def _ucb1_wrong(function: Any) -> bool:
+    """True when ``function(wins, visits, parent_visits, c)`` is not UCB1 on the grid of :func:`check_ucb1`."""
+    try:
+        with time_limit(CALL_SECONDS, "ucb1"):
+            got = [function(w, n, big, c) for w, n, big, c in _UCB_GRID]
+        return not _close([float(g) for g in got], [ucb1(w / n, big, n, c) for w, n, big, c in _UCB_GRID])
+    except (Exception, TimeLimitExceeded):  # noqa: BLE001 - a ucb1 that raises, hangs or returns None is wrong too
+        return True
+
+
+@contextmanager
+def _reference_ucb1(select_function: Any) -> Iterator[bool]:
+    """While the block runs, the notebook's global ``ucb1`` that ``select_function`` calls is UCB1 if it was wrong.
+
+    ``check_select`` checks ``select``: run with a wrong ``ucb1`` it would blame ``select`` for
+    ``ucb1``'s slip (the factor 2 read as the root's visits used as N). Yields True when it
+    replaced the student's ``ucb1`` (restored after, whatever happens).
+    """
+    space = getattr(select_function, "__globals__", None)
+    theirs = space.get("ucb1") if isinstance(space, dict) else None
+    if not callable(theirs) or theirs is ucb1 or not _ucb1_wrong(theirs):
+        yield False
+        return
+
+    def reference(wins: float, visits: int, parent_visits: int, c: float = SQRT2) -> float:
+        return math.inf if visits == 0 else ucb1(wins / visits, parent_visits, visits, c)
+
+    space["ucb1"] = reference
+    try:
+        yield True
+    finally:
+        space["ucb1"] = theirs

@@ -11,11 +11,11 @@ from __future__ import annotations
 import html
 import json
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .limits import CPU, TimeLimitExceeded
 
-__all__ = ["PASSED", "FAILED", "SKIPPED", "NOT_WRITTEN", "Check", "Report", "fail_the_next_check"]
+__all__ = ["PASSED", "FAILED", "SKIPPED", "NOT_WRITTEN", "Check", "Report", "fail_the_next_check", "weighed"]
 
 PASSED = "passed"
 FAILED = "failed"
@@ -41,6 +41,11 @@ class Check:
         part: the student's function the check blames when it fails (``"backpropagate"``),
             or ``None`` when it blames no one part.
         seconds: wall-clock time the check took.
+        weight: its share of the part's partial credit (:func:`~mctslab.course.grader.points.share`):
+            3 for a wrong result (statistics, point of view, strength), 2 for a result off in
+            degree (the factor of a formula, a draw's worth), 1 for a secondary or style check
+            (the budget, determinism, a tree left as it was). Each check's weight is in the
+            table beside its check list (``WEIGHTS``).
     """
 
     name: str
@@ -49,23 +54,31 @@ class Check:
     detail: str = ""
     part: str | None = None
     seconds: float = 0.0
+    weight: float = 1.0
 
     def to_dict(self) -> dict:
-        """The check as plain data: ``name``, ``title``, ``status``, ``passed``, ``detail``, ``part``, ``seconds``."""
+        """The check as plain data: its fields, ``passed``, and ``detail`` as :meth:`told` (naming the function)."""
         return {
             "name": self.name,
             "title": self.title,
             "status": self.status,
             "passed": self.passed,
-            "detail": self.detail,
+            "detail": self.told(),
             "part": self.part,
             "seconds": round(self.seconds, 3),
+            "weight": self.weight,
         }
 
     @property
     def passed(self) -> bool:
         """True when the check passed."""
         return self.status == PASSED
+
+    def told(self) -> str:
+        """The detail as shown: a failure that does not name its function in backticks ends "(look at `part`)"."""
+        if self.status == FAILED and self.part and f"`{self.part}`" not in self.detail:
+            return f"{self.detail.rstrip('.')} (look at `{self.part}`)"
+        return self.detail
 
 
 @dataclass
@@ -145,7 +158,7 @@ class Report:
         for c in self.checks:
             lines.append(f"{_SIGNS[c.status]} {c.title}: {c.status}")
             if c.detail:
-                lines.extend(textwrap.wrap(c.detail, width=96, initial_indent="    ", subsequent_indent="    "))
+                lines.extend(textwrap.wrap(c.told(), width=96, initial_indent="    ", subsequent_indent="    "))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -160,7 +173,7 @@ class Report:
                 f"<td style='text-align:left'>{html.escape(c.title)}</td>"
                 f"<td style='text-align:left;color:{colour};font-weight:bold;white-space:nowrap'>"
                 f"{_SIGNS[c.status]} {html.escape(c.status)}</td>"
-                f"<td style='text-align:left'>{html.escape(c.detail)}</td>"
+                f"<td style='text-align:left'>{html.escape(c.told())}</td>"
                 "</tr>"
             )
         return (
@@ -168,6 +181,12 @@ class Report:
             "<table><thead><tr><th style='text-align:left'>check</th><th style='text-align:left'>result</th>"
             "<th style='text-align:left'>what was found</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
         )
+
+
+def weighed(report: Report, weights: dict[str, float]) -> Report:
+    """``report`` with each check's weight from ``weights`` (check name -> weight; 1 for a name not there)."""
+    report.checks = [replace(c, weight=weights.get(c.name, 1.0)) for c in report.checks]
+    return report
 
 
 def fail_the_next_check(report: Report, checks: dict, what: str, err: TimeLimitExceeded, spent: float) -> list[str]:

@@ -25,7 +25,7 @@ from .provenance import watching
 from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report
 from .student import _where
 
-__all__ = ["CALL_SECONDS", "CHECK_SECONDS", "Outcome", "Student", "Unusable", "run_checks"]
+__all__ = ["CALL_SECONDS", "CHECK_SECONDS", "WEIGHTS", "Outcome", "Student", "Unusable", "run_checks"]
 
 Outcome = tuple[bool, str]
 
@@ -41,6 +41,18 @@ CHECK_SECONDS: dict[str, float] = {"ucb1": 10.0, "select": 10.0, "expand": 10.0,
 """Limit of a whole part check, in CPU seconds. The reference passes ``check_simulate`` (about
 3,500 playouts) in 0.15 s of CPU and each other part check in under 0.05 s: a factor of 200
 at least (``tests/test_exercise_parts.py`` measures the reference against these limits)."""
+
+WEIGHTS: dict[str, dict[str, float]] = {
+    "ucb1": {"unvisited": 2, "formula": 3},
+    "select": {"untried": 3, "choice": 3, "descent": 3, "read_only": 1, "terminal": 2},
+    "expand": {"child": 3, "point_of_view": 3, "untried": 3, "every_move": 3, "random": 1, "shared": 2,
+               "terminal": 2},
+    "simulate": {"finished": 3, "draw": 2, "seeded": 1, "random": 3},
+    "backpropagate": {"path": 3, "point_of_view": 3, "returns": 1},
+}  # fmt: skip
+"""Each part check's weight in the part's partial credit (:attr:`~.report.Check.weight`), by part and check
+name: 3 a wrong result, 2 a result off in degree or an edge case, 1 a secondary check (the tree left as it
+was); a name not listed weighs 1."""
 
 _PACKAGE = str(Path(__file__).resolve().parents[2])
 
@@ -122,11 +134,14 @@ def run_checks(title: str, function: Any, checks: Sequence[Step], part: str | No
     with unchanged_globals():  # a student's global `random` is theirs, and so is the recursion limit (isolation)
         for key, what, check, *hint in checks:
             if halted is not None:
-                report.checks.append(Check(key, what, halted[0], halted[1], part=name))
+                report.checks.append(
+                    Check(key, what, halted[0], halted[1], name, weight=WEIGHTS.get(name, {}).get(key, 1.0))
+                )
                 continue
             start = time.perf_counter()
             status, detail, halted = _one(title, name, check, hint[0] if hint else "", (overall, began_cpu))
-            report.checks.append(Check(key, what, status, detail, part=name, seconds=time.perf_counter() - start))
+            weight = WEIGHTS.get(name, {}).get(key, 1.0)
+            report.checks.append(Check(key, what, status, detail, name, time.perf_counter() - start, weight))
     report.seconds = time.perf_counter() - began
     return report
 

@@ -21,7 +21,7 @@ from ...games.base import Game, State
 from ...ucb import SQRT2
 from .diagnoses import _SLIPS, _fingerprint, _ucb1
 from .positions import ARMS, SMALL_C, position
-from .student import _mean
+from .student import _mean, _Skip
 from .tree import ArmsGame, TreeNode
 
 Outcome = tuple[bool, str]
@@ -111,6 +111,11 @@ class _SelectionProbes:
         game, checked, wrong, stopped = make_game("tictactoe"), 0, [], []
         for cells, seed in DEPTH_POSITIONS:
             trees = self._trees(cells, seed, range(1, DEPTH_BUDGET + 1))
+            if any(trees[k + 1][()][0] != trees[k][()][0] + 1 for k in range(1, DEPTH_BUDGET)):
+                raise _Skip(  # the decisions are read between searches one iteration apart
+                    "runs once each budget runs as many iterations as the one before plus one (see 'the budget is "
+                    "respected')"
+                )
             for k in range(1, DEPTH_BUDGET):
                 decisions = _decisions(game, position(cells), trees[k], trees[k + 1]) or []
                 for path, chosen, children, n, root_n in decisions:

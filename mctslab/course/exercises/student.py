@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .limits import cpu_seconds
+
 _PACKAGE = str(Path(__file__).resolve().parents[2])
 _NOT_THEIRS = tuple(
     {_PACKAGE} | {str(Path(sysconfig.get_paths()[k]).resolve()) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
@@ -27,10 +29,16 @@ def _theirs(filename: str) -> bool:
     return not str(Path(filename).resolve()).startswith(_NOT_THEIRS)
 
 
-def _function(err: BaseException) -> str | None:
-    """The innermost function of the student's that was running when ``err`` was raised (None if none)."""
+def _function(err: BaseException, named: bool = False) -> str | None:
+    """The innermost function of the student's that was running when ``err`` was raised (None if none).
+
+    ``named``: the innermost one with a name (a lambda's or a comprehension's caller), for a
+    part to blame.
+    """
     frames = traceback.extract_tb(err.__traceback__)
     theirs = [f for f in frames if _theirs(f.filename) and f.name != "<module>"]
+    if named:
+        theirs = [f for f in theirs if f.name not in _ANONYMOUS] or theirs
     return theirs[-1].name if theirs else None  # never a checker's own function
 
 
@@ -141,12 +149,14 @@ class _Playouts:
     def __init__(self, game: Any) -> None:
         self.game = game
         self.n = 0
+        self.last = 0.0  # the CPU time (:func:`~.limits.cpu_seconds`) of the last playout counted
 
     def __enter__(self) -> _Playouts:
         returns = self.game.returns
 
         def counted(state: Any) -> Any:
             self.n += 1
+            self.last = cpu_seconds()
             return returns(state)
 
         try:
@@ -175,6 +185,9 @@ def _hang_hint(
     if getattr(err, "clock", None) == "wall":
         where = f" in `{function}`" if function else ""
         return f"it was waiting, not computing, when stopped{where}: look for `time.sleep`, `input()` or a lock"
+    slow = _too_slow(err, iterations, playouts)
+    if slow is not None:
+        return slow
     budget = (
         f"does the search run `self.iterations` iterations (here {iterations}), not a number of its own?"
         if iterations is not None
@@ -194,6 +207,28 @@ def _hang_hint(
         if any(w in function.lower() for w in words):
             return f"it was running `{function}` when stopped: {hint} Or {budget}"
     return f"it was running `{function}` when stopped: is there a loop in it that never ends? Or {budget}"
+
+
+def _too_slow(err: BaseException | None, iterations: int | None, playouts: int | None) -> str | None:
+    """Says "too slow" when the search was still finishing playouts when stopped, within its budget; else None.
+
+    ``err.stalled`` (set by the caller from :class:`_Playouts`): the CPU seconds since the last
+    playout when the limit ran out. A loop that never ends stops finishing playouts; a slow
+    agent finishes its last one shortly before the limit (within a fifth of it, or 0.5 s).
+    """
+    stalled = getattr(err, "stalled", None)
+    seconds = getattr(err, "seconds", None)
+    if not playouts or iterations is None or playouts > iterations or stalled is None or not seconds:
+        return None
+    if stalled > max(0.5, seconds / 5):
+        return None
+    return (
+        f"too slow: in {err.within} (measured: the CPU time of the call) it finished {playouts} of its {iterations} "
+        f"iterations (the playouts, counted by the check), the last {stalled:.2f} s before it was stopped: "
+        f"{1000 * seconds / playouts:.1f} ms of CPU per iteration, where a correct agent takes about 0.01 ms "
+        "in tic-tac-toe. Does each iteration do work that grows with the tree (a walk over every node, a copy, "
+        "a search in a list)?"
+    )
 
 
 @contextmanager

@@ -37,7 +37,7 @@ from .growth import growth_slip, read_growth
 from .isolation import unchanged_globals
 from .limits import PROGRESS_AFTER, TimeLimitExceeded, cpu_seconds, progress, time_limit
 from .positions import DRAW_ESCAPES, ONE_MOVE, _cells, _sample_positions, position
-from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report, fail_the_next_check
+from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report, fail_the_next_check, weighed
 from .selection_probes import _SelectionProbes
 from .strength import _Strength
 from .student import (
@@ -54,10 +54,15 @@ from .student import (
     _where,
 )
 
-__all__ = ["CHECKS", "DRAW_ESCAPES", "ONE_MOVE", "TOTAL_SECONDS", "call_limit", "check_uct", "position"]
+__all__ = ["CHECKS", "DRAW_ESCAPES", "ONE_MOVE", "TOTAL_SECONDS", "WEIGHTS", "call_limit", "check_uct", "position"]
 
 TOTAL_SECONDS = 120.0
 """The limit of a whole ``check_uct``, in CPU seconds (:mod:`.limits`; a correct student's agent takes 1-3 s)."""
+
+_ALL_BUT_BUDGET = ("factory", "one_iteration", "legal", "tree", "statistics", "determinism", "point_of_view",
+                   "most_visited", "selection", "one_move", "draws")  # fmt: skip
+"""What the games against perfect play wait for: every other check but the budget's (a budget off by one
+still plays, and its cost is the budget check's)."""
 
 CHECKS: dict[str, tuple[str, tuple[str, ...] | str, str]] = {
     "factory": ("make_agent(seed) makes an agent of your own", (), "make_agent"),
@@ -72,9 +77,27 @@ CHECKS: dict[str, tuple[str, tuple[str, ...] | str, str]] = {
     "selection": ("selection follows UCB1 at every depth", ("determinism", "statistics", "tree"), "select"),
     "one_move": ("wins and blocks in one, as X and as O", ("legal", "tree", "selection", "point_of_view"), "search"),
     "draws": ("a draw is worth half a win", ("one_move",), "backpropagate"),
-    "perfect": ("at most one loss in four games against perfect play", "all", "search"),
+    "perfect": ("at most one loss in four games against perfect play", _ALL_BUT_BUDGET, "search"),
 }
 """The checks of :func:`check_uct`, in order: name -> (title, the checks it needs passed, the part it is about)."""
+
+WEIGHTS: dict[str, float] = {
+    "factory": 1,  # a prerequisite: the agent is the student's own
+    "one_iteration": 3,  # wrong counts on the path (the root never counted...)
+    "legal": 3,  # an illegal move
+    "tree": 3,  # no tree, or a descent that stops early (a shallow search)
+    "statistics": 3,  # visits and wins that do not add up
+    "budget": 1,  # a budget off (one extra iteration): results right, the cost wrong
+    "determinism": 1,  # reproducibility
+    "point_of_view": 3,  # wins for the wrong player: the search plays for the opponent
+    "most_visited": 2,  # the final choice by another rule
+    "selection": 3,  # not UCB1
+    "one_move": 3,  # misses a win or a block in one
+    "draws": 2,  # a draw's worth
+    "perfect": 3,  # loses to perfect play
+}
+"""Each check's weight in the part's partial credit (:attr:`~.report.Check.weight`): 3 a wrong result, 2 a
+result off in degree, 1 a prerequisite or secondary check."""
 
 
 def call_limit(iterations: int | None) -> float:
@@ -121,6 +144,7 @@ class _Checker(_Probes, _SelectionProbes, _Strength, _ExpandProbes):
                     return function(*args)
             except TimeLimitExceeded as err:
                 err.playouts = counted.n  # what the agent did, for the diagnosis (not how far it got in N s)
+                err.stalled = cpu_seconds() - counted.last if counted.n else None  # still going, or stuck?
                 raise
 
     def show_progress(self) -> None:
@@ -234,7 +258,7 @@ class _Checker(_Probes, _SelectionProbes, _Strength, _ExpandProbes):
 
     def _overran(self, err: TimeLimitExceeded) -> tuple[str, str]:
         self.overran = True
-        function = _function(err)
+        function = _function(err, named=True)
         if err.part == "check_uct":
             self.out_of_time = True
             return (
@@ -330,7 +354,8 @@ class _Checker(_Probes, _SelectionProbes, _Strength, _ExpandProbes):
                 "moves of its position)"
             )
         growth = read_growth(game, state, root)
-        slip = growth_slip(growth, n, {"select": "select", "expand": "expand", "expand_outcome": "expand"})
+        ran = root.visits if root.visits == sum(ch.visits for ch in root.children) else n  # the budget check's
+        slip = growth_slip(growth, ran, {"select": "select", "expand": "expand", "expand_outcome": "expand"})
         if slip is not None:
             return False, *slip
         return True, (
@@ -374,6 +399,12 @@ class _Checker(_Probes, _SelectionProbes, _Strength, _ExpandProbes):
                 seen[n] = self.search(agent, game, state, n).visits
         if all(v == n for n, v in seen.items()):
             return True, "budgets of 17 and 40 iterations: the root has exactly 17 and 40 visits"
+        if all(v == n + 1 for n, v in seen.items()):
+            return False, (
+                f"with budgets of 17 and 40 iterations the root has {seen[17]} and {seen[40]} visits: one iteration "
+                "too many each time (`range(self.iterations + 1)`, or `<=` where `<` belongs?); run exactly "
+                "`self.iterations` iterations"
+            )
         if len(set(seen.values())) == 1:
             return False, (
                 f"with budgets of 17 and 40 iterations the root has {seen[17]} visits both times: the search "
@@ -394,8 +425,9 @@ class _Checker(_Probes, _SelectionProbes, _Strength, _ExpandProbes):
                 agent = self.agent(seed, BUDGETS["determinism"])
                 if self.has_search:
                     root = self.search(agent, game, state, BUDGETS["determinism"])
-                    runs.append(sorted((ch.move, ch.visits, ch.wins) for ch in root.children))
-                runs.append(self.move(self.agent(seed, BUDGETS["determinism"]), game, state, BUDGETS["determinism"]))
+                    runs.append(_shape(root))
+                move = self.move(self.agent(seed, BUDGETS["determinism"]), game, state, BUDGETS["determinism"])
+                runs.append(move if isinstance(move, int) else type(move).__name__)  # a node: 'legal' names it
             if runs[: len(runs) // 2] != runs[len(runs) // 2 :]:
                 return False, (
                     f"two agents made with the same seed ({seed}) searched {spec} differently: take every random "
@@ -420,8 +452,10 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
       factory is expected), and the agent is the student's (not the package's UCT, a
       subclass or a wrapper of it: :mod:`.provenance`);
     * ``one_iteration``: after one iteration the root and one child have one visit each
-      (names a root never counted, which later fails as log(0) in ``ucb1``, and a
-      budget of the agent's own);
+      (names a root never counted, which later fails as log(0) in ``ucb1``, a budget of
+      the agent's own, and an error an ``except`` swallowed, by the function that raised it:
+      :mod:`.causes`); a search that runs more iterations than its budget, each counted
+      right, is left to ``budget``;
     * ``legal``: legal moves only, in positions of every game of the package;
     * ``tree``: the tree grows below the root's children, one node per iteration (except the
       iterations that end at a finished game), and no node with untried moves is gone through
@@ -429,7 +463,8 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
       goes below an untried move);
     * ``statistics``: the root's visits are its children's sum; ``0 <= wins <= visits``;
     * ``budget``: the root has exactly ``iterations`` visits (17, then 40);
-    * ``determinism``: two agents with the same seed build the same trees, play the same moves;
+    * ``determinism``: two agents with the same seed build the same trees (compared by value,
+      never as node objects), play the same moves;
     * ``point_of_view``: every finished game in the tree (depth 1 and 2) is credited to
       the player who moved into it, a draw as 0.5 (names the sign slips);
     * ``most_visited``: the move played is the most visited child, in searches where
@@ -478,7 +513,18 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
         if checker.bar is not None:
             checker.bar.close()
     checker.report.seconds = time.perf_counter() - checker.began
-    return checker.report
+    return weighed(checker.report, WEIGHTS)
+
+
+def _shape(node: Any) -> tuple:
+    """The tree below ``node`` as plain values, children in a canonical order: two searches compare by value.
+
+    Two student nodes compare unequal unless their class says otherwise, so the trees are
+    compared by what they hold (moves, visits, wins), never as objects.
+    """
+    children = sorted((_shape(ch) for ch in getattr(node, "children", ())), key=repr)
+    move = getattr(node, "move", None)
+    return (move if isinstance(move, int) else repr(move), node.visits, round(float(node.wins), 9), tuple(children))
 
 
 def _classic_games() -> tuple[str, ...]:

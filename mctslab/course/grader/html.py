@@ -67,6 +67,10 @@ def _histogram(rows: list[dict]) -> str:
     return f'<img alt="histogram of the scores" src="data:image/png;base64,{data}">'
 
 
+_SHOWN = {"skipped": "not reached"}
+"""A check's status as the page shows it: a skipped check waited for another to pass, it did not fail."""
+
+
 def _gist(detail: str) -> str:
     """The words of a diagnosis before its numbers (so that the same mistake counts once per student)."""
     first = re.split(r"\s\(|:\s|\.\s|;\s", detail, maxsplit=1)[0]
@@ -131,7 +135,7 @@ def _student(row: dict) -> str:
             continue
         report = result["report"]
         lines = "".join(
-            f'<tr><td class="{c["status"].replace(" ", "-")}">{html.escape(c["status"])}</td>'
+            f'<tr><td class="{c["status"].replace(" ", "-")}">{html.escape(_SHOWN.get(c["status"], c["status"]))}</td>'
             f"<td>{html.escape(c['title'])}</td><td>{html.escape(c.get('detail', ''))}</td></tr>"
             for c in report.get("checks", [])
         )

@@ -31,6 +31,7 @@ from nbclient.exceptions import DeadKernelError
 from .catalogue import Exercise, identify
 from .cells import MIME, grader_cells, setup_cell, student_cells
 from .cpu import CpuClock
+from .points import share
 from .sandbox import Limits, Sandbox, sweep
 from .scheme import Scheme, default_scheme
 
@@ -306,8 +307,8 @@ def mark(exercise: Exercise, results: dict[str, dict | None], flags: set[str], s
                 flags.add("timeout")
             if check.get("status") == "failed" and "the package's" in detail:
                 flags.add("package-code")
-        share = passed / len(statuses) if scheme.partial_credit else float(passed == len(statuses))
-        points[part] = round(full * share, 2)
+        earned = share(report["checks"]) if scheme.partial_credit else float(passed == len(statuses))
+        points[part] = round(full * earned, 2)
     return points
 
 

@@ -40,7 +40,8 @@ class Scheme:
 
     Attributes:
         points: ``points[exercise][part]``, what a fully correct part earns (every part of every exercise).
-        partial_credit: whether a part whose checks pass only in part earns that share of its points.
+        partial_credit: whether a part whose checks pass only in part earns the weighted share of its
+            points that passed (see :func:`.points.share`).
         source: where it comes from (``"the package's points.py"`` or the file's path), for messages.
     """
 
