@@ -387,11 +387,12 @@ PACKAGE = {
 # -- the tests ----------------------------------------------------------------------------
 @pytest.mark.parametrize("part", CHECKS)
 def test_the_right_answer_passes_and_every_check_names_its_part_and_time(part):
-    report = CHECKS[part](RIGHT[part])
+    with CpuClock() as clock:
+        report = CHECKS[part](RIGHT[part])
     assert report.ok, str(report)
     data = report.to_dict()
     assert data["ok"] and all(c["part"] == part and c["seconds"] >= 0 for c in data["checks"])
-    assert report.seconds < 5
+    assert clock.seconds < 5, clock.seconds  # CPU time: the wall clock (report.seconds) would measure the load
 
 
 def test_every_diagnosis_of_the_catalogue_has_a_student_here():

@@ -212,12 +212,13 @@ def failed_with(report, name, *words):
 
 # -- the three students of the issue, and every slip ---------------------------------------
 def test_a_correct_student_passes_every_check_with_parts_and_times():
-    report = check(Student)
+    with CpuClock() as clock:
+        report = check(Student)
     assert report.ok, str(report)
     assert [c.name for c in report.checks] == list(CHECKS)
     data = report.to_dict()
     assert all(c["part"] and c["seconds"] >= 0 for c in data["checks"])
-    assert report.seconds < 30
+    assert clock.seconds < 30, clock.seconds  # CPU time: the wall clock (report.seconds) would measure the load
 
 
 def test_the_sign_slip_is_named_with_the_numbers_seen():

@@ -93,10 +93,10 @@ def test_points_policy_and_only_regrade_what_they_change(tmp_path: Path, monkeyp
                             progress=False, say=lines.append, scheme=scheme, only=only)  # fmt: skip
         return {row["submission"]: row for row in rows}, lines
 
-    first, _ = run()  # the package's points: ucb1 10, wilson 10, partial credit
-    a = first["a/04b.ipynb"]
-    assert (a["score"], a["points"]["ucb1"], a["points"]["wilson"]) == (15.0, 5.0, 10.0), a
-    assert _scores(out) == {"a/04b.ipynb": ("15.0", "100.0"), "b/04b.ipynb": ("0.0", "100.0")}
+    first, _ = run()  # the package's points: ucb1 10, wilson 10, partial credit weighted by severity
+    a = first["a/04b.ipynb"]  # ucb1's formula (weight 3) passes, its unvisited child (weight 2) fails: 3/5 of 10
+    assert (a["score"], a["points"]["ucb1"], a["points"]["wilson"]) == (16.0, 6.0, 10.0), a
+    assert _scores(out) == {"a/04b.ipynb": ("16.0", "100.0"), "b/04b.ipynb": ("0.0", "100.0")}
 
     monkeypatch.setattr(batch, "_work", _canned)  # from here on, a submission sent to a worker comes back canned
     again, lines = run()

@@ -1,6 +1,6 @@
 """Issue 40, item 4: partial credit by severity; a check not reached is shown as such, never as failed.
 
-Three slips graded as the grader grades them (its ``_score`` on the reports the checks
+Three slips graded as the grader grades them (its ``mark`` on the reports the checks
 return, without kernels), each written as a student writes it: one iteration too many (a
 class of phases: the budget is off, every result right), a selection that stops one level
 down (notebook functions: a shallow search), and a child's player flipped from its parent's
@@ -12,8 +12,6 @@ after the first waited), 97 and 100 (the last two passed everything there was).
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 import test_exercise_blind_spots as blind
 from test_exercise_blind_spots import DiceStudent, agent_of_select
@@ -21,9 +19,11 @@ from test_exercise_parts import expand as students_expand
 from test_exercise_uct_agent import Node, Student
 
 from mctslab.course.exercises import check_chance_uct, check_select, check_uct
+from mctslab.course.grader.catalogue import EXERCISES
 from mctslab.course.grader.html import _student
 from mctslab.course.grader.points import POINTS, share
-from mctslab.course.grader.run import _score
+from mctslab.course.grader.run import mark
+from mctslab.course.grader.scheme import default_scheme
 
 FULL = {"checks": [{"status": "passed", "weight": 1.0}]}
 
@@ -31,7 +31,7 @@ FULL = {"checks": [{"status": "passed", "weight": 1.0}]}
 def _grade(notebook: str, reports: dict) -> float:
     """The grader's score of a submission whose parts not in ``reports`` pass every check."""
     results = {part: {"report": reports.get(part, FULL)} for part in POINTS[notebook]}
-    return round(sum(_score(SimpleNamespace(points=POINTS[notebook]), results, set()).values()), 2)
+    return round(sum(mark(EXERCISES[notebook], results, set(), default_scheme()).values()), 2)
 
 
 class OneTooMany(Student):
