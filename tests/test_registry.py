@@ -53,7 +53,7 @@ NON_DEFAULT = {
     "simparallel": {**UCT_VALUES, "workers": 3, "mode": "root", "virtual_loss": 2},
     "transpositions": UCT_VALUES,
     "minimax": {"depth": 3, "max_nodes": 5000},
-    "fixedbudget": {"kind": "halving", "budget": 123},
+    "fixedbudget": {"kind": "halving", "budget": 123, "engine": "compiled"},
     "perfect": {},
     "expectimax": {"max_states": 20000},
     "nmcs": {"level": 2, "memorise": False},
