@@ -335,7 +335,9 @@ def no_compiling(monkeypatch):
 
 
 @needs_numba
-@pytest.mark.parametrize("spec", ["uct:iterations=10", "flat:playouts=10", "windowed:playouts=10"])
+@pytest.mark.parametrize(
+    "spec", ["uct:iterations=10", "flat:playouts=10", "windowed:playouts=10", "fixedbudget:budget=30"]
+)
 @pytest.mark.parametrize("game_spec", ["tictactoe:n=8,k=4", "nim"])
 def test_games_without_a_kernel_are_refused_before_anything_is_compiled(monkeypatch, spec, game_spec):
     no_compiling(monkeypatch)
@@ -440,9 +442,9 @@ def test_bench_rows_for_the_compiled_engine():
 
 
 @needs_numba
-@pytest.mark.parametrize("spec", ["flat:playouts=30", "windowed:playouts=20"])
+@pytest.mark.parametrize("spec", ["flat:playouts=30", "windowed:playouts=20", "fixedbudget:kind=flat,budget=120"])
 def test_monte_carlo_with_compiled_playouts_is_the_same_player(spec):
-    """Flat and windowed Monte Carlo: the same choice frequencies with compiled playouts."""
+    """Flat, windowed and fixed-budget Monte Carlo: the same choice frequencies with compiled playouts."""
     game = make_game("tictactoe")
     state = game.state_from_moves([0, 4, 8])
     python, _ = sample(spec, game, state, 200, seed=0)

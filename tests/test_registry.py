@@ -56,7 +56,7 @@ NON_DEFAULT = {
     ),
     "transpositions": (UCT_VALUES, {**UCT_VALUES, "reuse": False, "threads": 2}),
     "minimax": {"depth": 3, "max_nodes": 5000},
-    "fixedbudget": {"kind": "halving", "budget": 123},
+    "fixedbudget": {"kind": "halving", "budget": 123, "engine": "compiled"},
     "perfect": {},
     "expectimax": {"max_states": 20000},
     "nmcs": {"level": 2, "memorise": False},

@@ -28,7 +28,7 @@ from ..games.base import Game, State
 from ..games.kinds import TWO_PLAYERS, WITH_CHANCE
 from ..seeding import Seed
 from .base import Agent, Analysis, Param, check_positive_int, legal_or_raise
-from .montecarlo import WindowedMonteCarlo
+from .montecarlo import ENGINE, WindowedMonteCarlo
 from .registry import register_agent
 
 SCHEDULES: dict[str, str] = {
@@ -85,6 +85,9 @@ class FixedBudget(Agent):
         budget: playouts per decision, >= 1 (a decision with more moves than playouts
             gives every move one playout, and so spends more).
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
+        engine: ``"python"``, or ``"compiled"``: the playouts run on :mod:`mctslab.engine` (as
+            :class:`~mctslab.agents.montecarlo.WindowedMonteCarlo`'s ``engine``: the same decisions'
+            distribution, other random numbers).
 
     Raises:
         ValueError, TypeError: for an unknown schedule or a budget < 1.
@@ -96,11 +99,12 @@ class FixedBudget(Agent):
     params = (
         Param("kind", str, "flat", check_kind, "schedule: flat, window or halving", show="always"),
         Param("budget", int, 1000, check_positive_int, "playouts per decision", show="always"),
+        ENGINE,
     )
 
-    def __init__(self, kind: str = "flat", budget: int = 1000, seed: Seed = None) -> None:
+    def __init__(self, kind: str = "flat", budget: int = 1000, seed: Seed = None, engine: str = "python") -> None:
         super().__init__(seed)
-        self.set_params(kind=kind, budget=budget)
+        self.set_params(kind=kind, budget=budget, engine=engine)
 
     @property
     def label(self) -> str:
@@ -115,5 +119,7 @@ class FixedBudget(Agent):
         """Decide as the windowed agent with this decision's playouts does, from this agent's stream."""
         k = len(legal_or_raise(game, state))
         window, keep, reuse = schedule(self.kind, k)
-        inner = WindowedMonteCarlo(self.playouts_per_move(k), window=window, keep=keep, reuse=reuse, seed=self.rng)
+        inner = WindowedMonteCarlo(
+            self.playouts_per_move(k), window=window, keep=keep, reuse=reuse, seed=self.rng, engine=self.engine
+        )
         return inner.analyse(game, state)

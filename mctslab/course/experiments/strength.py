@@ -34,22 +34,24 @@ def _outcomes(
     return play_match(game, spec, opponent, games, seed, executor=executor, workers=workers, progress=False).outcomes
 
 
-def budget_agent(kind: str, budget: int) -> str:
+def budget_agent(kind: str, budget: int, engine: str = "python") -> str:
     """The spec of an agent of ``kind`` spending ``budget`` playouts per decision.
 
     ``kind`` is ``"uct"`` (``uct:iterations=budget``), ``"uct-compiled"`` (the same on the
     compiled engine, :mod:`mctslab.engine`: ``uct:iterations=budget,engine=compiled``) or a
     :class:`~mctslab.agents.FixedBudget` schedule (``"flat"``, ``"window"``, ``"halving"``:
-    ``fixedbudget:kind=...,budget=...``, shown in tables as ``flat@450``).
+    ``fixedbudget:kind=...,budget=...``, shown in tables as ``flat@450``). ``engine`` is the
+    engine of every kind (``"compiled"``: the same players, faster; ``"uct-compiled"`` is always
+    compiled).
 
     Raises:
-        ValueError, TypeError: for an unknown kind or a budget < 1.
+        ValueError, TypeError: for an unknown kind or engine, or a budget < 1.
     """
     if kind == "uct":
-        return UCT(iterations=budget).spec
+        return UCT(iterations=budget, engine=engine).spec
     if kind == "uct-compiled":
         return UCT(iterations=budget, engine="compiled").spec
-    return FixedBudget(kind, budget).spec
+    return FixedBudget(kind, budget, engine=engine).spec
 
 
 def strength_curves(
@@ -62,6 +64,7 @@ def strength_curves(
     seed: int = 0,
     executor: Executor | None = None,
     workers: int | None = 1,
+    engine: str = "python",
     progress: bool = False,
 ) -> dict[str, Curve]:
     """Each agent kind against ``opponent`` at each budget, seats alternating.
@@ -74,6 +77,8 @@ def strength_curves(
         games: games per point, >= 1.
         seed: the seed; point ``(kind, budget)`` plays a match seeded by its place in the grid.
         executor, workers: where the games are played (see :func:`mctslab.play_match`).
+        engine: every agent's engine (see :func:`budget_agent`): ``"compiled"`` plays the same
+            players faster, with other random numbers.
         progress: show a ``tqdm`` progress bar counting the curves' points (matches).
 
     Returns:
@@ -84,11 +89,10 @@ def strength_curves(
     for k, (label, kind) in enumerate(kinds.items()):
         outcomes = []
         for i, budget in enumerate(budgets):
-            outcomes.append(
-                _outcomes(game, budget_agent(kind, budget), opponent, games, game_seed(seed, (k, i)), executor, workers)
-            )
+            spec = budget_agent(kind, budget, engine)
+            outcomes.append(_outcomes(game, spec, opponent, games, game_seed(seed, (k, i)), executor, workers))
             bar.update()
-        specs = tuple(budget_agent(kind, budget) for budget in budgets)
+        specs = tuple(budget_agent(kind, budget, engine) for budget in budgets)
         curves[label] = Curve(label, tuple(budgets), tuple(outcomes), canonical_spec(opponent), specs)
     bar.close()
     return curves
