@@ -342,7 +342,7 @@ def test_no_file_is_written_outside_and_no_connection_is_made(graded: dict) -> N
 def test_grades_csv_has_one_row_per_submission_and_the_declared_columns(graded: dict) -> None:
     with (graded["base"] / "grades.csv").open() as handle:
         rows = list(csv.DictReader(handle))
-    assert list(rows[0]) == ["submission", "score", "max_score", *PARTS, "flags", "seconds"]
+    assert list(rows[0]) == ["submission", "score", "max_score", *PARTS, "flags", "not_reached", "seconds"]
     assert len(rows) == 13 and all(float(r["seconds"]) > 0 for r in rows)
     assert [p.name for p in EXERCISES["04b"].parts] == list(PARTS)
 

@@ -80,7 +80,15 @@ def test_a_correct_submission_earns_every_point_and_nothing_crashes(graded: dict
     row = graded["by"]["correct"]
     assert row["exercise"] == "12" and row["points"] == {"chance_uct": float(POINTS["12"]["chance_uct"])}, row
     assert row["flags"] == "", row  # the skipped long runs leave nothing behind to crash
-    assert list(graded["table"][0]) == ["submission", "score", "max_score", "chance_uct", "flags", "seconds"]
+    assert list(graded["table"][0]) == [
+        "submission",
+        "score",
+        "max_score",
+        "chance_uct",
+        "flags",
+        "not_reached",
+        "seconds",
+    ]
 
 
 def test_uniform_draws_cost_the_draw_check_and_what_waits_for_it(graded: dict) -> None:
@@ -89,6 +97,10 @@ def test_uniform_draws_cost_the_draw_check_and_what_waits_for_it(graded: dict) -
     failed = [c["name"] for c in checks if c["status"] == "failed"]
     assert failed == ["draws"], checks
     assert 0 < row["points"]["chance_uct"] < POINTS["12"]["chance_uct"], row
+    # grades.csv lists what waited for the failed check as not reached, never as failed
+    waited = [f"chance_uct.{c['name']}" for c in checks if c["status"] == "skipped"]
+    (csv_row,) = [r for r in graded["table"] if r["submission"].startswith("uniform/")]
+    assert waited and csv_row["not_reached"] == " ".join(waited) and "draws" not in csv_row["not_reached"], csv_row
 
 
 def test_a_submission_is_known_by_its_key_standing_alone_in_its_name() -> None:

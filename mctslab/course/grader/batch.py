@@ -37,7 +37,16 @@ from .run import grade_submission, mark
 from .sandbox import Limits, adopt_orphans, describe, kill_descendants, kill_trees, probe
 from .scheme import Scheme, checks_digest, default_scheme, fingerprint, run_key
 
-__all__ = ["GradingInterrupted", "columns", "find_submissions", "grade_folder", "plan", "results_path", "write_csv"]
+__all__ = [
+    "GradingInterrupted",
+    "columns",
+    "find_submissions",
+    "grade_folder",
+    "not_reached",
+    "plan",
+    "results_path",
+    "write_csv",
+]
 
 
 def find_submissions(folder: Path) -> list[Path]:
@@ -79,12 +88,26 @@ def _load(results: Path) -> dict[str, dict]:
 
 
 def columns(rows: list[dict]) -> list[str]:
-    """The columns of ``grades.csv``: submission, score, max_score, every part present, flags, seconds."""
+    """The columns of ``grades.csv``: submission, score, max_score, every part present, flags, not_reached, seconds."""
     parts: list[str] = []
     for exercise in EXERCISES.values():
         if any(row.get("exercise") == exercise.key for row in rows):
             parts += [p.name for p in exercise.parts if p.name not in parts]
-    return ["submission", "score", "max_score", *parts, "flags", "seconds"]
+    return ["submission", "score", "max_score", *parts, "flags", "not_reached", "seconds"]
+
+
+def not_reached(row: dict) -> str:
+    """The checks a submission did not reach, ``part.check`` each: they waited for a check that failed.
+
+    They earn nothing, like a failed check, but they did not fail: ``grades.csv`` lists them apart
+    (and the report's pages show them as "not reached").
+    """
+    names = []
+    for part, result in (row.get("reports") or {}).items():
+        for check in ((result or {}).get("report") or {}).get("checks") or []:
+            if check.get("status") == "skipped":  # mctslab.course.exercises.report.SKIPPED, as stored
+                names.append(f"{part}.{check.get('name')}")
+    return " ".join(names)
 
 
 def write_csv(rows: list[dict], out: Path) -> None:
@@ -104,7 +127,15 @@ def write_csv(rows: list[dict], out: Path) -> None:
             writer.writeheader()
             for row in sorted(rows, key=lambda r: r["submission"]):
                 flags = " ".join(f for f in [row.get("flags") or "", *copy_flags(row.get("copies") or {})] if f)
-                writer.writerow({**{n: "" for n in names}, **row, **row.get("points", {}), "flags": flags})
+                writer.writerow(
+                    {
+                        **{n: "" for n in names},
+                        **row,
+                        **row.get("points", {}),
+                        "flags": flags,
+                        "not_reached": not_reached(row),
+                    }
+                )
         os.replace(temporary, out)
     finally:
         temporary.unlink(missing_ok=True)
