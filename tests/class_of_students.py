@@ -18,6 +18,7 @@ import math
 import random
 from typing import Any
 
+from test_exercise_blame import agent_of
 from test_exercise_blind_spots import RecursiveUCT, Vertex
 from test_exercise_chance import DiceMCTS, Leaf
 from test_exercise_uct_agent import Node, Student, score
@@ -294,23 +295,8 @@ def l_backpropagate(node, returns):
 
 
 def loops_04b(select=l_select, expand=l_expand, simulate=l_simulate, backpropagate=l_backpropagate):
-    """The loops student's 04b agent, one function replaced by a slip."""
-
-    class Loops:
-        def __init__(self, iterations=1000, c=SQRT2, seed=None):
-            self.iterations, self.c, self.rng = iterations, c, random.Random(seed)
-
-        def search(self, game, state):
-            root = TreeNode.root(game, state)
-            for _ in range(self.iterations):
-                node = expand(game, select(root, self.c), self.rng)
-                backpropagate(node, simulate(game, node, self.rng))
-            return root
-
-        def select_move(self, game, state):
-            return max(self.search(game, state).children, key=lambda ch: ch.visits).move
-
-    return Loops
+    """The loops student's 04b agent, one function replaced by a slip (called as notebook 04b's class calls them)."""
+    return agent_of(expand=expand, select=select, simulate=simulate, backpropagate=backpropagate)
 
 
 def l_select_past_untried(node, c):

@@ -104,7 +104,7 @@ class ReturnsParent(Grows):
 
 
 # -- notebook 04b's style: plain functions, a class that calls them --------------------------
-def agent_of(expand=expand, select=select):
+def agent_of(expand=expand, select=select, simulate=simulate, backpropagate=backpropagate):
     """A MyUCT class calling these functions (notebook 04b's reference for the others)."""
 
     class MyUCT:
