@@ -2,11 +2,18 @@
 
 Importing :mod:`game_for_tests` registers a game that exists only for the tests: every
 test that iterates the registry (:func:`registered_games`) runs it too.
+
+Ctrl-C: a test run started in the background by a non-interactive shell (``./run test &`` in a
+script, ``nohup``, some CI runners) inherits SIGINT *ignored*, and so does every process the tests
+start; the tests of what mctslab does on Ctrl-C (``test_interrupt.py``, the grader's and the
+engine's) would then see nothing happen. They test mctslab's answer to Ctrl-C, not the shell's, so
+each test process takes Python's own handler back (:func:`take_back_ctrl_c`, below).
 """
 
 from __future__ import annotations
 
 import math
+import signal
 
 import game_for_tests  # noqa: F401  (registers the test-only game "race")
 import pytest
@@ -15,6 +22,20 @@ import mctslab.course  # noqa: F401  (registers the course's own agents: raciopp
 from mctslab.agents.minimax import Minimax
 from mctslab.exact import move_values
 from mctslab.games import Game
+
+
+def take_back_ctrl_c() -> bool:
+    """Give SIGINT back to Python (``KeyboardInterrupt``) where the process was started with it ignored.
+
+    Returns whether it was ignored. Processes the tests start then get the default too.
+    """
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        return False
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    return True
+
+
+take_back_ctrl_c()  # each worker imports this file in its main thread
 
 
 def registered_games(handled_by: str | None = None) -> list[str]:

@@ -228,3 +228,26 @@ def test_a_search_in_processes_stopped_by_a_signal_ends_promptly_and_leaves_no_w
         for w in workers:
             if _running(w):
                 os.kill(w, signal.SIGKILL)
+
+
+def test_a_test_run_started_with_ctrl_c_ignored_takes_it_back():
+    # `./run test &` from a script (or nohup) starts pytest with SIGINT ignored: every Ctrl-C test then failed
+    # (the searches and runs it starts ignored their SIGINT), though mctslab was right. tests/conftest.py takes
+    # SIGINT back in each test process.
+    code = (
+        "import signal, sys\n"
+        "print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)\n"
+        "sys.path.insert(0, 'tests')\n"
+        "import conftest\n"
+        "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    assert done.stdout == "True\nTrue\n", done.stdout + done.stderr
