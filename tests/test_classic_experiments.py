@@ -88,3 +88,28 @@ def test_the_small_tree_drawing_shows_exact_values_and_refuses_big_trees():
     assert text.count("leaf") == 16
     with pytest.raises(ValueError, match="at most 64 leaves; pgame:branching=8,depth=8,seed=0 has 16777216"):
         draw_pgame(PGame(branching=8, depth=8, seed=0))
+
+
+def test_a_fresh_set_of_trees_starts_at_first_and_is_the_same_trees_as_in_a_longer_run(tmp_path):
+    # Trees 2 and 3 of a four-tree run, and a run of two trees from first=2: the same games,
+    # the same seeded choices, so the same failures (a fresh-seed re-run is a slice, not a new stream).
+    whole = run_failure(SMALL, tmp_path / "whole", progress=False)
+    fresh_setup = Setup(SMALL.branching, SMALL.depth, SMALL.budgets, 2, first=2)
+    fresh = run_failure(fresh_setup, tmp_path / "fresh", progress=False)
+    assert list(fresh_setup.seeds) == [2, 3]
+    for key, failed in fresh.failed.items():
+        assert failed == whole.failed[key][2:]
+    lines = (tmp_path / "fresh" / f"failure_{SMALL.name}.jsonl").read_text()
+    assert '"tree": 0' not in lines and '"tree": 2' in lines
+    optimal = [optimal_moves(SMALL.game(t)) for t in (2, 3)]
+    assert fresh.random_rate == sum(Fraction(3 - len(o), 3) for o in optimal) / 2
+
+
+def test_between_budgets_counts_the_trees_one_budget_fails_on_and_the_other_does_not(tmp_path):
+    curves = run_failure(SMALL, tmp_path, ["uct"], progress=False)
+    low, high = curves.failed[("uct", 8)], curves.failed[("uct", 40)]
+    only_low, only_high = curves.between_budgets("uct", 8, 40)
+    pairs = list(zip(low, high, strict=True))
+    assert only_low == sum(x and not y for x, y in pairs) and only_high == sum(y and not x for x, y in pairs)
+    assert only_low - only_high == curves.point("uct", 8).failures - curves.point("uct", 40).failures
+    assert curves.between_budgets("uct", 40, 8) == (only_high, only_low)

@@ -39,13 +39,20 @@ class Setup:
         branching: moves per position.
         depth: moves per game.
         budgets: the N at which each algorithm chooses a root move, ascending.
-        trees: how many random trees (seeds ``0 .. trees - 1``).
+        trees: how many random trees (seeds ``first .. first + trees - 1``).
+        first: the first tree's seed (a fresh set of trees: ``first`` past the stored run's).
     """
 
     branching: int
     depth: int
     budgets: tuple[int, ...]
     trees: int
+    first: int = 0
+
+    @property
+    def seeds(self) -> range:
+        """The trees' seeds, ``first .. first + trees - 1``."""
+        return range(self.first, self.first + self.trees)
 
     @property
     def name(self) -> str:
@@ -58,12 +65,12 @@ class Setup:
 
     def scaled(self, scale: float) -> Setup:
         """The same shape with ``scale`` times the trees (at least 10)."""
-        return Setup(self.branching, self.depth, self.budgets, max(10, round(self.trees * scale)))
+        return Setup(self.branching, self.depth, self.budgets, max(10, round(self.trees * scale)), self.first)
 
 
 PAPER_SHAPES = (
-    Setup(2, 20, (16, 32, 64, 128, 256, 512, 1024, 2048, 4096), 150),
-    Setup(8, 8, (16, 32, 64, 128, 256, 512, 1024, 2048, 4096), 150),
+    Setup(2, 20, (16, 32, 64, 128, 256, 512, 1024, 2048, 4096), 300),
+    Setup(8, 8, (16, 32, 64, 128, 256, 512, 1024, 2048, 4096), 300),
 )
 """The two tree shapes of the paper's P-game figure at this package's full scale (the figures command)."""
 
@@ -122,6 +129,14 @@ class FailureCurves(ShownAsTable):
         how often ``first`` is the one that is right (a sign test, McNemar's).
         """
         a, b = self.failed[(first, budget)], self.failed[(second, budget)]
+        return sum(x and not y for x, y in zip(a, b, strict=True)), sum(y and not x for x, y in zip(a, b, strict=True))
+
+    def between_budgets(self, algorithm: str, first: int, second: int) -> tuple[int, int]:
+        """On the same trees, one algorithm at two budgets: (trees it fails on only at ``first``, only at ``second``).
+
+        The discordant trees of a sign test of "the failure rate falls from ``first`` to ``second``".
+        """
+        a, b = self.failed[(algorithm, first)], self.failed[(algorithm, second)]
         return sum(x and not y for x, y in zip(a, b, strict=True)), sum(y and not x for x, y in zip(a, b, strict=True))
 
     def point(self, algorithm: str, budget: int) -> Point:
@@ -199,7 +214,7 @@ def run_failure(
     optimal, chosen = _read(path)
     todo = [
         t
-        for t in range(setup.trees)
+        for t in setup.seeds
         if t not in optimal or any((t, a, b) not in chosen for a in algorithms for b in setup.budgets)
     ]
     with path.open("a") as out:
@@ -224,7 +239,7 @@ def _curves(
     optimal: dict[int, tuple[int, ...]],
     chosen: dict[tuple[int, str, int], int],
 ) -> FailureCurves:
-    trees = range(setup.trees)
+    trees = setup.seeds
     failed = {
         (a, budget): tuple(chosen[(t, a, budget)] not in optimal[t] for t in trees)
         for a in ALGORITHMS
