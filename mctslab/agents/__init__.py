@@ -1,7 +1,8 @@
 """The agents, the one registry that names them, and :func:`make_agent` to build them from a spec.
 
 Every agent lives in this package and is registered once (:data:`AGENTS`); its spec
-is generated from its declared parameters (:class:`Param`). Agents that exist for one
+is generated from its declared parameters (:class:`Param`). A new agent is one file in
+this folder: :mod:`.discovery` imports every module of it. Agents that exist for one
 experiment of the course (``experiment = True``) are registered too, and listed apart.
 """
 
@@ -30,6 +31,10 @@ from .solver import Solver, SolverNode
 from .transpositions import TNode, TranspositionUCT
 from .uct import UCT, Node
 
+# isort: off
+from . import discovery  # noqa: F401, E402  (last: every other agent file of the folder registers itself)
+
+# isort: on
 __all__ = [
     "Determinized",
     "ISMCTS",

@@ -1,0 +1,36 @@
+"""Import every module of ``mctslab/agents/``, so that each agent file registers itself.
+
+A new agent is one file in this folder, its class decorated with
+:func:`~mctslab.agents.registry.register_agent`; nothing else has to import it by name
+(a file without an import line elsewhere is never silently absent). The package imports
+the built-in agents first, in a fixed order (the order of
+:data:`~mctslab.agents.registry.AGENTS`), then this module imports the rest of the folder,
+alphabetically.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from pathlib import Path
+
+FOLDER = Path(__file__).resolve().parent
+PACKAGE = __name__.rpartition(".")[0]
+
+
+def agent_modules() -> list[str]:
+    """The dotted names of the modules in ``mctslab/agents/`` (private ``_name`` modules left out), sorted."""
+    return sorted(
+        f"{PACKAGE}.{info.name}" for info in pkgutil.iter_modules([str(FOLDER)]) if not info.name.startswith("_")
+    )
+
+
+def import_agent_modules() -> list[str]:
+    """Import every module :func:`agent_modules` lists (registering its agents); returns their names."""
+    names = agent_modules()
+    for name in names:
+        importlib.import_module(name)
+    return names
+
+
+import_agent_modules()
