@@ -60,7 +60,7 @@ class Heading:
 
     Attributes:
         level: 1 to 6 (``<h2>`` is 2).
-        id: its ``id`` attribute, as written in the page (a link's fragment).
+        id: its ``id`` attribute as written in the page (so, as a link's fragment, ``href="#{id}"``).
         text: its text as a reader sees it.
     """
 
@@ -128,7 +128,7 @@ def contents(page: str) -> str:
     if not items:
         return ""
     links = "\n".join(
-        f'<li class="mctslab-toc-{h.level}"><a href="#{html.escape(h.id)}">{html.escape(h.text)}</a></li>'
+        f'<li class="mctslab-toc-{h.level}"><a href="#{h.id}">{html.escape(h.text)}</a></li>'
         for h in items
     )
     return (
@@ -276,9 +276,8 @@ SCRIPT = r"""
   var toc = document.querySelector("details.mctslab-toc");
   if (toc) {
     var wide = window.matchMedia("(min-width: WIDEpx)");
-    var fit = function () { if (wide.matches) { toc.open = true; } };
-    fit();
-    wide.addEventListener("change", fit);
+    toc.open = wide.matches;  // closed above a narrow page (a phone's), open beside a wide one
+    wide.addEventListener("change", function () { toc.open = wide.matches; });
     var links = Array.prototype.slice.call(toc.querySelectorAll("a"));
     var targets = links.map(function (a) {
       var id = a.getAttribute("href").slice(1);
