@@ -128,8 +128,7 @@ def contents(page: str) -> str:
     if not items:
         return ""
     links = "\n".join(
-        f'<li class="mctslab-toc-{h.level}"><a href="#{h.id}">{html.escape(h.text)}</a></li>'
-        for h in items
+        f'<li class="mctslab-toc-{h.level}"><a href="#{h.id}">{html.escape(h.text)}</a></li>' for h in items
     )
     return (
         '<details class="mctslab-toc"><summary>Contents</summary>\n'
@@ -217,6 +216,7 @@ CSS = f"""
   font: 12px/1.6 var(--jp-ui-font-family, sans-serif); color: inherit; background: var(--jp-layout-color1, #fff);
   border: 1px solid var(--jp-border-color1, #bbb); border-radius: 3px; }}
 .jp-InputArea-editor:hover .mctslab-copy, .mctslab-copy:focus {{ opacity: 1; }}
+@media print {{ .mctslab-toc, .mctslab-search, .mctslab-copy {{ display: none; }} }}
 @media (prefers-color-scheme: dark) {{
   body {{ background: var(--jp-layout-color0, #111); color: var(--jp-content-font-color1, #ddd); }}
   a {{ color: #8ab4f8; }}
