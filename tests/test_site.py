@@ -5,7 +5,9 @@ with the scripts copied from the cache (``~/.cache/mctslab/site-assets``, fetche
 ``npm pack``; ``./run test`` installs npm), and with ``--cdn``. Checks that the student site holds no
 reference solution's text and no check cell's code, that the instructor site shows every solution
 in a ``<details>`` element, that every link inside the site reaches a file or an element of the
-page, and that no page loads anything from another host unless built with ``--cdn``.
+page, and that no page loads anything from another host unless built with ``--cdn``; and that every
+page has its reader's tools (a search index of every chapter's sections that holds no solution
+either, the contents, the dark mode, copy buttons, a report link only when ``--issues`` gives one).
 """
 
 from __future__ import annotations
