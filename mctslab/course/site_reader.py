@@ -138,7 +138,7 @@ def contents(page: str) -> str:
 
 SEARCH_FORM = (
     '<form class="mctslab-search" role="search" onsubmit="return false">'
-    '<input type="search" name="q" placeholder="Search the course" aria-label="Search the course" '
+    '<input type="search" name="q" placeholder="Search the course (press /)" aria-label="Search the course" '
     'autocomplete="off"><div class="mctslab-results" hidden></div></form>'
 )
 
@@ -398,6 +398,13 @@ SCRIPT = r"""
     if (event.key === "Escape") { box.hidden = true; input.focus(); }
   });
   document.addEventListener("click", function (event) { if (!form.contains(event.target)) { box.hidden = true; } });
+  document.addEventListener("keydown", function (event) {  // "/" goes to the search box, as on d2l and GitHub
+    var typing = /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName) || event.target.isContentEditable;
+    if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      input.focus();
+    }
+  });
 })();
 """.replace("WIDE", str(WIDE)).replace("SEARCH_INDEX", SEARCH_INDEX)
 """The pages' script: copy buttons, the contents' layout and marks, the search box."""
