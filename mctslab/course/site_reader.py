@@ -31,6 +31,7 @@ from pathlib import Path
 __all__ = [
     "CSS",
     "SCRIPT",
+    "SEARCH_FORM",
     "SEARCH_INDEX",
     "Heading",
     "contents",
@@ -141,14 +142,17 @@ SEARCH_FORM = (
     '<input type="search" name="q" placeholder="Search the course (press /)" aria-label="Search the course" '
     'autocomplete="off"><div class="mctslab-results" hidden></div></form>'
 )
+"""The search box and the list its results go into (filled by :data:`SCRIPT`)."""
 
 
 def decorate(page: str) -> str:
-    """A page of the site with the reader's tools: search box, contents, copy buttons' script.
+    """A page of the site with the reader's tools: search box, contents, script, light and dark.
 
-    The search box goes after the site's name in the page's header (``<header class="mctslab-nav
-    ...">``), the contents after the header, and the script (:data:`SCRIPT`) before ``</body>``; :data:`CSS` is
-    the caller's to include in the page's styles.
+    The search box (:data:`SEARCH_FORM`) goes after the site's name in the page's header
+    (``<header class="mctslab-nav ...">``), the contents (:func:`contents`) after the header, a
+    ``color-scheme`` meta element (light and dark: the browser's own controls follow the system)
+    before ``</head>``, and the script (:data:`SCRIPT`: copy buttons, contents, search) before
+    ``</body>``. Including :data:`CSS` and :func:`dark_theme` in the page's styles is the caller's.
     """
     name = _SITE_NAME.search(page)
     if name is not None:
