@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "site"
 TIMEOUT_MS = 60_000
 LOAD_BYTES = 2_000_000
-"""What a page may load, its scripts and pictures included (the heaviest, 01, loads about 1.24 MB): a page
+"""What a page may load, its scripts and pictures included (the heaviest, 01, loads about 1.26 MB): a page
 that weighs more is slow on a slow link, whatever this machine's speed (a load time would measure the machine)."""
 WIDGET_PAGES = ("01_bandits_and_ucb1", "06_tree_explorer", "07_play_against_the_ai")
 
