@@ -7,7 +7,7 @@ Commands::
     python -m mctslab tournament GAME AGENT AGENT... --games N --seed S [--workers W] [--out FILE] [--json]
     python -m mctslab bench [--rounds R] [--scale S] [--c] [--only ROWS] [--memory] [--bandits] [--json]
     python -m mctslab course student OUT [--notebooks DIR]
-    python -m mctslab course site OUT [--edition student|instructor] [--cdn]
+    python -m mctslab course site OUT [--edition student|instructor] [--cdn] [--issues URL]
     python -m mctslab grade SUBMISSIONS/ --out grades.csv [--html REPORT_DIR] [--workers N]
 
 GAME and AGENT are the specs of :func:`mctslab.make_game` and :func:`mctslab.make_agent`

@@ -5,11 +5,15 @@ with the scripts copied from the cache (``~/.cache/mctslab/site-assets``, fetche
 ``npm pack``; ``./run test`` installs npm), and with ``--cdn``. Checks that the student site holds no
 reference solution's text and no check cell's code, that the instructor site shows every solution
 in a ``<details>`` element, that every link inside the site reaches a file or an element of the
-page, and that no page loads anything from another host unless built with ``--cdn``.
+page, and that no page loads anything from another host unless built with ``--cdn``; and that every
+page has its reader's tools (a search index of every chapter's sections that holds no solution
+either, the contents, the dark mode, copy buttons, a report link only when ``--issues`` gives one).
 """
 
 from __future__ import annotations
 
+import functools
+import html
 import re
 import shutil
 from pathlib import Path
@@ -62,16 +66,20 @@ def _text(page: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())
 
 
+@functools.cache
+def _elsewhere(path: Path) -> str:
+    """The text of a notebook's cells that are neither solutions nor checks (read once per test run)."""
+    notebook = nbformat.read(path, as_version=4)
+    keep = [c for c in notebook.cells if not {editions.SOLUTION_TAG, CHECK_TAG} & set(c.metadata.get("tags", []))]
+    return " ".join(" ".join(c.source.split()) for c in keep)
+
+
 def _lines(source: str, path: Path | None = None) -> list[str]:
     """The distinctive lines of a cell: long, and (given its notebook) in no cell outside its tag's.
 
     A stub's ``def`` line is also its solution's first line: it is not the solution's text.
     """
-    elsewhere = ""
-    if path is not None:
-        notebook = nbformat.read(path, as_version=4)
-        keep = [c for c in notebook.cells if not {editions.SOLUTION_TAG, CHECK_TAG} & set(c.metadata.get("tags", []))]
-        elsewhere = " ".join(" ".join(c.source.split()) for c in keep)
+    elsewhere = _elsewhere(path) if path is not None else ""
     lines = [" ".join(line.split()) for line in source.splitlines() if len(line.strip()) >= 30]
     return [line for line in lines if line not in elsewhere]
 
@@ -214,3 +222,75 @@ def test_an_authors_html_comment_is_not_a_chapters_summary():
     twelve_c = next(p for p in NOTEBOOKS if p.name.startswith("12c"))
     summary = chapter(twelve_c.name, nbformat.read(twelve_c, as_version=4)).summary
     assert "<!--" not in summary and "verdict" not in summary and summary.endswith("."), summary
+
+
+def _search_index(out: Path) -> dict:
+    """The site's search index, as the pages' script reads it."""
+    import json
+
+    from mctslab.course.site_reader import SEARCH_INDEX
+
+    script = (out / SEARCH_INDEX).read_text(encoding="ascii")
+    assert script.startswith("window.MCTSLAB_SEARCH = ") and script.rstrip().endswith(";")
+    return json.loads(script[script.index("{") : script.rindex("}") + 1])
+
+
+def test_the_search_index_holds_every_chapters_sections_and_no_solution(student):
+    index = _search_index(student.out)
+    pages = _pages(student.out)
+    assert [name for name, _ in index["pages"]] == [p.stem + ".html" for p in NOTEBOOKS]
+    seen = set()
+    for number, ident, heading, text in index["sections"]:
+        name = index["pages"][number][0]
+        seen.add(name)
+        assert not ident or f'id="{ident}"' in pages[name], f"{name}: the index's section {ident!r} is not on the page"
+        assert not re.search(r"<(?:span|div|p|a|img|pre)\b", heading + text), f"{name}: markup in the index's text"
+    assert seen == {p.stem + ".html" for p in NOTEBOOKS}, "a chapter has no section in the search index"
+    # What the index holds is what the student pages show: no solution's line, no check cell's code.
+    texts = {name: "" for name, _ in index["pages"]}
+    for number, _, heading, text in index["sections"]:
+        texts[index["pages"][number][0]] += f" {heading} {text}"
+    for path in NOTEBOOKS:
+        text = texts[path.stem + ".html"]
+        for tag in (editions.SOLUTION_TAG, CHECK_TAG):
+            for source in _cells(path, tag):
+                for line in _lines(source, path):
+                    assert line not in text, f"{path.name}: the search index holds a {tag} line {line!r}"
+    # A code cell's text reads as it is written (its highlighting's tags leave no gaps inside words).
+    assert "from mctslab import" in texts["01_bandits_and_ucb1.html"] and "ucb1(" in texts["01_bandits_and_ucb1.html"]
+
+
+def test_each_page_has_a_search_box_its_contents_copy_buttons_and_a_dark_mode(student):
+    from mctslab.course.site_reader import headings
+
+    pages = _pages(student.out)
+    for name, page in pages.items():
+        assert 'class="mctslab-search"' in page and 'type="search"' in page, f"{name}: no search box"
+        assert "prefers-color-scheme: dark" in page and 'name="color-scheme"' in page, f"{name}: no dark mode"
+        assert "mctslab-copy" in page, f"{name}: no copy buttons' script"
+        assert "Report a problem" not in page, f"{name}: a report link although the build was given no URL"
+        if name == "index.html":
+            continue
+        toc = re.search(r'<details class="mctslab-toc">.*?</details>', page, re.S)
+        assert toc, f"{name}: no contents"
+        sections = [h for h in headings(page) if h.level in (2, 3)]
+        assert re.findall(r'href="#([^"]+)"', toc.group(0)) == [h.id for h in sections], f"{name}: contents differ"
+        assert len(sections) >= 3, f"{name}: contents of {len(sections)} headings"
+    # JupyterLab's dark theme's own variables: code, tables and text follow it.
+    assert "--jp-cell-editor-background" in pages["01_bandits_and_ucb1.html"].split("prefers-color-scheme: dark")[1]
+
+
+def test_the_report_link_goes_to_the_url_given_and_the_command_line_takes_it(tmp_path, monkeypatch):
+    from mctslab.cli import main
+
+    folder = tmp_path / "one-chapter"
+    folder.mkdir()
+    shutil.copy(editions.NOTEBOOKS / "04b_write_uct_yourself.ipynb", folder)
+    url = "https://example.org/mctslab/issues/new?labels=site&title=a+problem"
+    # --cdn: nothing to copy, nothing fetched; one chapter (the site's links are the tests' above).
+    code = main(["course", "site", str(tmp_path / "out"), "--notebooks", str(folder), "--cdn", "--issues", url])
+    assert code == 0
+    for name in ("04b_write_uct_yourself.html", "index.html"):
+        page = (tmp_path / "out" / name).read_text(encoding="utf-8")
+        link = re.findall(r'<a class="mctslab-report" href="([^"]*)">Report a problem</a>', page)
+        assert [html.unescape(h) for h in link] == [url], f"{name}: {link}"

@@ -6,7 +6,11 @@ it in Debian's Chromium driven by Playwright with every request to any other hos
 index and on notebooks 01, 06 and 07: no request fails (nothing is fetched from outside, nothing is
 missing), each page loads at most 2 MB (its weight, not its time: that would measure the machine),
 what 01's playground, 06's tree explorer and 07's play board saved of themselves shows (a line of
-text, a picture, a board; never a broken widget), and 01's formulas are typeset by MathJax.
+text, a picture, a board; never a broken widget), and 01's formulas are typeset by MathJax. What a
+reader of a Jupyter Book expects works: a phrase found in one chapter lists that chapter and its
+link opens it; the contents stand beside the page at 1280 px, their links jump to their headings,
+and they close above the page at 375 px; the dark mode darkens text and code but not pictures; a
+copy button puts its cell's source on the clipboard.
 Screenshots go to ``test-artifacts/site/``: look at them.
 
 Needs Debian's ``chromium`` and the ``playwright`` package (``./run test`` installs both when it
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "site"
 TIMEOUT_MS = 60_000
 LOAD_BYTES = 2_000_000
-"""What a page may load, its scripts and pictures included (the heaviest, 01, loads about 1.24 MB): a page
+"""What a page may load, its scripts and pictures included (the heaviest, 01, loads about 1.26 MB): a page
 that weighs more is slow on a slow link, whatever this machine's speed (a load time would measure the machine)."""
 WIDGET_PAGES = ("01_bandits_and_ucb1", "06_tree_explorer", "07_play_against_the_ai")
 
@@ -177,3 +182,117 @@ def test_in_page_links_scroll_to_their_heading(browser, site):
             timeout=10_000,
         )
     _finish(browser, page, weight, failed, "00_start_here.html")
+
+
+# -- what a reader of a Jupyter Book or d2l site expects (mctslab.course.site_reader) -------------
+NARROW = {"width": 375, "height": 800}
+
+
+def test_search_finds_the_one_chapter_holding_a_phrase_and_its_link_opens_it(browser, site):
+    import json
+    from urllib.request import urlopen
+
+    phrase = "virtual loss"
+    with urlopen(f"{site}/search-index.js") as response:  # the same index the page reads
+        script = response.read().decode("ascii")
+    index = json.loads(script[script.index("{") : script.rindex("}") + 1])
+    holding = {index["pages"][s[0]][0] for s in index["sections"] if phrase in f"{s[2]} {s[3]}".lower()}
+    assert holding == {"13_parallel_search.html"}, f"the phrase is in {holding}: choose one in a single chapter"
+    page, weight, failed = _open(browser, f"{site}/index.html")
+    page.locator(".mctslab-search input").fill(phrase)
+    hits = page.locator(".mctslab-results a")
+    hits.first.wait_for()
+    files = hits.evaluate_all("(as) => as.map(a => a.getAttribute('href').split('#')[0])")
+    assert set(files) == {"13_parallel_search.html"}, files
+    assert page.locator(".mctslab-results mark").first.inner_text().lower() in phrase.split()
+    _shot(page, "search.png")
+    weight = _weight(page)  # with the index, loaded when the box was first used
+    print(f"index with the search index: {weight:,} bytes")
+    href = hits.first.get_attribute("href")
+    hits.first.click()
+    page.wait_for_url(f"**/{href}")
+    target = href.partition("#")[2]
+    if target:  # the section's heading is in view
+        page.wait_for_function(
+            "(id) => { const r = document.getElementById(id).getBoundingClientRect();"
+            " return r.top >= 0 && r.top < innerHeight; }",
+            arg=target,
+            timeout=10_000,
+        )
+    _finish(browser, page, weight, failed, "index.html and its search")
+
+
+def test_contents_stand_beside_the_page_at_1280_px_and_above_it_at_375_px(browser, site):
+    page, weight, failed = _open(browser, f"{site}/07_play_against_the_ai.html")  # few formulas to typeset
+    toc, content = page.locator("details.mctslab-toc"), page.locator(".jp-Cell").first
+    assert toc.evaluate("(d) => d.open"), "the contents are closed beside a wide page"
+    side, cell = toc.bounding_box(), content.bounding_box()
+    assert side["x"] >= cell["x"] + cell["width"], f"the contents {side} overlap the page {cell}"
+    _shot(page, "contents_1280.png")
+    link = toc.locator("a").nth(3)
+    target = link.get_attribute("href")[1:]
+    link.click()
+    page.wait_for_function(
+        "(id) => { const r = document.getElementById(id).getBoundingClientRect(); return Math.abs(r.top) < 5; }",
+        arg=target,
+        timeout=10_000,
+    )
+    page.set_viewport_size(NARROW)  # as a phone: the contents close, above the page
+    page.wait_for_function("() => !document.querySelector('details.mctslab-toc').open", timeout=10_000)
+    above = toc.evaluate(
+        "(d) => d.getBoundingClientRect().bottom <= document.querySelector('.jp-Cell').getBoundingClientRect().top"
+    )
+    assert above, "the contents are not above the page at 375 px"
+    page.evaluate("() => window.scrollTo(0, 0)")
+    toc.locator("summary").click()
+    assert toc.locator("a").first.is_visible()
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= NARROW["width"], f"at 375 px the page is {wide} px wide"
+    _shot(page, "contents_375.png")
+    print(f"07 (contents): {weight:,} bytes")
+    _finish(browser, page, weight, failed, "07 (contents)")
+
+
+def _luminance(css_color: str) -> float:
+    """The relative luminance (0 black, 1 white) of a computed ``rgb(...)`` colour."""
+    red, green, blue = (int(x) / 255 for x in re.findall(r"\d+", css_color)[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def test_dark_mode_follows_the_system_and_a_copy_button_copies_the_cells_source(browser, site):
+    import nbformat
+
+    from mctslab.course import editions
+
+    browser.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
+    page = browser.new_page()
+    page.emulate_media(color_scheme="dark")
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(f"{request.url} ({request.failure})"))
+    page.goto(f"{site}/06_tree_explorer.html", wait_until="load")
+    weight = _weight(page)
+    colours = page.evaluate(
+        """() => { const style = (s, p) => getComputedStyle(document.querySelector(s))[p];
+            return {page: style('body', 'backgroundColor'), text: style('.jp-RenderedMarkdown p', 'color'),
+                    code: style('.jp-InputArea-editor .highlight', 'backgroundColor'),
+                    picture: style('.jp-OutputArea-output img', 'backgroundColor')}; }"""
+    )
+    assert _luminance(colours["page"]) < 0.15 and _luminance(colours["text"]) > 0.6, colours
+    assert _luminance(colours["code"]) < 0.25, colours
+    assert _luminance(colours["picture"]) > 0.95, f"a picture is not on white: {colours}"
+    _shot(page, "dark_1280.png")
+    page.locator(".jp-OutputArea-output img").first.scroll_into_view_if_needed()
+    _shot(page, "dark_picture_1280.png")
+    # The first code cell's copy button puts that cell's source on the clipboard.
+    notebook = nbformat.read(editions.NOTEBOOKS / "06_tree_explorer.ipynb", as_version=4)
+    source = next(c.source for c in notebook.cells if c.cell_type == "code")
+    button = page.locator(".jp-CodeCell .mctslab-copy").first
+    button.scroll_into_view_if_needed()
+    button.click()
+    page.wait_for_function("(b) => b.textContent === 'Copied'", arg=button.element_handle(), timeout=10_000)
+    assert page.evaluate("() => navigator.clipboard.readText()") == source.rstrip("\n")
+    page.set_viewport_size(NARROW)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    _shot(page, "dark_375.png")
+    print(f"06 (dark mode, copy): {weight:,} bytes")
+    _finish(browser, page, weight, failed, "06 (dark mode, copy)")

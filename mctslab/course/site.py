@@ -6,7 +6,10 @@ saved of itself (06's tree explorer and 07's play board a picture, 01's playgrou
 text: the course's notebooks are saved without widget state, :mod:`mctslab.viz.stored`) show
 as they do in JupyterLab. An index page lists the chapters in course order, one line each, with a link to
 download each notebook and to open it in Colab or Binder; every page has the same header and
-footer (previous, index, next).
+footer (previous, index, next). Every page also has what a reader of a Jupyter Book or d2l site
+expects (:mod:`mctslab.course.site_reader`): a search box over all chapters (its index built here,
+``OUT/search-index.js``), the page's contents beside it, a dark mode following the system's setting,
+a copy button on each code cell, and (given ``issues``) a link to report a problem.
 
 * The **student** site (the default) is made from the student edition
   (:func:`mctslab.course.editions.student_notebook`: no reference solution, no output a
@@ -29,7 +32,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import editions, site_assets
+from . import editions, site_assets, site_reader
 from .notebook_files import write_atomic
 
 __all__ = ["CHECK_TAG", "EDITIONS", "Chapter", "SiteReport", "build_site", "chapters", "configure_course", "run_course"]
@@ -46,6 +49,9 @@ DOWNLOADS = "notebooks"
 _TEMPLATE = r"""{%- extends 'index.html.j2' -%}
 {% block extra_css %}<link rel="icon" href="data:," />
 <style type="text/css">{{ resources.mctslab.css }}</style>{% endblock extra_css %}
+{%- block html_head_css -%}
+<style type="text/css">{{ resources.mctslab.reader_css }}</style>
+{%- endblock html_head_css -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 {%- block body_header -%}{{ super() }}{{ resources.mctslab.header }}{%- endblock body_header -%}
 {% block body_footer %}{{ resources.mctslab.footer }}{{ super() }}{% endblock body_footer %}
@@ -122,6 +128,7 @@ class SiteReport:
         edition: ``"student"`` or ``"instructor"``.
         chapters: the pages, in course order.
         cdn: whether the pages load their scripts from public CDNs.
+        issues: where each page's "Report a problem" link goes (``None``: no such link).
         seconds: the time the build took (wall clock).
         cpu_seconds: the CPU time the build used (this process and the programs it ran): its cost,
             whatever the machine's load.
@@ -131,6 +138,7 @@ class SiteReport:
     edition: str
     chapters: list[Chapter]
     cdn: bool
+    issues: str | None
     seconds: float
     cpu_seconds: float
 
@@ -203,8 +211,18 @@ def _links(chapter: Chapter) -> str:
     )
 
 
-def _nav(chapters: list[Chapter], index: int, edition: str, footer: bool = False) -> str:
-    """The header (or footer) of page ``index``: site name, previous, index, next, links."""
+def _report(issues: str | None) -> str:
+    """The link to report a problem, or ``""`` when the build was given no URL for it."""
+    if not issues:
+        return ""
+    return f'<a class="mctslab-report" href="{html.escape(issues)}">Report a problem</a>'
+
+
+def _nav(chapters: list[Chapter], index: int, edition: str, footer: bool = False, issues: str | None = None) -> str:
+    """The header (or footer) of page ``index``: site name, previous, index, next, links.
+
+    The footer ends with the link to report a problem (given ``issues``, its URL).
+    """
     previous = chapters[index - 1] if index > 0 else None
     following = chapters[index + 1] if index + 1 < len(chapters) else None
     parts = [f'<span class="mctslab-site">mctslab course ({edition} edition)</span>']
@@ -215,6 +233,8 @@ def _nav(chapters: list[Chapter], index: int, edition: str, footer: bool = False
         parts.append(f'<a rel="next" href="{following.page}">{html.escape(following.title)} &rarr;</a>')
     if not footer:
         parts.append(_links(chapters[index]))
+    elif issues:
+        parts.append(_report(issues))
     kind = "mctslab-nav mctslab-footer" if footer else "mctslab-nav mctslab-header"
     tag = "footer" if footer else "header"
     return f'<{tag} class="{kind}">' + "\n".join(parts) + f"</{tag}>"
@@ -256,7 +276,7 @@ def _local_links(page: str, names: set[str]) -> str:
     return page
 
 
-def _index(chapters: list[Chapter], edition: str) -> str:
+def _index(chapters: list[Chapter], edition: str, issues: str | None = None) -> str:
     items = "\n".join(
         f'<li><a href="{c.page}">{html.escape(c.title)}</a>: {html.escape(c.summary)}'
         f'<span class="mctslab-links"> {_links(c)}</span></li>'
@@ -267,7 +287,7 @@ def _index(chapters: list[Chapter], edition: str) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>mctslab: Monte Carlo Tree Search, the course</title>
 <link rel="icon" href="data:," />
-<style type="text/css">{_CSS}</style></head>
+<style type="text/css">{_CSS}{site_reader.CSS}</style></head>
 <body><main class="mctslab-index">
 <header class="mctslab-nav mctslab-header"><span class="mctslab-site">mctslab course ({edition} edition)</span>
 <a href="{chapters[0].page}">Start: {html.escape(chapters[0].title)} &rarr;</a></header>
@@ -277,6 +297,7 @@ Download a notebook to run it (with <code>pip install mctslab</code>, or in Cola
 <ol>
 {items}
 </ol>
+{f"<p>{_report(issues)}</p>" if issues else ""}
 </main></body></html>
 """
 
@@ -287,6 +308,7 @@ def build_site(
     notebooks: str | Path | None = None,
     cdn: bool = False,
     cache: str | Path | None = None,
+    issues: str | None = None,
 ) -> SiteReport:
     """Write the course's website into ``out_dir`` (created; same-named files replaced).
 
@@ -298,6 +320,8 @@ def build_site(
         cdn: load require.js, MathJax and the widgets' renderer from public CDNs at view time
             instead of copying them into ``out_dir/assets/``.
         cache: where the assets' tarballs are kept (default :func:`site_assets.default_cache`).
+        issues: the URL of "Report a problem" links (say, ``https://github.com/OWNER/REPO/issues``);
+            ``None`` (the default) leaves them out.
 
     Returns:
         A :class:`SiteReport`.
@@ -331,6 +355,8 @@ def build_site(
     editions.copy_data(source, downloads)
     exporter = _exporter(urls, edition)
     names = {path.name for path in files}
+    reader_css = site_reader.dark_theme(tuple(exporter.template_paths)) + site_reader.CSS
+    searched = []
     for index, (path, book) in enumerate(zip(files, books, strict=True)):
         write_atomic(downloads / path.name, nbformat.writes(book).encode())  # whole or not at all
         book.metadata["title"] = course[index].title
@@ -339,13 +365,18 @@ def build_site(
                 "css": _CSS,
                 "collapse": edition == "instructor",
                 "header": _nav(course, index, edition),
-                "footer": _nav(course, index, edition, footer=True),
+                "footer": _nav(course, index, edition, footer=True, issues=issues),
+                "reader_css": reader_css,
             }
         }
         page, _ = exporter.from_notebook_node(book, resources=resources)
-        write_atomic(out / course[index].page, _local_links(page, names).encode())
-    write_atomic(out / "index.html", _index(course, edition).encode())
-    return SiteReport(out, edition, course, cdn, time.perf_counter() - start, _cpu_seconds() - start_cpu)
+        page = _local_links(page, names)
+        searched.append((course[index].page, course[index].title, site_reader.search_sections(page)))
+        write_atomic(out / course[index].page, site_reader.decorate(page).encode())
+    write_atomic(out / site_reader.SEARCH_INDEX, site_reader.search_index(searched).encode())
+    write_atomic(out / "index.html", site_reader.decorate(_index(course, edition, issues)).encode())
+    seconds, cpu = time.perf_counter() - start, _cpu_seconds() - start_cpu
+    return SiteReport(out, edition, course, cdn, issues, seconds, cpu)
 
 
 def _cpu_seconds() -> float:
@@ -382,6 +413,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="where the scripts fetched with npm are kept (default: ~/.cache/mctslab/site-assets)",
     )
+    parser.add_argument(
+        "--issues",
+        metavar="URL",
+        default=None,
+        help="where each page's 'Report a problem' link goes (default: no such link)",
+    )
 
 
 COURSE_SUMMARY = "the course's editions: the student notebooks (student) and the website (site)"
@@ -400,7 +437,9 @@ def run_course(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     """Run ``python -m mctslab course site OUT``; print one line per page."""
     try:
-        report = build_site(args.out, args.site_edition, args.notebooks, args.cdn, args.assets_cache)
+        report = build_site(
+            args.out, args.site_edition, args.notebooks, args.cdn, args.assets_cache, issues=args.issues
+        )
     except (FileNotFoundError, site_assets.AssetError) as err:
         raise ValueError(str(err)) from None  # reported by the command line as one line
     for c in report.chapters:
