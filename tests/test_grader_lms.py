@@ -305,3 +305,23 @@ def test_extra_checks_run_in_the_kernel_earn_their_points_and_reach_no_student_f
     for path in out.rglob("*"):  # the instructor's code itself is in no file of the run
         assert not path.is_file() or "hidden-test-7f3a9" not in path.read_text(errors="replace"), path
         assert not path.is_file() or "ucb1(0.0, 0, 10)" not in path.read_text(errors="replace"), path
+
+
+def test_a_failed_run_leaves_the_last_gradebooks_and_feedback_as_they_were(tmp_path, monkeypatch, capsys) -> None:
+    folder, roster = _class(tmp_path)
+    canvas, feedback = tmp_path / "canvas.csv", tmp_path / "feedback"
+    feedback.mkdir()
+    canvas.write_text("the last run's gradebook\n")
+    (feedback / "4711.html").write_text("the last run's page")
+
+    def fails(*args, **kwargs) -> list[dict]:  # noqa: ANN002, ANN003
+        raise ValueError("the sandbox does not work here")
+
+    monkeypatch.setattr(batch, "grade_folder", fails)
+    status = _grade(str(folder), "--out", str(tmp_path / "grades.csv"), "--roster", str(roster),
+                    "--canvas", str(canvas), "--feedback", str(feedback))  # fmt: skip
+    assert status == 2 and "the sandbox does not work here" in capsys.readouterr().err
+    assert canvas.read_text() == "the last run's gradebook\n"
+    assert [p.name for p in feedback.iterdir()] == ["4711.html"] and (
+        feedback / "4711.html"
+    ).read_text() == "the last run's page"

@@ -78,9 +78,8 @@ def check_lms(args: argparse.Namespace) -> None:
         raise ValueError("--canvas and --moodle need --roster roster.csv: which folder is which student")
     if args.assignment and not (args.canvas or args.moodle):
         raise ValueError("--assignment names gradebook columns: give --canvas or --moodle too")
-    from .batch import results_path
-
-    taken = {"--out": args.out, "the results file": results_path(args.out)}
+    results = args.out.with_name(args.out.stem + ".results.jsonl")  # batch.results_path, without importing nbclient
+    taken = {"--out": args.out, "the results file": results}
     for option, path in (("--canvas", args.canvas), ("--moodle", args.moodle)):
         if path is not None:
             _csv_output(path, option, taken)
