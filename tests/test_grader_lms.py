@@ -325,3 +325,49 @@ def test_a_failed_run_leaves_the_last_gradebooks_and_feedback_as_they_were(tmp_p
     assert [p.name for p in feedback.iterdir()] == ["4711.html"] and (
         feedback / "4711.html"
     ).read_text() == "the last run's page"
+
+
+WRAPPED = '''\
+def extra_ucb1(ucb1):
+    """What ucb1 returns is checked."""
+    return ucb1()
+
+
+def extra_wilson(wilson):
+    return wilson(), "the interval"
+'''
+
+
+@pytest.mark.parametrize(
+    ("ucb1", "status", "detail"),
+    [
+        (lambda: True, "passed", ""),
+        (lambda: False, "failed", " (look at `ucb1`)"),
+        (lambda: (False, "too small"), "failed", "too small (look at `ucb1`)"),
+        (lambda: 1 / 0, "failed", "ZeroDivisionError: division by zero (look at `ucb1`)"),
+        (lambda: (_ for _ in ()).throw(NotImplementedError), "not written yet", "not written yet: the function"),
+    ],
+)
+def test_an_extra_check_becomes_a_report_of_one_check(tmp_path, monkeypatch, ucb1, status, detail) -> None:  # noqa: ANN001
+    """The grader's first cell, run here without a kernel, turns each return or error into a check's status."""
+    import IPython.display
+
+    from mctslab.course.grader.catalogue import EXERCISES
+    from mctslab.course.grader.cells import setup_cell
+    from mctslab.course.grader.extras import extend, load_extras
+
+    published: list[dict] = []
+    monkeypatch.setattr(IPython.display, "publish_display_data", lambda data: published.append(data))
+    (tmp_path / "extra.py").write_text(WRAPPED)
+    exercise = extend(EXERCISES["04b"], load_extras(tmp_path / "extra.py"))
+    assert [p.name for p in exercise.parts][-2:] == ["extra_ucb1", "extra_wilson"]
+    user_ns = {"ucb1": ucb1, "wilson": lambda: True}
+    namespace = {"get_ipython": lambda: type("Shell", (), {"user_ns": user_ns})()}
+    exec(setup_cell(exercise, "_grader", "nonce"), namespace)  # noqa: S102 - the grader's own cell
+    namespace["_grader"]("extra_ucb1", lambda: ucb1, ("ucb1",))
+    namespace["_grader"]("extra_wilson", lambda: user_ns["wilson"], ("wilson",))
+    first, second = (json.loads(next(iter(data.values()))) for data in published)
+    (check,) = first["report"]["checks"]
+    assert (check["title"], check["status"]) == ("What ucb1 returns is checked.", status), check
+    assert check["detail"].startswith(detail) if status == "not written yet" else check["detail"] == detail
+    assert second["report"]["checks"][0]["title"] == "extra_wilson" and second["report"]["ok"]
