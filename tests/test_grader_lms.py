@@ -371,3 +371,15 @@ def test_an_extra_check_becomes_a_report_of_one_check(tmp_path, monkeypatch, ucb
     assert (check["title"], check["status"]) == ("What ucb1 returns is checked.", status), check
     assert check["detail"].startswith(detail) if status == "not written yet" else check["detail"] == detail
     assert second["report"]["checks"][0]["title"] == "extra_wilson" and second["report"]["ok"]
+
+
+def test_the_instructors_files_folders_are_hidden_from_the_kernels(tmp_path: Path) -> None:
+    """Their folders join the submissions' and the outputs' among those the sandbox hides (a kernel reading the
+    extra checks from disk could quote them in an error its diagnosis shows)."""
+    from mctslab.course.grader.batch import hidden_places
+
+    private = tmp_path / "private"
+    places = hidden_places(
+        tmp_path / "subs", tmp_path / "out" / "grades.csv", [private / "extra.py", private / "r.csv"]
+    )
+    assert places == tuple(sorted({str(tmp_path / "subs"), str(tmp_path / "out"), str(private)}))

@@ -43,6 +43,7 @@ __all__ = [
     "columns",
     "find_submissions",
     "grade_folder",
+    "hidden_places",
     "not_reached",
     "plan",
     "results_path",
@@ -264,6 +265,7 @@ def grade_folder(
     scheme: Scheme | None = None,
     only: Sequence[str] = (),
     extras: Extras | None = None,
+    private: Sequence[Path] = (),
 ) -> list[dict]:
     """Grade every submission under ``folder`` into ``out`` (CSV); return all rows (old and new).
 
@@ -280,6 +282,8 @@ def grade_folder(
             again just those matching one, keep the other rows as they are.
         extras: the instructor's extra checks (:mod:`.extras`; ``scheme`` must give their points);
             a change of them grades every submission again.
+        private: more of the instructor's files (the extra checks, the roster): their folders are
+            hidden from the kernels too (:func:`hidden_places`).
 
     Raises:
         ValueError: for an unknown ``sandbox``, or ``"bwrap"`` where it does not work, or a
@@ -306,7 +310,16 @@ def grade_folder(
     with _locked(results):
         say(describe(level))
         scheme = scheme or default_scheme()
-        return _grade(folder, out, results, workers, limits, level, progress, say, scheme, only, extras)
+        hidden = hidden_places(folder, out, private)
+        return _grade(folder, out, results, workers, limits, level, progress, say, scheme, only, extras, hidden)
+
+
+def hidden_places(folder: Path, out: Path, private: Sequence[Path] = ()) -> tuple[str, ...]:
+    """The folders the sandbox hides from the kernels: the submissions', the outputs', and each holding one
+    of the instructor's ``private`` files (what is inside the kernel's own needs, the package, stays readable:
+    :func:`.sandbox._bwrap_prefix`)."""
+    places = {folder.resolve(), out.resolve().parent, *(Path(p).resolve().parent for p in private)}
+    return tuple(sorted(str(p) for p in places))
 
 
 def _matches(key: str, only: Sequence[str]) -> bool:
@@ -372,7 +385,9 @@ def _grade(
     scheme: Scheme,
     only: Sequence[str],
     extras: Extras | None = None,
+    hidden: tuple[str, ...] = (),
 ) -> list[dict]:
+    hidden = hidden or hidden_places(folder, out)
     done = _load(results)
     files = {str(path.relative_to(folder)): path for path in find_submissions(folder)}
     digests = {key: _digest(path) for key, path in files.items()}
@@ -387,7 +402,6 @@ def _grade(
         say(f"{len(stale)} rows kept by --only were marked under other points or checks: rerun without --only")
     if ungraded:
         say(f"{len(ungraded)} submissions not matching --only have never been graded: they get no row")
-    hidden = tuple(str(p) for p in {folder, out.parent})
     out.parent.mkdir(parents=True, exist_ok=True)
     bar = tqdm(total=len(todo), desc="grading", unit="notebook", disable=not progress)
     context = multiprocessing.get_context("spawn")

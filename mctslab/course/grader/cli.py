@@ -247,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
             scheme=scheme,
             only=tuple(args.only),
             extras=extras,
+            private=tuple(p for p in (args.extra_checks, args.roster) if p is not None),
         )
     except GradingInterrupted as stop:
         print(f"python -m mctslab grade: {stop}", file=sys.stderr)
