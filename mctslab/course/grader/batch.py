@@ -33,6 +33,7 @@ from tqdm.auto import tqdm
 
 from .catalogue import EXERCISES
 from .copies import attach_copies, copy_flags
+from .extras import Extras, combined_checks, extend
 from .run import grade_submission, mark
 from .sandbox import Limits, adopt_orphans, describe, kill_descendants, kill_trees, probe
 from .scheme import Scheme, checks_digest, default_scheme, fingerprint, run_key
@@ -42,6 +43,7 @@ __all__ = [
     "columns",
     "find_submissions",
     "grade_folder",
+    "hidden_places",
     "not_reached",
     "plan",
     "results_path",
@@ -88,11 +90,17 @@ def _load(results: Path) -> dict[str, dict]:
 
 
 def columns(rows: list[dict]) -> list[str]:
-    """The columns of ``grades.csv``: submission, score, max_score, every part present, flags, not_reached, seconds."""
+    """The columns of ``grades.csv``: submission, score, max_score, every part present, flags, not_reached, seconds.
+
+    The instructor's extra checks (:mod:`.extras`) follow their exercise's parts.
+    """
     parts: list[str] = []
     for exercise in EXERCISES.values():
         if any(row.get("exercise") == exercise.key for row in rows):
             parts += [p.name for p in exercise.parts if p.name not in parts]
+            for row in rows:
+                if row.get("exercise") == exercise.key:
+                    parts += [p for p in row.get("points") or {} if p not in parts]
     return ["submission", "score", "max_score", *parts, "flags", "not_reached", "seconds"]
 
 
@@ -164,13 +172,20 @@ def _locked(results: Path) -> Iterator[None]:
 
 
 def _work(
-    path: str, root: str, level: str, limits: Limits, hidden: tuple[str, ...], scratch: str, scheme: Scheme
+    path: str,
+    root: str,
+    level: str,
+    limits: Limits,
+    hidden: tuple[str, ...],
+    scratch: str,
+    scheme: Scheme,
+    extras: Extras | None = None,
 ) -> dict:
     """In a worker process: grade one submission, then kill whatever it left running."""
     adopt_orphans()
     try:
         hidden_paths = tuple(Path(h) for h in hidden)
-        return grade_submission(Path(path), Path(root), level, limits, hidden_paths, Path(scratch), scheme)
+        return grade_submission(Path(path), Path(root), level, limits, hidden_paths, Path(scratch), scheme, extras)
     finally:
         kill_descendants()
 
@@ -249,6 +264,8 @@ def grade_folder(
     say: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
     scheme: Scheme | None = None,
     only: Sequence[str] = (),
+    extras: Extras | None = None,
+    private: Sequence[Path] = (),
 ) -> list[dict]:
     """Grade every submission under ``folder`` into ``out`` (CSV); return all rows (old and new).
 
@@ -263,6 +280,10 @@ def grade_folder(
         scheme: the points and the partial-credit policy (default: the package's, :mod:`.points`).
         only: glob patterns (``fnmatch``) on the submissions' paths relative to ``folder``: grade
             again just those matching one, keep the other rows as they are.
+        extras: the instructor's extra checks (:mod:`.extras`; ``scheme`` must give their points);
+            a change of them grades every submission again.
+        private: more of the instructor's files (the extra checks, the roster): their folders are
+            hidden from the kernels too (:func:`hidden_places`).
 
     Raises:
         ValueError: for an unknown ``sandbox``, or ``"bwrap"`` where it does not work, or a
@@ -288,7 +309,17 @@ def grade_folder(
     out.parent.mkdir(parents=True, exist_ok=True)
     with _locked(results):
         say(describe(level))
-        return _grade(folder, out, results, workers, limits, level, progress, say, scheme or default_scheme(), only)
+        scheme = scheme or default_scheme()
+        hidden = hidden_places(folder, out, private)
+        return _grade(folder, out, results, workers, limits, level, progress, say, scheme, only, extras, hidden)
+
+
+def hidden_places(folder: Path, out: Path, private: Sequence[Path] = ()) -> tuple[str, ...]:
+    """The folders the sandbox hides from the kernels: the submissions', the outputs', and each holding one
+    of the instructor's ``private`` files (what is inside the kernel's own needs, the package, stays readable:
+    :func:`.sandbox._bwrap_prefix`)."""
+    places = {folder.resolve(), out.resolve().parent, *(Path(p).resolve().parent for p in private)}
+    return tuple(sorted(str(p) for p in places))
 
 
 def _matches(key: str, only: Sequence[str]) -> bool:
@@ -329,11 +360,12 @@ def plan(
     return grade, remark, stale, ungraded
 
 
-def _remark(row: dict, scheme: Scheme) -> None:
+def _remark(row: dict, scheme: Scheme, extras: Extras | None = None) -> None:
     """Mark ``row`` again under ``scheme`` from its stored reports (its flags, from the run, stay)."""
     exercise = EXERCISES.get(row.get("exercise") or "")
     if exercise is None:
         return
+    exercise = extend(exercise, extras)
     full = scheme.of(exercise)
     if row.get("reports"):
         row["points"] = mark(exercise, row["reports"], set(), scheme)
@@ -352,11 +384,14 @@ def _grade(
     say: Callable[[str], None],
     scheme: Scheme,
     only: Sequence[str],
+    extras: Extras | None = None,
+    hidden: tuple[str, ...] = (),
 ) -> list[dict]:
+    hidden = hidden or hidden_places(folder, out)
     done = _load(results)
     files = {str(path.relative_to(folder)): path for path in find_submissions(folder)}
     digests = {key: _digest(path) for key, path in files.items()}
-    checks = checks_digest()
+    checks = combined_checks(checks_digest(), extras)
     grade, remark, stale, ungraded = plan(digests, done, checks, scheme, only)
     todo = [files[key] for key in grade]
     if not only and len(todo) < len(digests):
@@ -367,7 +402,6 @@ def _grade(
         say(f"{len(stale)} rows kept by --only were marked under other points or checks: rerun without --only")
     if ungraded:
         say(f"{len(ungraded)} submissions not matching --only have never been graded: they get no row")
-    hidden = tuple(str(p) for p in {folder, out.parent})
     out.parent.mkdir(parents=True, exist_ok=True)
     bar = tqdm(total=len(todo), desc="grading", unit="notebook", disable=not progress)
     context = multiprocessing.get_context("spawn")
@@ -391,7 +425,7 @@ def _grade(
             say(f"marking {len(remark)} submissions again under {scheme.source}, from their stored reports")
         for key in remark:  # no kernel: the verdicts stand, the points change
             row = done[key]
-            _remark(row, scheme)
+            _remark(row, scheme, extras)
             row["fingerprint"] = fingerprint(row["run_key"], scheme)
             log.write(json.dumps(row) + "\n")
             log.flush()
@@ -408,7 +442,7 @@ def _grade(
                     )
                     try:
                         futures = {
-                            pool.submit(_work, str(p), str(folder), level, limits, hidden, scratch, scheme): p
+                            pool.submit(_work, str(p), str(folder), level, limits, hidden, scratch, scheme, extras): p
                             for p in group
                         }
                         for future in as_completed(futures):

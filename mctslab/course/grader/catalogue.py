@@ -45,16 +45,19 @@ class Exercise:
         parts: its parts, in the order they are checked.
         skip_calls: names whose calls in the student's cells are not run by the grader
             (the notebook's own checks and matches: the grader runs its own).
+        extra: the source of the instructor's extra checks its ``"<extra>:..."`` parts call
+            (:mod:`.extras`; empty without any).
     """
 
     key: str
     parts: tuple[Part, ...]
     skip_calls: frozenset[str]
+    extra: str = ""
 
     @property
     def points(self) -> dict[str, float]:
-        """Points per part (from :data:`.points.POINTS`)."""
-        return {part.name: float(POINTS[self.key][part.name]) for part in self.parts}
+        """Points per part (from :data:`.points.POINTS`; an extra check's come from ``--points``: 0 here)."""
+        return {part.name: float(POINTS[self.key].get(part.name, 0.0)) for part in self.parts}
 
     @property
     def names(self) -> set[str]:

@@ -20,8 +20,10 @@ from collections import Counter
 from pathlib import Path
 
 from .copies import THRESHOLD, copy_flags
+from .lms import write_whole
+from .roster import Roster
 
-__all__ = ["write_report"]
+__all__ = ["feedback_name", "write_feedback", "write_report"]
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #1f2328; }
@@ -111,14 +113,16 @@ def _copies(row: dict) -> str:
     return said
 
 
-def _student(row: dict) -> str:
+def _student(row: dict, instructor: bool = True) -> str:
+    """A submission's marks, flags and diagnoses; with ``instructor`` False, none of the copies' flags
+    (they name classmates and inform the instructor only)."""
     parts = []
-    flags = _flags(row)
+    flags = _flags(row) if instructor else row.get("flags") or ""
     head = f"<p>score <b>{row.get('score', 0):g}</b> of {row.get('max_score', 0):g}"
     head += f' <span class="flags">{html.escape(flags)}</span></p>' if flags else "</p>"
     if row.get("error"):
         head += f"<p>{html.escape(row['error'])}</p>"
-    head += _copies(row)
+    head += _copies(row) if instructor else ""
     stopped = row.get("stopped") or {}
     for cell, why in (row.get("removed") or {}).items():
         why += f": {stopped[cell]}" if cell in stopped else ""
@@ -208,3 +212,46 @@ def write_report(rows: list[dict], folder: Path, top: int = 15) -> Path:
     index = folder / "index.html"
     index.write_text(_page("Grades: class summary", body), encoding="utf-8", errors="backslashreplace")
     return index
+
+
+def feedback_name(key: str) -> str:
+    """The feedback file of a student id or a submission: the id itself where it is a plain file name, else
+    :func:`_slug`'s readable name with a hash (``4711.html``; ``alice_smith-3f2a...html``)."""
+    plain = re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,80}", key) and not key.endswith(".ipynb")
+    return f"{key}.html" if plain else _slug(key)
+
+
+def write_feedback(rows: list[dict], folder: Path, roster: Roster | None = None) -> list[Path]:
+    """Write one self-contained HTML page per student into ``folder``, to hand back; return their paths.
+
+    Each page holds that student's submissions only: each part's points and its checks' diagnoses,
+    the grading's flags (``timeout``, ``not-written``, ...), never the copies' (``similar:<other>``,
+    ``matches-reference``: the instructor's), no link to the class and nothing of another student.
+    With ``roster``, one page per student of it, named by their id (a student with no submission gets
+    a page saying so); without, one per submission, named as its report page. Each file is written whole.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = sorted(rows, key=lambda r: r["submission"])
+    pages: list[tuple[str, str, list[dict]]] = []  # (file key, title, rows)
+    if roster is None:
+        pages = [(row["submission"], row["submission"], [row]) for row in rows]
+    else:
+        mine: dict[str, list[dict]] = {student.id: [] for student in roster.students}
+        for row in rows:
+            owner = roster.owner(row["submission"])
+            if owner is not None:
+                mine[owner.id].append(row)
+        pages = [(s.id, s.name or s.id, mine[s.id]) for s in roster.students]
+    names = [feedback_name(key) for key, _, _ in pages]
+    lowered = [name.lower() for name in names]
+    written = []
+    for (key, title, own), name in zip(pages, names, strict=True):
+        if lowered.count(name.lower()) > 1:  # ids differing only in case: one file each on any file system
+            name = _slug(key)
+        body = "".join(f"<h2>{html.escape(row['submission'])}</h2>{_student(row, instructor=False)}" for row in own)
+        if not own:
+            body = "<p>No submission of yours was found: every exercise counts 0.</p>"
+        path = folder / name
+        write_whole(path, _page(f"Feedback: {title}", body))
+        written.append(path)
+    return written

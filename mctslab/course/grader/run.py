@@ -31,6 +31,7 @@ from nbclient.exceptions import DeadKernelError
 from .catalogue import Exercise, identify
 from .cells import MIME, grader_cells, setup_cell, student_cells
 from .cpu import CpuClock
+from .extras import Extras, extend
 from .points import share
 from .sandbox import Limits, Sandbox, sweep
 from .scheme import Scheme, default_scheme
@@ -383,10 +384,12 @@ def grade_submission(
     hidden: tuple[Path, ...] = (),
     scratch: Path | None = None,
     scheme: Scheme | None = None,
+    extras: Extras | None = None,
 ) -> dict:
     """Grade the notebook at ``path`` (a submission under ``root``); return its row and reports.
 
     ``scheme``: the points and the partial-credit policy (default: the package's, :mod:`.points`).
+    ``extras``: the instructor's extra checks (:mod:`.extras`), parts of their own after the exercise's.
 
     Returns:
         A dict: ``submission`` (path relative to ``root``), ``exercise``, ``score``,
@@ -407,6 +410,7 @@ def grade_submission(
         notebook = read_submission(path)
     except Unreadable as error:
         known = identify(path.name, set())  # its exercise, from its name alone: scored 0 out of that
+        known = extend(known, extras) if known else None
         row.update(
             exercise=known.key if known else None,
             score=0.0,
@@ -421,6 +425,7 @@ def grade_submission(
     if exercise is None:
         row.update(score=0.0, max_score=0.0, flags="not-written", seconds=0.0, error="no known exercise")
         return row
+    exercise = extend(exercise, extras)
     token = secrets.token_hex(12)
     work = Path(tempfile.mkdtemp(prefix="mg-", dir=scratch))  # in the run's scratch folder, removed with it
     try:

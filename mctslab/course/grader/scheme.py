@@ -83,16 +83,24 @@ def _toml(path: Path) -> dict:
         raise ValueError(f"--points {path}: not TOML: {error}") from None
 
 
-def load_scheme(path: Path) -> Scheme:
+def load_scheme(path: Path, extras: dict[str, tuple[str, ...]] | None = None) -> Scheme:
     """The scheme in the instructor's TOML file (see the module's docstring); the package's for what it leaves out.
+
+    Args:
+        path: the TOML file.
+        extras: per exercise, the instructor's extra checks (:meth:`.extras.Extras.names`): parts
+            the file may give points to, and must (they have no points in the package).
 
     Raises:
         ValueError: (one line) for a file that cannot be read or is not TOML, an unknown key,
-            exercise or part, points that are not a number >= 0, or a policy that is not true/false.
+            exercise or part, points that are not a number >= 0, a policy that is not true/false,
+            or an extra check given no points.
     """
     data = _toml(path)
     scheme = default_scheme()
-    table = {key: dict(parts) for key, parts in scheme.points.items()}
+    table: dict[str, dict] = {key: dict(parts) for key, parts in scheme.points.items()}
+    for key, names in (extras or {}).items():
+        table[key].update(dict.fromkeys(names))  # None until the file gives their points
     for key in data:
         if key not in ("points", "partial_credit"):
             raise ValueError(f"--points {path}: unknown key {key!r}; allowed: partial_credit, points")
@@ -115,10 +123,17 @@ def load_scheme(path: Path) -> Scheme:
             if not number or not math.isfinite(value) or value < 0:
                 raise ValueError(f"--points {path}: points.{exercise}.{part} = {value!r} is not a number >= 0")
             table[exercise][part] = float(value)
+    unpointed = [(key, part) for key, parts in table.items() for part, value in parts.items() if value is None]
+    if unpointed:
+        key, part = unpointed[0]
+        names = ", ".join(part for _, part in unpointed)
+        raise ValueError(
+            f"--points {path}: no points for the extra checks {names}: add e.g. {part} = 5 under [points.{key}]"
+        )
     return Scheme(table, partial, str(path))
 
 
-_CHECKED = ("exercises", "grader/catalogue.py", "grader/cells.py", "grader/run.py")
+_CHECKED = ("exercises", "grader/catalogue.py", "grader/cells.py", "grader/extras.py", "grader/run.py")
 """What decides a verdict, under ``mctslab/course/``: the exercise checks, and the grader's code that runs them."""
 
 
