@@ -42,6 +42,29 @@ def _looks_numeric(cell: str) -> bool:
     return bool(_NUMERIC.match(cell)) or cell in {"-", "—", "nan", "inf", "-inf"}
 
 
+LONG_TEXT = 40
+"""A body cell of more characters than this, with spaces in it, is prose: in HTML it wraps at its spaces."""
+
+_NOWRAP = '<span style="white-space:nowrap">{}</span>'
+
+
+def _html_cell(text: str, header: bool = False) -> tuple[str, bool]:
+    """A cell's HTML and whether it may wrap, so that a table too wide for the window shrinks before it scrolls.
+
+    It breaks only between whole words, and only where the table does not fit: a header and
+    a long cell (prose) at their spaces; an estimate and its interval (``0.520 [0.47, 0.57]``)
+    between the two, each kept whole. Every other cell stays on one line.
+    """
+    if " [" in text and text.endswith("]"):
+        estimate, _, interval = text.partition(" [")
+        return f"{_NOWRAP.format(escape(estimate))} {_NOWRAP.format(escape('[' + interval))}", True
+    if " " in text.strip() and header:  # each word whole (``10^2 -> 10^3`` never breaks at its hyphen)
+        return " ".join(_NOWRAP.format(escape(word)) if word else "" for word in text.split(" ")), True
+    if " " in text.strip() and len(text) > LONG_TEXT:
+        return escape(text), True
+    return escape(text), False
+
+
 def _cell_text(value: object) -> str:
     if isinstance(value, bool) or not isinstance(value, numbers.Number):
         return str(value)
@@ -156,7 +179,9 @@ class Table:
 
         def cell(tag: str, text: str, a: str) -> str:
             side = "right" if a == "r" else "left"
-            return f'<{tag} style="text-align:{side};white-space:nowrap;padding:2px 8px">{escape(text)}</{tag}>'
+            content, wraps = _html_cell(text, header=tag == "th")
+            nowrap = "" if wraps else "white-space:nowrap;"
+            return f'<{tag} style="text-align:{side};{nowrap}padding:2px 8px">{content}</{tag}>'
 
         head = "".join(cell("th", h, a) for h, a in zip(self.headers, self.align, strict=True))
         body = "".join(
