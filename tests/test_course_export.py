@@ -52,8 +52,11 @@ def test_every_notebook_is_exported_without_its_solutions(edition):
         assert report.dropped == solutions
         assert not [c for c in student.cells if SOLUTION_TAG in tags(c)]
         assert student.metadata["mctslab"] == {"edition": "student"}
+        # The Open in Colab badge opened the instructor edition: without --repo it is left out.
+        assert "colab.research.google.com/github/" in original.cells[0].source
+        assert not [c for c in student.cells if "colab.research.google.com" in c.source]
         # Everything else is kept, in order, with its source and outputs (exercise outputs cleared).
-        kept = [c for c in original.cells if SOLUTION_TAG not in tags(c)]
+        kept = [c for c in original.cells[1:] if SOLUTION_TAG not in tags(c)]
         assert [c.id for c in student.cells] == [c.id for c in kept]
         for before, after in zip(kept, student.cells, strict=True):
             if after.id in report.cleared:

@@ -93,7 +93,13 @@ def test_the_site_has_an_index_and_one_page_per_notebook_in_course_order(student
     for path in NOTEBOOKS:
         assert f'href="notebooks/{path.name}"' in index
         assert (student.out / "notebooks" / path.name).is_file()
-    assert "colab.research.google.com" in index and "mybinder.org" in index
+    # No --repo: no Colab or Binder link anywhere, and no badge in the downloads (the course's own
+    # repository, where they pointed, holds the reference solutions).
+    for name, page in pages.items():
+        assert "colab.research.google.com" not in page and "mybinder.org" not in page, name
+    for path in (student.out / "notebooks").glob("*.ipynb"):
+        assert "colab.research.google.com" not in path.read_text(encoding="utf-8"), path.name
+    assert student.repo is None
     # Its cost in CPU time (the wall clock would measure the machine's load): at most a minute.
     assert student.cpu_seconds < 60, f"the site took {student.cpu_seconds:.1f} s of CPU to build (at most 60)"
 
@@ -294,3 +300,50 @@ def test_the_report_link_goes_to_the_url_given_and_the_command_line_takes_it(tmp
         page = (tmp_path / "out" / name).read_text(encoding="utf-8")
         link = re.findall(r'<a class="mctslab-report" href="([^"]*)">Report a problem</a>', page)
         assert [html.unescape(h) for h in link] == [url], f"{name}: {link}"
+
+
+def test_colab_and_binder_open_the_repository_given_and_the_instructor_site_opens_the_courses(tmp_path, instructor):
+    from mctslab.cli import main
+    from mctslab.course.site import REPOSITORY
+
+    folder = tmp_path / "one-chapter"
+    folder.mkdir()
+    shutil.copy(editions.NOTEBOOKS / "04b_write_uct_yourself.ipynb", folder)
+    code = main(
+        ["course", "site", str(tmp_path / "out"), "--notebooks", str(folder), "--cdn", "--repo", "my-school/mcts"]
+    )
+    assert code == 0
+    colab = "https://colab.research.google.com/github/{}/blob/main/notebooks/04b_write_uct_yourself.ipynb"
+    for name in ("04b_write_uct_yourself.html", "index.html"):
+        page = (tmp_path / "out" / name).read_text(encoding="utf-8")
+        links = re.findall(r'href="(https://(?:colab\.research\.google\.com|mybinder\.org)/[^"]*)"', page)
+        assert html.unescape(links[0]) == colab.format("my-school/mcts"), (name, links)
+        # the badges above the page (and, on the page, the notebook's own Open in Colab badge)
+        assert len(links) >= 2 and all("my-school/mcts" in link for link in links), (name, links)
+    download = nbformat.read(tmp_path / "out" / "notebooks" / "04b_write_uct_yourself.ipynb", as_version=4)
+    assert colab.format("my-school/mcts") in download.cells[0].source
+    # the instructor site opens the course's own repository
+    page = (instructor.out / "04b_write_uct_yourself.html").read_text(encoding="utf-8")
+    assert colab.format(REPOSITORY) in page and instructor.repo == REPOSITORY
+
+
+@pytest.mark.parametrize("bad", ["https://github.com/my-school/mcts", "my-school", "a/b/c", "my school/mcts", ""])
+def test_a_repo_that_is_not_owner_slash_name_is_one_line_before_anything_is_written(tmp_path, capsys, bad):
+    from mctslab.cli import main
+
+    for command in (["course", "site", str(tmp_path / "site"), "--cdn"], ["course", "student", str(tmp_path / "nb")]):
+        assert main([*command, "--repo", bad]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "--repo must name a GitHub repository as OWNER/NAME" in err[0], err
+    assert not (tmp_path / "site").exists() and not (tmp_path / "nb").exists()
+
+
+def test_the_student_edition_badge_opens_the_repo_given_or_is_left_out(tmp_path):
+    source = editions.NOTEBOOKS / "01_bandits_and_ucb1.ipynb"
+    notebook = nbformat.read(source, as_version=4)
+    assert "colab.research.google.com/github/mctslab/mctslab/" in notebook.cells[0].source
+    without, _ = editions.student_notebook(notebook)
+    assert not any("colab.research.google.com" in c["source"] for c in without["cells"])
+    assert len(without["cells"]) == len(editions.student_notebook(notebook, "a/b")[0]["cells"]) - 1
+    given, _ = editions.student_notebook(notebook, "my-school/mcts")
+    assert given["cells"][0]["source"] == notebook.cells[0].source.replace("mctslab/mctslab", "my-school/mcts")

@@ -136,11 +136,34 @@ class ExportReport:
     cleared: list[str]
 
 
-def student_notebook(notebook: dict) -> tuple[dict, ExportReport]:
+_COLAB_BADGE = re.compile(r"\[!\[Open In Colab\]\([^)]*\)\]\(https://colab\.research\.google\.com/github/[^)\s]+\)")
+_COLAB_REPO = re.compile(r"(https://colab\.research\.google\.com/github/)[^/)\s]+/[^/)\s]+(/blob/)")
+_REPO = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
+
+
+def check_repo(repo: str | None) -> str | None:
+    """``repo`` if it names a GitHub repository as ``OWNER/NAME`` (or is None).
+
+    Raises:
+        NotebookError: (one line) for anything else, a URL included.
+    """
+    if repo is not None and not _REPO.fullmatch(repo):
+        raise NotebookError(
+            f"--repo must name a GitHub repository as OWNER/NAME (say, my-school/mcts-course), got {repo!r}"
+        )
+    return repo
+
+
+def student_notebook(notebook: dict, repo: str | None = None) -> tuple[dict, ExportReport]:
     """The student edition of one notebook (an nbformat 4 notebook or its JSON dict).
 
     Cell tags are read as :func:`~mctslab.course.notebook_files.cell_tags` does: a single
     string is one tag, and case does not matter (``"Solution"`` is a solution).
+
+    The instructor edition's "Open in Colab" badge opens the instructor edition (its reference
+    solutions with it): in the student edition it opens ``repo`` (``OWNER/NAME``, the GitHub
+    repository where the instructor publishes the student edition, its notebooks in
+    ``notebooks/``), or is left out when no ``repo`` is given.
 
     Returns:
         The new notebook (the input is left unchanged) and an :class:`ExportReport`.
@@ -166,6 +189,14 @@ def student_notebook(notebook: dict) -> tuple[dict, ExportReport]:
                 tags = [tags] if isinstance(tags, str) else tags
                 cell["metadata"]["tags"] = [t for t in tags if t.strip().lower() != CHECK_OUTPUT_TAG]
             cleared.append(cell.get("id", ""))
+        if cell.get("cell_type") == "markdown" and _COLAB_BADGE.search(_source(cell)):
+            if repo is None:
+                text = _COLAB_BADGE.sub("", _source(cell)).strip()
+                if not text:
+                    continue  # the badge was the whole cell
+                cell["source"] = text
+            else:
+                cell["source"] = _COLAB_REPO.sub(rf"\g<1>{repo}\g<2>", _source(cell))
         cells.append(cell)
     out["cells"] = cells
     out.setdefault("metadata", {})["mctslab"] = {"edition": "student"}
@@ -201,7 +232,9 @@ def copy_data(source: str | Path, target: str | Path) -> list[Path]:
     return copied
 
 
-def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> dict[str, ExportReport]:
+def export_student(
+    out_dir: str | Path, notebooks: str | Path | None = None, repo: str | None = None
+) -> dict[str, ExportReport]:
     """Write the student edition of every notebook in ``notebooks`` into ``out_dir``.
 
     The data files the notebooks read (``notebooks/data/``) are copied along
@@ -214,6 +247,9 @@ def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> 
             are replaced). It must not be, contain or link to the source folder.
         notebooks: the folder of the instructor edition (default: :data:`NOTEBOOKS`, the
             notebooks installed with the package or the repository's ``notebooks/``).
+        repo: the GitHub repository (``OWNER/NAME``) where the student edition is published:
+            the notebooks' "Open in Colab" badges open it (none without it; see
+            :func:`student_notebook`).
 
     Returns:
         ``{file name: ExportReport}`` for each notebook written, in name order.
@@ -226,6 +262,7 @@ def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> 
     """
     import nbformat
 
+    check_repo(repo)
     source = Path(notebooks) if notebooks is not None else NOTEBOOKS
     if not source.is_dir():
         raise FileNotFoundError(
@@ -242,7 +279,7 @@ def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> 
     written, reports = {}, {}
     for path in files:  # everything read and converted before anything is written
         try:
-            student, reports[path.name] = student_notebook(read_notebook(path))
+            student, reports[path.name] = student_notebook(read_notebook(path), repo)
             written[path.name] = nbformat.writes(nbformat.from_dict(student)).encode("utf-8")
         except RecursionError:
             raise NotebookError(f"{path} is nested too deeply to be a notebook") from None
@@ -265,6 +302,11 @@ def export_student(out_dir: str | Path, notebooks: str | Path | None = None) -> 
 
 # -- the command line: python -m mctslab course student OUT/ ------------------------------
 SUMMARY = "write the student edition of the notebooks (reference solutions removed)"
+REPO_HELP = (
+    "the GitHub repository where you publish the student edition (its notebooks in notebooks/): "
+    "the Open in Colab and Binder links open it (default: no such links, since the course's own "
+    "repository holds the reference solutions)"
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> argparse._SubParsersAction:
@@ -278,13 +320,14 @@ def configure(parser: argparse.ArgumentParser) -> argparse._SubParsersAction:
         default=None,
         help="the instructor edition (default: the course's notebooks, installed or the repository's)",
     )
+    student.add_argument("--repo", metavar="OWNER/NAME", default=None, help=REPO_HELP)
     return editions
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``python -m mctslab course student OUT``; print one line per notebook."""
     try:
-        reports = export_student(args.out, args.notebooks)
+        reports = export_student(args.out, args.notebooks, args.repo)
     except FileNotFoundError as err:
         raise ValueError(str(err)) from None  # reported by the command line as one line
     for name, report in reports.items():

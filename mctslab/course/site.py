@@ -41,6 +41,8 @@ EDITIONS = ("student", "instructor")
 CHECK_TAG = "check"
 """Cell tag of an exercise's check cell: its input is removed from the student site."""
 REPOSITORY = "mctslab/mctslab"
+INSTALL_FROM = f"https://github.com/{REPOSITORY}"
+"""Where the index's install line installs the package from (the package is not on the package index)."""
 COLAB = "https://colab.research.google.com/github/{repo}/blob/main/notebooks/{name}"
 BINDER = "https://mybinder.org/v2/gh/{repo}/HEAD?urlpath=lab/tree/notebooks/{name}"
 DOWNLOADS = "notebooks"
@@ -132,6 +134,7 @@ class SiteReport:
         seconds: the time the build took (wall clock).
         cpu_seconds: the CPU time the build used (this process and the programs it ran): its cost,
             whatever the machine's load.
+        repo: the GitHub repository the Colab and Binder links open (``None``: no such links).
     """
 
     out: Path
@@ -141,6 +144,7 @@ class SiteReport:
     issues: str | None
     seconds: float
     cpu_seconds: float
+    repo: str | None = None
 
 
 def _source(cell: dict) -> str:
@@ -200,13 +204,15 @@ def _files(source: Path) -> list[Path]:
     return files
 
 
-def _links(chapter: Chapter) -> str:
-    """Download, Colab and Binder links of one chapter, as badges."""
-    colab = COLAB.format(repo=REPOSITORY, name=chapter.name)
-    binder = BINDER.format(repo=REPOSITORY, name=chapter.name)
+def _links(chapter: Chapter, repo: str | None) -> str:
+    """Download, Colab and Binder links of one chapter, as badges (Colab and Binder only with ``repo``)."""
+    download = f'<a class="mctslab-badge" href="{DOWNLOADS}/{chapter.name}" download>Download notebook</a>'
+    if repo is None:
+        return download
+    colab = COLAB.format(repo=repo, name=chapter.name)
+    binder = BINDER.format(repo=repo, name=chapter.name)
     return (
-        f'<a class="mctslab-badge" href="{DOWNLOADS}/{chapter.name}" download>Download notebook</a> '
-        f'<a class="mctslab-badge" href="{colab}">Open in Colab</a> '
+        f'{download} <a class="mctslab-badge" href="{colab}">Open in Colab</a> '
         f'<a class="mctslab-badge" href="{binder}">Launch Binder</a>'
     )
 
@@ -218,7 +224,14 @@ def _report(issues: str | None) -> str:
     return f'<a class="mctslab-report" href="{html.escape(issues)}">Report a problem</a>'
 
 
-def _nav(chapters: list[Chapter], index: int, edition: str, footer: bool = False, issues: str | None = None) -> str:
+def _nav(
+    chapters: list[Chapter],
+    index: int,
+    edition: str,
+    footer: bool = False,
+    issues: str | None = None,
+    repo: str | None = None,
+) -> str:
     """The header (or footer) of page ``index``: site name, previous, index, next, links.
 
     The footer ends with the link to report a problem (given ``issues``, its URL).
@@ -232,7 +245,7 @@ def _nav(chapters: list[Chapter], index: int, edition: str, footer: bool = False
     if following is not None:
         parts.append(f'<a rel="next" href="{following.page}">{html.escape(following.title)} &rarr;</a>')
     if not footer:
-        parts.append(_links(chapters[index]))
+        parts.append(_links(chapters[index], repo))
     elif issues:
         parts.append(_report(issues))
     kind = "mctslab-nav mctslab-footer" if footer else "mctslab-nav mctslab-header"
@@ -276,12 +289,13 @@ def _local_links(page: str, names: set[str]) -> str:
     return page
 
 
-def _index(chapters: list[Chapter], edition: str, issues: str | None = None) -> str:
+def _index(chapters: list[Chapter], edition: str, issues: str | None = None, repo: str | None = None) -> str:
     items = "\n".join(
         f'<li><a href="{c.page}">{html.escape(c.title)}</a>: {html.escape(c.summary)}'
-        f'<span class="mctslab-links"> {_links(c)}</span></li>'
+        f'<span class="mctslab-links"> {_links(c, repo)}</span></li>'
         for c in chapters
     )
+    elsewhere = ", or in Colab or Binder" if repo else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8" />
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
@@ -293,7 +307,7 @@ def _index(chapters: list[Chapter], edition: str, issues: str | None = None) -> 
 <a href="{chapters[0].page}">Start: {html.escape(chapters[0].title)} &rarr;</a></header>
 <h1>Monte Carlo Tree Search: the course</h1>
 <p>The chapters in the order of the course, each a Jupyter notebook shown with its stored outputs.
-Download a notebook to run it (with <code>pip install mctslab</code>, or in Colab or Binder).</p>
+Download a notebook to run it (with <code>pip install "mctslab[course] @ git+{INSTALL_FROM}"</code>{elsewhere}).</p>
 <ol>
 {items}
 </ol>
@@ -309,6 +323,7 @@ def build_site(
     cdn: bool = False,
     cache: str | Path | None = None,
     issues: str | None = None,
+    repo: str | None = None,
 ) -> SiteReport:
     """Write the course's website into ``out_dir`` (created; same-named files replaced).
 
@@ -322,6 +337,10 @@ def build_site(
         cache: where the assets' tarballs are kept (default :func:`site_assets.default_cache`).
         issues: the URL of "Report a problem" links (say, ``https://github.com/OWNER/REPO/issues``);
             ``None`` (the default) leaves them out.
+        repo: the GitHub repository (``OWNER/NAME``, notebooks in ``notebooks/``) that the
+            "Open in Colab" and "Launch Binder" links open. The student site has none without
+            it (the course's own repository, :data:`REPOSITORY`, holds the reference
+            solutions); the instructor site opens :data:`REPOSITORY` by default.
 
     Returns:
         A :class:`SiteReport`.
@@ -337,6 +356,7 @@ def build_site(
 
     if edition not in EDITIONS:
         raise ValueError(f"unknown edition {edition!r}: use one of {', '.join(EDITIONS)}")
+    repo = editions.check_repo(repo) or (REPOSITORY if edition == "instructor" else None)
     start, start_cpu = time.perf_counter(), _cpu_seconds()
     source = _source_folder(notebooks)
     files = _files(source)
@@ -347,7 +367,7 @@ def build_site(
     for path in files:
         notebook = nbformat.read(path, as_version=4)
         if edition == "student":
-            notebook = nbformat.from_dict(editions.student_notebook(notebook)[0])
+            notebook = nbformat.from_dict(editions.student_notebook(notebook, repo)[0])
         books.append(notebook)
     course = [chapter(path.name, book) for path, book in zip(files, books, strict=True)]
     downloads = out / DOWNLOADS
@@ -364,7 +384,7 @@ def build_site(
             "mctslab": {
                 "css": _CSS,
                 "collapse": edition == "instructor",
-                "header": _nav(course, index, edition),
+                "header": _nav(course, index, edition, repo=repo),
                 "footer": _nav(course, index, edition, footer=True, issues=issues),
                 "reader_css": reader_css,
             }
@@ -374,9 +394,9 @@ def build_site(
         searched.append((course[index].page, course[index].title, site_reader.search_sections(page)))
         write_atomic(out / course[index].page, site_reader.decorate(page).encode())
     write_atomic(out / site_reader.SEARCH_INDEX, site_reader.search_index(searched).encode())
-    write_atomic(out / "index.html", site_reader.decorate(_index(course, edition, issues)).encode())
+    write_atomic(out / "index.html", site_reader.decorate(_index(course, edition, issues, repo)).encode())
     seconds, cpu = time.perf_counter() - start, _cpu_seconds() - start_cpu
-    return SiteReport(out, edition, course, cdn, issues, seconds, cpu)
+    return SiteReport(out, edition, course, cdn, issues, seconds, cpu, repo)
 
 
 def _cpu_seconds() -> float:
@@ -419,6 +439,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="where each page's 'Report a problem' link goes (default: no such link)",
     )
+    parser.add_argument("--repo", metavar="OWNER/NAME", default=None, help=editions.REPO_HELP)
 
 
 COURSE_SUMMARY = "the course's editions: the student notebooks (student) and the website (site)"
@@ -438,13 +459,21 @@ def run(args: argparse.Namespace) -> int:
     """Run ``python -m mctslab course site OUT``; print one line per page."""
     try:
         report = build_site(
-            args.out, args.site_edition, args.notebooks, args.cdn, args.assets_cache, issues=args.issues
+            args.out,
+            args.site_edition,
+            args.notebooks,
+            args.cdn,
+            args.assets_cache,
+            issues=args.issues,
+            repo=args.repo,
         )
     except (FileNotFoundError, site_assets.AssetError) as err:
         raise ValueError(str(err)) from None  # reported by the command line as one line
     for c in report.chapters:
         print(f"{c.page}: {c.title}")
     scripts = "from public CDNs" if report.cdn else "from assets/ (works offline)"
+    if report.repo is None:
+        print("no Open in Colab / Launch Binder links: give --repo OWNER/NAME, where you publish the student edition")
     print(
         f"the {report.edition} site is in {report.out} ({len(report.chapters)} pages + index.html, "
         f"scripts {scripts}; {report.seconds:.1f} s, {report.cpu_seconds:.1f} s of CPU): "
