@@ -287,7 +287,7 @@ def grade_folder(
         )
     out.parent.mkdir(parents=True, exist_ok=True)
     with _locked(results):
-        say(describe(level))
+        say(describe(level, limits))
         return _grade(folder, out, results, workers, limits, level, progress, say, scheme or default_scheme(), only)
 
 
@@ -367,7 +367,10 @@ def _grade(
         say(f"{len(stale)} rows kept by --only were marked under other points or checks: rerun without --only")
     if ungraded:
         say(f"{len(ungraded)} submissions not matching --only have never been graded: they get no row")
-    hidden = tuple(str(p) for p in {folder, out.parent})
+    # Hidden from every kernel wherever they are (in the repository checkout the package runs from, too):
+    # the submissions, the output's folder, and the output's own files (in case that folder is the package's).
+    lock = results.with_name(results.name + ".lock")
+    hidden = tuple(str(p) for p in sorted({folder, out.parent, out, results, lock}))
     out.parent.mkdir(parents=True, exist_ok=True)
     bar = tqdm(total=len(todo), desc="grading", unit="notebook", disable=not progress)
     context = multiprocessing.get_context("spawn")

@@ -1,0 +1,162 @@
+"""What one submission uses, all its processes together: memory, processes, disk (Linux ``/proc``).
+
+Per-process rlimits do not bound a submission: three child processes under a 3 GB address-space
+limit each held 6 GB between them, and 33 files under a 64 MB file-size limit made 2 GB. The
+grader therefore reads, every :data:`~.run.POLL` seconds and at every cell's start, what the
+kernel's whole process tree uses (:class:`Usage`), and ends the kernel (the whole tree at once)
+when one of the submission's limits (:class:`~.sandbox.Limits`) is passed:
+
+* **memory**: the sum of the proportional set size (PSS, ``/proc/<pid>/smaps_rollup``: a page
+  shared by ``n`` processes counts ``1/n`` in each, so a forked child is not counted twice) of
+  every process in the tree, the kernel included (RSS where PSS cannot be read);
+* **processes**: the processes in the tree (zombies too: each holds a process id), less those
+  there when the first cell started (the kernel and, under bubblewrap, its two wrappers);
+* **disk**: the bytes of the files in the submission's work folder on the host (where its
+  kernel's sockets are) plus, under bubblewrap, the bytes used in its home, a tmpfs of
+  ``disk`` bytes (and one more MiB, so a breach is seen) mounted only inside its sandbox,
+  read through ``/proc/<pid>/root``. The tmpfs also makes writing past it fail
+  (``No space left on device``) before the grader looks.
+
+It is accounting, not a kernel-enforced limit: between two readings a submission can go past a
+limit by what it allocates, writes or starts in a quarter of a second, and is then ended. No
+cgroup is used, so it works the same with cgroup v1, v2 or none writable (an unprivileged user):
+see the README's grader section.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Usage", "Reading", "breach", "folder_bytes", "memory_bytes", "tree"]
+
+MIB = 1 << 20
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def tree(root: int) -> list[int]:
+    """Process ``root`` and all its descendants (an empty list when it is gone)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue  # gone since the listing
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    if root not in parents:
+        return []
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents.items():
+        children.setdefault(parent, []).append(pid)
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += children.get(pid, [])
+    return found
+
+
+def memory_bytes(pid: int) -> int:
+    """The memory process ``pid`` holds: its PSS (RSS where ``smaps_rollup`` cannot be read), in bytes; 0 if gone."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def folder_bytes(folder: Path) -> int:
+    """The bytes the files under ``folder`` take on disk (each file once, symbolic links not followed)."""
+    total, seen = 0, set()
+    for parent, folders, files in os.walk(folder):
+        for name in files + folders:
+            try:
+                info = os.lstat(os.path.join(parent, name))
+            except OSError:
+                continue
+            if (info.st_dev, info.st_ino) not in seen:
+                seen.add((info.st_dev, info.st_ino))
+                total += info.st_blocks * 512
+    return total
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a submission uses at one moment.
+
+    Attributes:
+        memory: bytes of memory its processes hold together (PSS).
+        processes: processes in its kernel's tree (the kernel and its wrappers included).
+        disk: bytes of files in its work folder and home.
+    """
+
+    memory: int
+    processes: int
+    disk: int
+
+
+class Usage:
+    """Reads what the kernel's process tree and its folders use (see the module's docstring).
+
+    Args:
+        root: the process at the root of the tree (the kernel, or the ``bwrap`` process running it).
+        work: the submission's work folder on the host.
+        home: its home inside the sandbox (a tmpfs there), or None without bubblewrap.
+    """
+
+    def __init__(self, root: int, work: Path, home: Path | None) -> None:
+        self.root = root
+        self.work = work
+        self.home = home
+        self.inside: int | None = None  # a process of the tree that sees the sandbox's tmpfs
+
+    def _tmpfs_bytes(self, pids: list[int]) -> int:
+        if self.home is None:
+            return 0
+        outside = os.stat(self.home).st_dev if self.home.exists() else None
+        candidates = ([self.inside] if self.inside in pids else []) + [p for p in pids if p != self.root]
+        for pid in candidates:
+            place = f"/proc/{pid}/root{self.home}"
+            try:
+                if os.stat(place).st_dev == outside:
+                    continue  # the host's folder: not (yet) inside the sandbox
+                info = os.statvfs(place)
+            except OSError:
+                continue
+            self.inside = pid
+            return (info.f_blocks - info.f_bfree) * info.f_frsize
+        return 0
+
+    def read(self) -> Reading:
+        """What the tree and the folders use now."""
+        pids = tree(self.root)
+        memory = sum(memory_bytes(pid) for pid in pids)
+        return Reading(memory, len(pids), folder_bytes(self.work) + self._tmpfs_bytes(pids))
+
+
+def breach(reading: Reading, base: int, memory: int, disk: int, processes: int) -> tuple[str, str] | None:
+    """The first limit ``reading`` is over, as (flag, what to say on the page); None when within all.
+
+    Args:
+        reading: what the submission uses now.
+        base: processes in the tree before any of the submission's cells ran.
+        memory: bytes of memory allowed, all processes together.
+        disk: bytes of files allowed.
+        processes: processes the submission may start (beyond ``base``).
+    """
+    if reading.memory > memory:
+        said = f"its processes held {reading.memory / MIB:.0f} MB of memory together"
+        return "memory", f"{said} (limit {memory / MIB:g} MB per submission)"
+    if reading.disk > disk:
+        return "disk", f"it wrote {reading.disk / MIB:.1f} MB of files (limit {disk / MIB:g} MB per submission)"
+    if reading.processes - base > processes:
+        said = f"it ran {reading.processes - base} processes at once"
+        return "processes", f"{said} (limit {processes} per submission)"
+    return None
