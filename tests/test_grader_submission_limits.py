@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from mctslab.course.grader import cgroups
 from mctslab.course.grader import sandbox as sandbox_module
 from mctslab.course.grader.batch import grade_folder, results_path
 from mctslab.course.grader.html import write_report
@@ -94,10 +95,10 @@ for target in {[str(t) for t in targets]!r}:
                     found.append((path, len(data)))
         except OSError:
             pass
-for folder, _, files in os.walk(os.path.dirname(os.path.dirname(mctslab.__file__))):
+for folder, _, files in os.walk(os.path.dirname(os.path.dirname(mctslab.__file__))):  # the checkout
     for name in files:
         path = os.path.join(folder, name)
-        if name.endswith((".ipynb", ".jsonl")) and "{SECRET}" in open(path, errors="replace").read():
+        if name in ("04b_write_uct_yourself.ipynb", "grades.results.jsonl") and "{SECRET}" in open(path).read():
             found.append(path)
 assert open(mctslab.__file__).read(), "the package must stay readable"
 if found:
@@ -192,7 +193,7 @@ def test_the_submissions_and_the_grades_are_not_readable_from_the_sandbox(graded
 
 def test_the_limits_are_said_at_the_start(graded: dict) -> None:
     (line,) = [line for line in graded["lines"] if line.startswith("sandbox:")]
-    assert line == describe(LEVEL, LIMITS)
+    assert line == f"{describe(LEVEL, LIMITS)}; {cgroups.probe()}"  # the hard caps, or that there are none
     assert "memory 512 MB (PSS), disk 16 MB" in line and "8 processes" in line
 
 
@@ -222,3 +223,25 @@ def test_grades_in_the_checkout_are_hidden_but_the_package_is_shown(tmp_path: Pa
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
     done = subprocess.run([*prefix, sys.executable, "-c", script], capture_output=True, text=True, env=env, check=False)
     assert done.stdout.split() == ["False", "False", "True"], done.stderr
+
+
+def test_a_cgroup_where_one_can_be_made_caps_memory_and_forks_hard() -> None:
+    """The improvement over the accounting where this machine allows it (cgroup v2 delegated, or v1 as root)."""
+    if cgroups.probe().startswith("no hard caps"):
+        pytest.skip(cgroups.probe())
+    group = cgroups.Cgroup(64, 1)  # caps: 80 MB, 260 tasks
+    try:
+        done = subprocess.run([sys.executable, "-c", "b = b'x' * (200 << 20)"], preexec_fn=group.join, check=False)
+        assert done.returncode == -9 and group.hit() == "memory"
+    finally:
+        group.close()
+    group = cgroups.Cgroup(512, 1)
+    forks = "import os, time\nfor _ in range(400):\n    if os.fork() == 0:\n        time.sleep(2)\n        os._exit(0)"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", forks], preexec_fn=group.join, capture_output=True, text=True, check=False
+        )
+        assert "BlockingIOError" in done.stderr and group.hit() == "processes"
+    finally:
+        group.close()
+    assert not any(folder.exists() for folder in group.folders.values())  # removed, what was in it killed

@@ -32,6 +32,7 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from .catalogue import EXERCISES
+from .cgroups import probe as hard_caps
 from .copies import attach_copies, copy_flags
 from .run import grade_submission, mark
 from .sandbox import Limits, adopt_orphans, describe, kill_descendants, kill_trees, probe
@@ -287,7 +288,7 @@ def grade_folder(
         )
     out.parent.mkdir(parents=True, exist_ok=True)
     with _locked(results):
-        say(describe(level, limits))
+        say(f"{describe(level, limits)}; {hard_caps()}")
         return _grade(folder, out, results, workers, limits, level, progress, say, scheme or default_scheme(), only)
 
 

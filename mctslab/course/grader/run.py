@@ -30,6 +30,7 @@ from nbclient.exceptions import DeadKernelError
 
 from .catalogue import Exercise, identify
 from .cells import MIME, grader_cells, setup_cell, student_cells
+from .cgroups import Cgroup
 from .cpu import CpuClock
 from .points import share
 from .sandbox import Limits, Sandbox, kill_trees, sweep
@@ -175,11 +176,16 @@ class _Watch:
             self.base = reading.processes
         limits = self.limits
         found = breach(reading, self.base, limits.memory_mb << 20, limits.disk_mb << 20, limits.processes)
+        cgroup = self.sandbox.cgroup if self.sandbox is not None else None
+        if found is None and cgroup is not None:
+            found = _capped(cgroup.hit(), limits)
         if found is None or index is None:
             return False
         self.breach = (index, *found)
         self.stopped[index] = found[1]
         kill_trees({self.usage.root})  # all at once: under bubblewrap, its PID namespace with it
+        if cgroup is not None:
+            cgroup.kill()
         return True
 
     def cell_started(self, index: int) -> None:
@@ -246,6 +252,10 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private
     )
     client.private = private
     client.watch = watch
+    try:
+        sandbox.cgroup = Cgroup(limits.memory_mb, limits.processes)
+    except OSError:
+        sandbox.cgroup = None  # no hard caps here: the accounting alone
     died, why, cpu = None, None, 0.0
     task = asyncio.ensure_future(
         client.async_execute(env=sandbox.env(), preexec_fn=sandbox.preexec_fn, stdout=DEVNULL, stderr=DEVNULL)
@@ -268,6 +278,7 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private
                 task.result()
             except DeadKernelError:
                 died, why = watch.index, "crashed"
+                watch.check(watch.index)  # killed at a hard cap (its cgroup says so)?
         if watch.breach is not None:  # the grader killed it: a resource limit
             died, why = watch.breach[0], watch.breach[1]
     finally:
@@ -278,7 +289,20 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private
                 await km.shutdown_kernel(now=True)
         except Exception:  # noqa: BLE001 - the kernel is gone either way
             pass
+        if sandbox.cgroup is not None:
+            sandbox.cgroup.close()  # what is left in it killed, then removed
+            sandbox.cgroup = None
     return _Run(notebook, died, why, watch.stopped, cpu)
+
+
+def _capped(hit: str | None, limits: Limits) -> tuple[str, str] | None:
+    """What to say of a hard cap of the cgroup hit (``"memory"`` or ``"processes"``), as :func:`.usage.breach` does."""
+    if hit == "memory":
+        said = f"a process of it was killed at its hard memory cap (limit {limits.memory_mb} MB per submission)"
+        return "memory", said
+    if hit == "processes":
+        return "processes", f"it was refused a new process at its hard cap (limit {limits.processes} per submission)"
+    return None
 
 
 def _errors(cell: dict) -> list[tuple[str, str]]:

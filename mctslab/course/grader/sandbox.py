@@ -33,6 +33,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .cgroups import Cgroup
+
 __all__ = [
     "RLIMITS",
     "Limits",
@@ -249,6 +251,7 @@ class Sandbox:
         self.work = work
         self.hidden = hidden
         self.disk_bytes = (disk_mb + 1) << 20
+        self.cgroup: Cgroup | None = None  # the run's cgroup with hard caps, where one can be made (:mod:`.cgroups`)
         self.level = level
         self.token = token
         self.home = work / "home"
@@ -285,10 +288,14 @@ class Sandbox:
             MARKER: self.token,
         }
 
-    @staticmethod
-    def preexec_fn() -> None:
-        """Applied in the kernel's process before exec: a new session and :data:`RLIMITS`."""
+    def preexec_fn(self) -> None:
+        """Applied in the kernel's process before exec: a new session, :data:`RLIMITS`, the run's cgroup."""
         _limit()
+        if self.cgroup is not None:
+            try:
+                self.cgroup.join()
+            except OSError:
+                pass  # no hard caps for this run: the accounting still limits it
 
 
 def sweep(token: str) -> int:
