@@ -30,7 +30,7 @@ from mctslab.course.grader.batch import grade_folder, results_path
 from mctslab.course.grader.html import write_report
 from mctslab.course.grader.points import POINTS
 from mctslab.course.grader.sandbox import Limits, describe, probe
-from mctslab.course.grader.usage import Reading, breach
+from mctslab.course.grader.usage import Reading, Usage, breach
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "04b_write_uct_yourself.ipynb"
@@ -164,21 +164,22 @@ def graded() -> dict:
 @pytest.mark.parametrize(
     ("name", "flag", "said"),
     [
-        ("m_memory", "memory", "its processes held "),
-        ("d_disk", "disk", "(limit 16 MB per submission)"),
-        ("p_forks", "processes", "processes at once (limit 8 per submission)"),
+        # Past the limit by the accounting, or, where a cgroup is made, killed at its hard cap before the next reading.
+        ("m_memory", "memory", ("its processes held ", "killed at its hard memory cap")),
+        ("d_disk", "disk", ("(limit 16 MB per submission)",)),
+        ("p_forks", "processes", ("processes at once (limit 8 per submission)", "refused a new process")),
     ],
 )
 def test_a_breach_is_flagged_and_the_rest_graded_without_the_cell(
-    graded: dict, name: str, flag: str, said: str
+    graded: dict, name: str, flag: str, said: tuple[str, ...]
 ) -> None:
     row = graded["by"][name]
     assert row["flags"].split() == [flag, "not-written"], row
     assert list(row["removed"].values()) == [flag], row["removed"]  # the offending cell alone, left out
     (cell,) = row["removed"]
-    assert said in row["stopped"][cell], row["stopped"]
+    (reason,) = [s for s in said if s in row["stopped"][cell]]
     assert row["points"]["ucb1"] == UCB1  # graded again without it
-    assert f"{flag}: " in graded["pages"][name] and said.split(" (")[0] in graded["pages"][name]
+    assert f"{flag}: " in graded["pages"][name] and reason.split(" (")[0] in graded["pages"][name]
     classmate = graded["by"]["a_classmate"]  # graded beside them, untouched
     assert classmate["flags"] == "not-written" and classmate["removed"] == {} and classmate["points"]["ucb1"] == UCB1
 
@@ -195,6 +196,42 @@ def test_the_limits_are_said_at_the_start(graded: dict) -> None:
     (line,) = [line for line in graded["lines"] if line.startswith("sandbox:")]
     assert line == f"{describe(LEVEL, LIMITS)}; {cgroups.probe()}"  # the hard caps, or that there are none
     assert "memory 512 MB (PSS), disk 16 MB" in line and "8 processes" in line
+
+
+def test_memory_counts_each_page_once_across_a_tree_of_processes() -> None:
+    """100 MB shared by a process and two forked children (counted once) and 100 MB in a third: about 200 MB.
+
+    The sum of the RSS counts the shared 100 MB three times; it is read first, and the PSS only past the limit.
+    """
+    hold = "import os, sys\nblock = b'x' * (100 << 20)\nprint('ready', flush=True)\nsys.stdin.read()\n"
+    parent = (
+        "import os, subprocess, sys, time\n"
+        "shared = b'y' * (100 << 20)\n"
+        "for _ in range(2):\n"  # two forked children: three processes share it
+        "    if os.fork() == 0:\n        time.sleep(60)\n        os._exit(0)\n"
+        f"child = subprocess.Popen([sys.executable, '-c', {hold!r}], stdin=subprocess.PIPE, stdout=subprocess.PIPE)\n"
+        "child.stdout.readline()\n"
+        "print('ready', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", parent],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout.readline() == "ready\n"
+        mib = 1 << 20
+        rss = Usage(process.pid, Path("/nonexistent"), None, memory=1 << 40).read()
+        pss = Usage(process.pid, Path("/nonexistent"), None, memory=0).read()
+        assert rss.processes == pss.processes >= 4, rss
+        assert rss.memory > 400 * mib  # the shared 100 MB three times
+        assert 200 * mib < pss.memory < 300 * mib, pss.memory / mib  # once
+    finally:
+        os.killpg(process.pid, 9)
+        process.wait()
 
 
 def test_a_breach_is_the_first_limit_passed() -> None:

@@ -33,6 +33,7 @@ from tqdm.auto import tqdm
 
 from .catalogue import EXERCISES
 from .cgroups import probe as hard_caps
+from .cgroups import sweep as sweep_cgroups
 from .copies import attach_copies, copy_flags
 from .run import grade_submission, mark
 from .sandbox import Limits, adopt_orphans, describe, kill_descendants, kill_trees, probe
@@ -437,6 +438,7 @@ def _grade(
         finally:
             bar.close()
             shutil.rmtree(scratch, ignore_errors=True)
+            sweep_cgroups()  # those of workers killed (an interrupt, the system)
     rows = [done[key] for key in sorted(digests) if key in done]
     attach_copies(rows, folder)  # the whole class's: worked out again on every run, never stored
     write_csv(rows, out)

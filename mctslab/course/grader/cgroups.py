@@ -19,7 +19,7 @@ import signal
 import time
 from pathlib import Path
 
-__all__ = ["Cgroup", "probe"]
+__all__ = ["Cgroup", "probe", "sweep"]
 
 ROOT = Path("/sys/fs/cgroup")
 MEMORY_HEADROOM = 1.25
@@ -76,7 +76,7 @@ class Cgroup:
         if found is None:
             raise OSError("no writable cgroup with memory and pids controllers")
         self.version, parents = found
-        name = f"mctslab-{secrets.token_hex(6)}"
+        name = f"{_prefix()}{secrets.token_hex(6)}"
         self.folders = {key: parent / name for key, parent in parents.items()}
         memory = str(int(memory_mb * MEMORY_HEADROOM) << 20)
         tasks = str(4 * processes + TASKS_HEADROOM)
@@ -147,6 +147,40 @@ class Cgroup:
                     break
                 except OSError:
                     time.sleep(0.02)
+
+
+def _prefix() -> str:
+    """The start of the names of this grading run's cgroups: its workers share the process group of the run."""
+    return f"mctslab-{os.getpgrp()}-"
+
+
+def sweep(wait: float = 0.5) -> int:
+    """Remove the cgroups of this grading run a killed worker left (what is in them killed); return how many.
+
+    Args:
+        wait: seconds to wait at most, in all, for killed processes to leave them.
+    """
+    found = _places()
+    if found is None:
+        return 0
+    folders = [f for parent in found[1].values() for f in parent.glob(f"{_prefix()}*") if f.is_dir()]
+    deadline = time.monotonic() + wait
+    removed = 0
+    for folder in folders:
+        while True:
+            try:
+                for pid in (folder / "cgroup.procs").read_text().split():
+                    os.kill(int(pid), signal.SIGKILL)
+                folder.rmdir()
+                removed += 1
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.02)
+    return removed
 
 
 def probe() -> str:

@@ -31,7 +31,7 @@ from nbclient.exceptions import DeadKernelError
 from .catalogue import Exercise, identify
 from .cells import MIME, grader_cells, setup_cell, student_cells
 from .cgroups import Cgroup
-from .cpu import CpuClock
+from .cpu import CpuClock, read_processes
 from .points import share
 from .sandbox import Limits, Sandbox, kill_trees, sweep
 from .scheme import Scheme, default_scheme
@@ -153,8 +153,11 @@ class _Watch:
         self.next = limits.cell  # CPU seconds of the cell at which it is interrupted (again)
         self.stopped: dict[int, str] = {}
 
-    def read(self) -> float | None:
-        """CPU seconds the kernel's tree has used since it started; None before it has a process."""
+    def read(self, processes: dict[int, tuple[int, int]] | None = None) -> float | None:
+        """CPU seconds the kernel's tree has used since it started; None before it has a process.
+
+        ``processes``: :func:`.cpu.read_processes`, read once for the CPU time and :meth:`check`.
+        """
         if self.clock is None:
             pid = getattr(getattr(self.km, "provisioner", None), "pid", None)
             if pid is None:
@@ -162,14 +165,14 @@ class _Watch:
             self.clock = CpuClock(pid)
             if self.sandbox is not None:
                 home = self.sandbox.home if self.sandbox.level == "bwrap" else None
-                self.usage = Usage(pid, self.sandbox.work, home)
-        return self.clock.read()
+                self.usage = Usage(pid, self.sandbox.work, home, self.limits.memory_mb << 20)
+        return self.clock.read(processes)
 
-    def check(self, index: int | None) -> bool:
+    def check(self, index: int | None, processes: dict[int, tuple[int, int]] | None = None) -> bool:
         """Whether the tree is past a resource limit; if so, kill it and blame cell ``index``."""
         if self.usage is None or self.breach is not None:
             return self.breach is not None
-        reading = self.usage.read()
+        reading = self.usage.read(processes)
         if self.base is None:
             if index is None:
                 return False
@@ -190,11 +193,12 @@ class _Watch:
 
     def cell_started(self, index: int) -> None:
         """nbclient's ``on_cell_execute`` hook: cell ``index`` starts now (the one before has ended)."""
-        self.read()
-        self.check(self.index)
-        self.index, self.start, self.next = index, self.read() or 0.0, self.limits.cell
+        processes = read_processes()
+        used = self.read(processes) or 0.0
+        self.check(self.index, processes)
+        self.index, self.start, self.next = index, used, self.limits.cell
         if self.base is None:
-            self.check(index)
+            self.check(index, processes)
 
     def cell_cpu(self) -> float:
         """CPU seconds the running cell has used so far."""
@@ -209,12 +213,13 @@ class _Watch:
         """Poll until the whole run has used its CPU limit; return what to say of it."""
         while True:
             await asyncio.sleep(POLL)
-            used = self.read()
+            processes = read_processes()  # one reading of /proc for the CPU time and the resources
+            used = self.read(processes)
             if used is None:
                 continue
             if used >= self.limits.notebook:
                 return f"the whole run stopped after {self.limits.notebook:g} s of CPU time"
-            if self.check(self.index):
+            if self.check(self.index, processes):
                 continue  # the kernel is dead: nbclient ends the run
             if self.index is not None and used - self.start >= self.next:
                 self.stopped[self.index] = f"stopped after {self.limits.cell:g} s of CPU time"
@@ -228,6 +233,9 @@ class _Watch:
 async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private: frozenset[int]) -> _Run:
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
     work = sandbox.work
+    for left in work.iterdir():  # each run starts empty: what a run wrote counts in no other (a rerun's disk)
+        shutil.rmtree(left) if left.is_dir() and not left.is_symlink() else left.unlink()
+    sandbox.home.mkdir()
     km = AsyncKernelManager(
         kernel_name="mctslab-grader",
         kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(sandbox.kernel_spec_dir())]),

@@ -8,7 +8,8 @@ when one of the submission's limits (:class:`~.sandbox.Limits`) is passed:
 
 * **memory**: the sum of the proportional set size (PSS, ``/proc/<pid>/smaps_rollup``: a page
   shared by ``n`` processes counts ``1/n`` in each, so a forked child is not counted twice) of
-  every process in the tree, the kernel included (RSS where PSS cannot be read);
+  every process in the tree, the kernel included (RSS where PSS cannot be read). The RSS, cheap to
+  read and never less, is summed first: the PSS is read only when that is over the limit;
 * **processes**: the processes in the tree (zombies too: each holds a process id), less those
   there when the first cell started (the kernel and, under bubblewrap, its two wrappers);
 * **disk**: the bytes of the files in the submission's work folder on the host (where its
@@ -29,26 +30,27 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Usage", "Reading", "breach", "folder_bytes", "memory_bytes", "tree"]
+from .cpu import read_processes
+
+__all__ = ["Usage", "Reading", "breach", "folder_bytes", "memory_bytes", "rss_bytes", "tree"]
 
 MIB = 1 << 20
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
-def tree(root: int) -> list[int]:
-    """Process ``root`` and all its descendants (an empty list when it is gone)."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue  # gone since the listing
-            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    if root not in parents:
+def tree(root: int, processes: dict[int, tuple[int, int]] | None = None) -> list[int]:
+    """Process ``root`` and all its descendants (an empty list when it is gone).
+
+    Args:
+        root: a process id.
+        processes: :func:`.cpu.read_processes` (pid -> parent, CPU ticks), read once for several uses
+            (default: read now).
+    """
+    processes = read_processes() if processes is None else processes
+    if root not in processes:
         return []
     children: dict[int, list[int]] = {}
-    for pid, parent in parents.items():
+    for pid, (parent, _) in processes.items():
         children.setdefault(parent, []).append(pid)
     found, todo = [], [root]
     while todo:
@@ -56,6 +58,14 @@ def tree(root: int) -> list[int]:
         found.append(pid)
         todo += children.get(pid, [])
     return found
+
+
+def rss_bytes(pid: int) -> int:
+    """The resident set size of process ``pid`` in bytes (cheap to read; at least its PSS); 0 if gone."""
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def memory_bytes(pid: int) -> int:
@@ -66,10 +76,7 @@ def memory_bytes(pid: int) -> int:
                 return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
-    try:
-        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
-    except (OSError, ValueError, IndexError):
-        return 0
+    return rss_bytes(pid)
 
 
 def folder_bytes(folder: Path) -> int:
@@ -92,7 +99,8 @@ class Reading:
     """What a submission uses at one moment.
 
     Attributes:
-        memory: bytes of memory its processes hold together (PSS).
+        memory: bytes of memory its processes hold together (PSS; the sum of their RSS, which is
+            more, when that is within the limit given to :class:`Usage`).
         processes: processes in its kernel's tree (the kernel and its wrappers included).
         disk: bytes of files in its work folder and home.
     """
@@ -109,10 +117,12 @@ class Usage:
         root: the process at the root of the tree (the kernel, or the ``bwrap`` process running it).
         work: the submission's work folder on the host.
         home: its home inside the sandbox (a tmpfs there), or None without bubblewrap.
+        memory: bytes of memory allowed: PSS, slower to read, is read only when the RSS is over it.
     """
 
-    def __init__(self, root: int, work: Path, home: Path | None) -> None:
+    def __init__(self, root: int, work: Path, home: Path | None, memory: int = 0) -> None:
         self.root = root
+        self.memory = memory
         self.work = work
         self.home = home
         self.inside: int | None = None  # a process of the tree that sees the sandbox's tmpfs
@@ -134,10 +144,12 @@ class Usage:
             return (info.f_blocks - info.f_bfree) * info.f_frsize
         return 0
 
-    def read(self) -> Reading:
-        """What the tree and the folders use now."""
-        pids = tree(self.root)
-        memory = sum(memory_bytes(pid) for pid in pids)
+    def read(self, processes: dict[int, tuple[int, int]] | None = None) -> Reading:
+        """What the tree and the folders use now (``processes``: see :func:`tree`)."""
+        pids = tree(self.root, processes)
+        memory = sum(rss_bytes(pid) for pid in pids)
+        if memory > self.memory:  # the PSS counts once the pages processes share
+            memory = sum(memory_bytes(pid) for pid in pids)
         return Reading(memory, len(pids), folder_bytes(self.work) + self._tmpfs_bytes(pids))
 
 
