@@ -4,9 +4,12 @@ Two levels, probed once per grading run (:func:`probe`):
 
 * ``"bwrap"``: the kernel runs under bubblewrap: the whole file system read-only
   (``--ro-bind / /``), empty ``/tmp``, ``/root`` and ``/home`` and the grader's own
-  writable places hidden (``--tmpfs``), only the submission's temporary folder writable,
-  no network (``--unshare-net``: not even the host's loopback), its own PID and IPC
-  namespaces (everything it starts dies with it) and ``--die-with-parent``;
+  writable places hidden (``--tmpfs``), the submissions and the grades hidden wherever
+  they are (in the repository checkout the package runs from too: only the package's
+  folder is shown again), only the submission's temporary folder writable and its home
+  in it a tmpfs of the disk limit, no network (``--unshare-net``: not even the host's
+  loopback), its own PID and IPC namespaces (everything it starts dies with it), no
+  capabilities (``--cap-drop ALL``, run as root) and ``--die-with-parent``;
 * ``"rlimits"``: bubblewrap is missing or unprivileged user namespaces are refused; the
   kernel still runs with rlimits, a scrubbed environment, a temporary HOME and working
   folder. Processes it leaves behind are killed: the grading worker is a child
@@ -17,7 +20,9 @@ Two levels, probed once per grading run (:func:`probe`):
 Both levels set the rlimits of :data:`RLIMITS` in the kernel's ``preexec_fn`` (the
 sandbox wrapper and the kernel inherit them). The time limits (:class:`Limits`) are CPU
 time of the kernel's whole process tree, watched by the grader (:mod:`.cpu`), with a
-generous wall-clock backstop (:func:`wall_backstop`) for a kernel that waits without working.
+generous wall-clock backstop (:func:`wall_backstop`) for a kernel that waits without working;
+its memory, disk and process limits count the whole tree too (:mod:`.usage`), with hard caps
+by a cgroup where one can be made (:mod:`.cgroups`).
 """
 
 from __future__ import annotations
