@@ -63,6 +63,14 @@ for i in range(40):
         pass  # a full disk ignored: the grader must see it anyway
 """
 
+# A process started in one cell that grows while the next cell runs: the cell that started it is to blame.
+GROWS_LATER = """
+import subprocess, sys
+grow = "import sys, time\\ntime.sleep(1.5)\\nblock = b'x' * (500 << 20)\\nsys.stdin.read()\\n"
+child = subprocess.Popen([sys.executable, '-c', grow], stdin=subprocess.PIPE)
+"""
+WAITS = "import time\n\ntime.sleep(4)\n"
+
 FORKS = """
 import os, time
 for _ in range(40):
@@ -106,8 +114,8 @@ if found:
 """
 
 
-def _submission(extra: str = "", note: str = "") -> dict:
-    """The student edition of 04b with only ``ucb1`` written, then a cell ``extra`` (and a markdown ``note``)."""
+def _submission(extra: str | tuple[str, ...] = "", note: str = "") -> dict:
+    """The student edition of 04b with only ``ucb1`` written, then the cell(s) ``extra`` (and a markdown ``note``)."""
     notebook = json.loads(NOTEBOOK.read_text())
     cells, out = notebook["cells"], []
     for i, cell in enumerate(cells):
@@ -118,9 +126,9 @@ def _submission(extra: str = "", note: str = "") -> dict:
         if cell["cell_type"] == "code" and "def ucb1" in source and "NotImplementedError" in source:
             cell = {**cell, "source": "".join(cells[i + 1]["source"])}  # the solution that follows the stub
             out.append(cell)
-            if extra:
+            for source in (extra,) if isinstance(extra, str) and extra else extra:
                 out.append(
-                    {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": extra}
+                    {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": source}
                 )
             if note:
                 out.append({"cell_type": "markdown", "metadata": {}, "source": note})
@@ -144,6 +152,7 @@ def graded() -> dict:
             "a_classmate": _submission(note=SECRET),
             "d_disk": _submission(DISK),
             "m_memory": _submission(MEMORY),
+            "g_grows_later": _submission((GROWS_LATER, WAITS)),
             "p_forks": _submission(FORKS),
             "z_reader": _submission(_reader(targets)),
         }
@@ -156,7 +165,7 @@ def graded() -> dict:
         pages = write_report(rows, base / "report").parent / "students"
         by = {row["submission"].split("/")[0]: row for row in rows}
         texts = {name: next(pages.glob(f"{name}_*.html")).read_text() for name in by}
-        yield {"by": by, "pages": texts, "lines": lines}
+        yield {"by": by, "pages": texts, "lines": lines, "notebooks": notebooks}
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
@@ -182,6 +191,14 @@ def test_a_breach_is_flagged_and_the_rest_graded_without_the_cell(
     assert f"{flag}: " in graded["pages"][name] and reason.split(" (")[0] in graded["pages"][name]
     classmate = graded["by"]["a_classmate"]  # graded beside them, untouched
     assert classmate["flags"] == "not-written" and classmate["removed"] == {} and classmate["points"]["ucb1"] == UCB1
+
+
+def test_a_process_that_grows_later_blames_the_cell_that_started_it(graded: dict) -> None:
+    row = graded["by"]["g_grows_later"]
+    cells = graded["notebooks"]["g_grows_later"]["cells"]
+    (started,) = [i for i, c in enumerate(cells) if c["source"] == GROWS_LATER]  # not the next cell, which waits
+    assert row["removed"] == {str(started): "memory"} and row["flags"].split() == ["memory", "not-written"], row
+    assert row["points"]["ucb1"] == UCB1
 
 
 def test_the_submissions_and_the_grades_are_not_readable_from_the_sandbox(graded: dict) -> None:

@@ -35,7 +35,7 @@ from .cpu import CpuClock, read_processes
 from .points import share
 from .sandbox import Limits, Sandbox, kill_trees, sweep
 from .scheme import Scheme, default_scheme
-from .usage import Usage, breach
+from .usage import Usage, breach, culprit, now
 
 __all__ = ["Limits", "Unreadable", "grade_submission", "mark", "read_submission"]
 
@@ -137,7 +137,8 @@ class _Watch:
 
     It also reads what the whole tree uses (:mod:`.usage`), at each poll and as each cell
     starts: past the submission's memory, disk or process limit, the whole tree is killed at
-    once and :attr:`breach` says which cell did it (the one running, or the one just ended).
+    once and :attr:`breach` says which cell did it (the one running, or the one just ended, or
+    the one that started the processes that did it: :func:`.usage.culprit`).
     """
 
     def __init__(self, km: AsyncKernelManager, limits: Limits, sandbox: Sandbox | None = None) -> None:
@@ -147,6 +148,7 @@ class _Watch:
         self.usage: Usage | None = None
         self.base: int | None = None  # processes in the tree when the first cell started
         self.breach: tuple[int, str, str] | None = None  # (cell index, flag, what to say) of a limit passed
+        self.cells: list[tuple[int, int]] = []  # (cell index, clock ticks since boot when it started)
         self.clock: CpuClock | None = None
         self.index: int | None = None  # the cell running
         self.start = 0.0  # CPU seconds of the tree when it began
@@ -184,6 +186,7 @@ class _Watch:
             found = _capped(cgroup.hit(), limits)
         if found is None or index is None:
             return False
+        index = culprit(found[0], self.usage.pids, self.cells, index)  # a process an earlier cell started?
         self.breach = (index, *found)
         self.stopped[index] = found[1]
         kill_trees({self.usage.root})  # all at once: under bubblewrap, its PID namespace with it
@@ -197,6 +200,7 @@ class _Watch:
         used = self.read(processes) or 0.0
         self.check(self.index, processes)
         self.index, self.start, self.next = index, used, self.limits.cell
+        self.cells.append((index, now()))
         if self.base is None:
             self.check(index, processes)
 

@@ -30,9 +30,20 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cpu import read_processes
+from .cpu import TICKS, read_processes
 
-__all__ = ["Usage", "Reading", "breach", "folder_bytes", "memory_bytes", "rss_bytes", "tree"]
+__all__ = [
+    "Usage",
+    "Reading",
+    "breach",
+    "culprit",
+    "folder_bytes",
+    "memory_bytes",
+    "now",
+    "rss_bytes",
+    "started",
+    "tree",
+]
 
 MIB = 1 << 20
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -77,6 +88,57 @@ def memory_bytes(pid: int) -> int:
     except (OSError, ValueError, IndexError):
         pass
     return rss_bytes(pid)
+
+
+def started(pid: int) -> int | None:
+    """When process ``pid`` started, in clock ticks since boot (field 22 of ``/proc/<pid>/stat``); None if gone."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def now() -> int:
+    """Clock ticks since boot now (``/proc/uptime``), comparable with :func:`started`."""
+    try:
+        return int(float(Path("/proc/uptime").read_text().split()[0]) * TICKS)
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def culprit(flag: str, pids: list[int], cells: list[tuple[int, int]], running: int) -> int:
+    """The cell to blame for passing the limit ``flag``: the one that started the processes that did it.
+
+    A cell may start a process that grows, or forks, while later cells run: for ``memory``, the
+    cell during which the process holding the most started; for ``processes``, the cell during which
+    most of them started. A process there before the first cell (the kernel, its wrappers), a
+    ``disk`` limit, or processes gone: the cell ``running``.
+
+    Args:
+        flag: ``"memory"``, ``"disk"`` or ``"processes"``.
+        pids: the processes of the tree.
+        cells: (cell index, :func:`now` when it started) of each cell run so far, in order.
+        running: the cell running (or just ended) when the limit was passed.
+    """
+    if flag == "disk" or not cells or not pids:
+        return running
+    when = {pid: started(pid) for pid in pids}
+
+    def cell_of(tick: int | None) -> int | None:
+        if tick is None or tick < cells[0][1]:
+            return None  # there before any cell: the kernel's own
+        return [index for index, begun in cells if begun <= tick][-1]
+
+    if flag == "memory":
+        heaviest = max(pids, key=memory_bytes)
+        found = cell_of(when[heaviest])
+        return running if found is None else found
+    counts: dict[int, int] = {}
+    for pid in pids:
+        cell = cell_of(when[pid])
+        if cell is not None:
+            counts[cell] = counts.get(cell, 0) + 1
+    return max(counts, key=lambda c: counts[c]) if counts else running
 
 
 def folder_bytes(folder: Path) -> int:
@@ -126,6 +188,7 @@ class Usage:
         self.work = work
         self.home = home
         self.inside: int | None = None  # a process of the tree that sees the sandbox's tmpfs
+        self.pids: list[int] = []  # the tree at the last reading
 
     def _tmpfs_bytes(self, pids: list[int]) -> int:
         if self.home is None:
@@ -147,6 +210,7 @@ class Usage:
     def read(self, processes: dict[int, tuple[int, int]] | None = None) -> Reading:
         """What the tree and the folders use now (``processes``: see :func:`tree`)."""
         pids = tree(self.root, processes)
+        self.pids = pids
         memory = sum(rss_bytes(pid) for pid in pids)
         if memory > self.memory:  # the PSS counts once the pages processes share
             memory = sum(memory_bytes(pid) for pid in pids)
