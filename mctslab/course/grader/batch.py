@@ -32,6 +32,8 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from .catalogue import EXERCISES
+from .cgroups import probe as hard_caps
+from .cgroups import sweep as sweep_cgroups
 from .copies import attach_copies, copy_flags
 from .extras import Extras, combined_checks, extend
 from .run import grade_submission, mark
@@ -308,17 +310,22 @@ def grade_folder(
         )
     out.parent.mkdir(parents=True, exist_ok=True)
     with _locked(results):
-        say(describe(level))
+        say(f"{describe(level, limits)}; {hard_caps()}")
         scheme = scheme or default_scheme()
-        hidden = hidden_places(folder, out, private)
+        hidden = hidden_places(folder, out, private, results)
         return _grade(folder, out, results, workers, limits, level, progress, say, scheme, only, extras, hidden)
 
 
-def hidden_places(folder: Path, out: Path, private: Sequence[Path] = ()) -> tuple[str, ...]:
-    """The folders the sandbox hides from the kernels: the submissions', the outputs', and each holding one
-    of the instructor's ``private`` files (what is inside the kernel's own needs, the package, stays readable:
-    :func:`.sandbox._bwrap_prefix`)."""
-    places = {folder.resolve(), out.resolve().parent, *(Path(p).resolve().parent for p in private)}
+def hidden_places(
+    folder: Path, out: Path, private: Sequence[Path] = (), results: Path | None = None
+) -> tuple[str, ...]:
+    """What the sandbox hides from the kernels, wherever it is (in the repository checkout the package runs
+    from, too): the submissions, the output's folder and the output's own files (in case that folder is the
+    package's), and each folder holding one of the instructor's ``private`` files (what is inside the kernel's
+    own needs, the package, stays readable: :func:`.sandbox._bwrap_prefix`)."""
+    places = {folder.resolve(), out.resolve().parent, out.resolve(), *(Path(p).resolve().parent for p in private)}
+    if results is not None:
+        places |= {results.resolve(), results.resolve().with_name(results.name + ".lock")}
     return tuple(sorted(str(p) for p in places))
 
 
@@ -387,7 +394,7 @@ def _grade(
     extras: Extras | None = None,
     hidden: tuple[str, ...] = (),
 ) -> list[dict]:
-    hidden = hidden or hidden_places(folder, out)
+    hidden = hidden or hidden_places(folder, out, (), results)
     done = _load(results)
     files = {str(path.relative_to(folder)): path for path in find_submissions(folder)}
     digests = {key: _digest(path) for key, path in files.items()}
@@ -467,6 +474,7 @@ def _grade(
         finally:
             bar.close()
             shutil.rmtree(scratch, ignore_errors=True)
+            sweep_cgroups()  # those of workers killed (an interrupt, the system)
     rows = [done[key] for key in sorted(digests) if key in done]
     attach_copies(rows, folder)  # the whole class's: worked out again on every run, never stored
     write_csv(rows, out)

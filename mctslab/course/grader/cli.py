@@ -11,6 +11,7 @@ import argparse
 import math
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .sandbox import WALL_EXTRA, WALL_PER_CPU_SECOND, Limits
@@ -102,6 +103,15 @@ def _workers(text: str) -> int:
     return int(text)
 
 
+def _whole(least: int, what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not text.isdigit() or int(text) < least:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of {what} (a whole number >= {least})")
+        return int(text)
+
+    return parse
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``grade`` options to ``parser``."""
     parser.add_argument("submissions", type=Path, help="folder of .ipynb submissions (sub-folders too)")
@@ -121,6 +131,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=Limits.notebook,
         help=f"seconds of CPU time per run of a notebook (default 240); wall-clock backstop "
         f"{WALL_PER_CPU_SECOND:g} x this + {WALL_EXTRA:g} s",
+    )
+    parser.add_argument(
+        "--memory-limit",
+        type=_whole(64, "MB"),
+        default=Limits.memory_mb,
+        metavar="MB",
+        help=f"MB of memory a submission's processes may hold together, its kernel included (default "
+        f"{Limits.memory_mb}); past it the cell is left out, flagged memory",
+    )
+    parser.add_argument(
+        "--disk-limit",
+        type=_whole(1, "MB"),
+        default=Limits.disk_mb,
+        metavar="MB",
+        help=f"MB of files a submission may write (default {Limits.disk_mb}); past it: flagged disk",
+    )
+    parser.add_argument(
+        "--process-limit",
+        type=_whole(1, "processes"),
+        default=Limits.processes,
+        metavar="N",
+        help=f"processes a submission may run at once besides its kernel (default {Limits.processes}); "
+        "past it: flagged processes",
     )
     parser.add_argument(
         "--sandbox", choices=("auto", "bwrap", "rlimits"), default="auto", help="auto: bubblewrap where it works"
@@ -235,7 +268,13 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
 
-    limits = Limits(cell=args.cell_timeout, notebook=args.notebook_timeout)
+    limits = Limits(
+        cell=args.cell_timeout,
+        notebook=args.notebook_timeout,
+        memory_mb=args.memory_limit,
+        disk_mb=args.disk_limit,
+        processes=args.process_limit,
+    )
     try:
         rows = grade_folder(
             args.submissions,

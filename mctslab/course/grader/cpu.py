@@ -14,13 +14,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["CpuClock", "tree_cpu"]
+__all__ = ["CpuClock", "read_processes", "tree_cpu"]
 
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 """Clock ticks per second: the unit of the times in ``/proc/<pid>/stat``."""
 
 
-def _processes() -> dict[int, tuple[int, int]]:
+def read_processes() -> dict[int, tuple[int, int]]:
     """Every process now: pid -> (parent pid, ticks of CPU used by it and the children it reaped)."""
     out = {}
     for entry in Path("/proc").iterdir():
@@ -36,16 +36,17 @@ def _processes() -> dict[int, tuple[int, int]]:
     return out
 
 
-def tree_cpu(root: int) -> float:
+def tree_cpu(root: int, processes: dict[int, tuple[int, int]] | None = None) -> float:
     """Seconds of CPU used so far by process ``root`` and all its descendants (reaped children included).
 
     Args:
         root: a process id (the kernel's, or the ``bwrap`` process that runs it).
+        processes: :func:`read_processes`, read once for several uses (default: read now).
 
     Returns:
         The total in seconds; 0.0 when ``root`` is gone.
     """
-    processes = _processes()
+    processes = read_processes() if processes is None else processes
     if root not in processes:
         return 0.0
     children: dict[int, list[int]] = {}
@@ -75,7 +76,11 @@ class CpuClock:
         self.root = root
         self.seconds = 0.0
 
-    def read(self) -> float:
-        """Seconds of CPU the tree has used so far (at least what the last call returned)."""
-        self.seconds = max(self.seconds, tree_cpu(self.root))
+    def read(self, processes: dict[int, tuple[int, int]] | None = None) -> float:
+        """Seconds of CPU the tree has used so far (at least what the last call returned).
+
+        Args:
+            processes: :func:`read_processes`, read once for several uses (default: read now).
+        """
+        self.seconds = max(self.seconds, tree_cpu(self.root, processes))
         return self.seconds

@@ -30,20 +30,34 @@ from nbclient.exceptions import DeadKernelError
 
 from .catalogue import Exercise, identify
 from .cells import MIME, grader_cells, setup_cell, student_cells
-from .cpu import CpuClock
+from .cgroups import Cgroup
+from .cpu import CpuClock, read_processes
 from .extras import Extras, extend
 from .points import share
-from .sandbox import Limits, Sandbox, sweep
+from .sandbox import Limits, Sandbox, kill_trees, sweep
 from .scheme import Scheme, default_scheme
+from .usage import Usage, breach, culprit, now
 
 __all__ = ["Limits", "Unreadable", "grade_submission", "mark", "read_submission"]
 
-FLAGS = ("unreadable", "timeout", "memory", "crashed", "package-code", "not-written", "tampered")
+FLAGS = (
+    "unreadable",
+    "timeout",
+    "memory",
+    "disk",
+    "processes",
+    "crashed",
+    "package-code",
+    "not-written",
+    "tampered",
+)
 """The flags of ``grades.csv``, in the order they are written. ``unreadable``: the file is not a
 notebook (not a regular file, not UTF-8, not JSON, not a notebook's structure; the reason is on
 its page), scored 0. ``tampered``: a grader's cell finished without publishing its result, or a
 second result carried the run's nonce (the submission replaced the grader's function or forged
-its output); the part earns nothing."""
+its output); the part earns nothing. ``memory``, ``disk``, ``processes``: a cell took the submission
+past one of its limits (:class:`~.sandbox.Limits`, all its processes together, :mod:`.usage`), or
+raised ``MemoryError`` or ``No space left on device``; the kernel was ended and the cell left out."""
 
 
 class Unreadable(ValueError):
@@ -109,7 +123,7 @@ BLOCKED = "blocked in sleep, input or a lock?"
 class _Run:
     notebook: nbformat.NotebookNode
     died: int | None  # index of the cell running when the kernel died or the notebook limit ran out
-    why: str | None  # "timeout" or "crashed"
+    why: str | None  # "timeout", "memory", "disk", "processes" or "crashed"
     stopped: dict[int, str]  # cell index -> which limit stopped it ("stopped after 60 s of CPU time")
     cpu: float  # seconds of CPU the kernel's process tree used in this run
 
@@ -121,29 +135,75 @@ class _Watch:
     CPU seconds is interrupted (``km.interrupt_kernel()``, as nbclient does on its own
     timeout: the cell ends with ``KeyboardInterrupt``), again after each further
     ``limits.cell``; :meth:`run` returns when the whole run has used ``limits.notebook``.
+
+    It also reads what the whole tree uses (:mod:`.usage`), at each poll and as each cell
+    starts: past the submission's memory, disk or process limit, the whole tree is killed at
+    once and :attr:`breach` says which cell did it (the one running, or the one just ended, or
+    the one that started the processes that did it: :func:`.usage.culprit`).
     """
 
-    def __init__(self, km: AsyncKernelManager, limits: Limits) -> None:
+    def __init__(self, km: AsyncKernelManager, limits: Limits, sandbox: Sandbox | None = None) -> None:
         self.km = km
         self.limits = limits
+        self.sandbox = sandbox
+        self.usage: Usage | None = None
+        self.base: int | None = None  # processes in the tree when the first cell started
+        self.breach: tuple[int, str, str] | None = None  # (cell index, flag, what to say) of a limit passed
+        self.cells: list[tuple[int, int]] = []  # (cell index, clock ticks since boot when it started)
         self.clock: CpuClock | None = None
         self.index: int | None = None  # the cell running
         self.start = 0.0  # CPU seconds of the tree when it began
         self.next = limits.cell  # CPU seconds of the cell at which it is interrupted (again)
         self.stopped: dict[int, str] = {}
 
-    def read(self) -> float | None:
-        """CPU seconds the kernel's tree has used since it started; None before it has a process."""
+    def read(self, processes: dict[int, tuple[int, int]] | None = None) -> float | None:
+        """CPU seconds the kernel's tree has used since it started; None before it has a process.
+
+        ``processes``: :func:`.cpu.read_processes`, read once for the CPU time and :meth:`check`.
+        """
         if self.clock is None:
             pid = getattr(getattr(self.km, "provisioner", None), "pid", None)
             if pid is None:
                 return None
             self.clock = CpuClock(pid)
-        return self.clock.read()
+            if self.sandbox is not None:
+                home = self.sandbox.home if self.sandbox.level == "bwrap" else None
+                self.usage = Usage(pid, self.sandbox.work, home, self.limits.memory_mb << 20)
+        return self.clock.read(processes)
+
+    def check(self, index: int | None, processes: dict[int, tuple[int, int]] | None = None) -> bool:
+        """Whether the tree is past a resource limit; if so, kill it and blame cell ``index``."""
+        if self.usage is None or self.breach is not None:
+            return self.breach is not None
+        reading = self.usage.read(processes)
+        if self.base is None:
+            if index is None:
+                return False
+            self.base = reading.processes
+        limits = self.limits
+        found = breach(reading, self.base, limits.memory_mb << 20, limits.disk_mb << 20, limits.processes)
+        cgroup = self.sandbox.cgroup if self.sandbox is not None else None
+        if found is None and cgroup is not None:
+            found = _capped(cgroup.hit(), limits)
+        if found is None or index is None:
+            return False
+        index = culprit(found[0], self.usage.pids, self.cells, index)  # a process an earlier cell started?
+        self.breach = (index, *found)
+        self.stopped[index] = found[1]
+        kill_trees({self.usage.root})  # all at once: under bubblewrap, its PID namespace with it
+        if cgroup is not None:
+            cgroup.kill()
+        return True
 
     def cell_started(self, index: int) -> None:
-        """nbclient's ``on_cell_execute`` hook: cell ``index`` starts now."""
-        self.index, self.start, self.next = index, self.read() or 0.0, self.limits.cell
+        """nbclient's ``on_cell_execute`` hook: cell ``index`` starts now (the one before has ended)."""
+        processes = read_processes()
+        used = self.read(processes) or 0.0
+        self.check(self.index, processes)
+        self.index, self.start, self.next = index, used, self.limits.cell
+        self.cells.append((index, now()))
+        if self.base is None:
+            self.check(index, processes)
 
     def cell_cpu(self) -> float:
         """CPU seconds the running cell has used so far."""
@@ -158,11 +218,14 @@ class _Watch:
         """Poll until the whole run has used its CPU limit; return what to say of it."""
         while True:
             await asyncio.sleep(POLL)
-            used = self.read()
+            processes = read_processes()  # one reading of /proc for the CPU time and the resources
+            used = self.read(processes)
             if used is None:
                 continue
             if used >= self.limits.notebook:
                 return f"the whole run stopped after {self.limits.notebook:g} s of CPU time"
+            if self.check(self.index, processes):
+                continue  # the kernel is dead: nbclient ends the run
             if self.index is not None and used - self.start >= self.next:
                 self.stopped[self.index] = f"stopped after {self.limits.cell:g} s of CPU time"
                 self.next += self.limits.cell
@@ -175,6 +238,9 @@ class _Watch:
 async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private: frozenset[int]) -> _Run:
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
     work = sandbox.work
+    for left in work.iterdir():  # each run starts empty: what a run wrote counts in no other (a rerun's disk)
+        shutil.rmtree(left) if left.is_dir() and not left.is_symlink() else left.unlink()
+    sandbox.home.mkdir()
     km = AsyncKernelManager(
         kernel_name="mctslab-grader",
         kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(sandbox.kernel_spec_dir())]),
@@ -182,7 +248,7 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private
         ip=str(work / "k"),
         connection_file=str(work / "kernel.json"),
     )
-    watch = _Watch(km, limits)
+    watch = _Watch(km, limits, sandbox)
 
     def on_cell_execute(cell: dict, cell_index: int) -> None:
         watch.cell_started(cell_index)
@@ -194,11 +260,15 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private
         interrupt_on_timeout=True,
         allow_errors=True,
         startup_timeout=60,
-        resources={"metadata": {"path": str(work)}},
+        resources={"metadata": {"path": str(sandbox.home)}},  # its home: a tmpfs under bubblewrap
         on_cell_execute=on_cell_execute,
     )
     client.private = private
     client.watch = watch
+    try:
+        sandbox.cgroup = Cgroup(limits.memory_mb, limits.processes)
+    except OSError:
+        sandbox.cgroup = None  # no hard caps here: the accounting alone
     died, why, cpu = None, None, 0.0
     task = asyncio.ensure_future(
         client.async_execute(env=sandbox.env(), preexec_fn=sandbox.preexec_fn, stdout=DEVNULL, stderr=DEVNULL)
@@ -221,6 +291,9 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private
                 task.result()
             except DeadKernelError:
                 died, why = watch.index, "crashed"
+                watch.check(watch.index)  # killed at a hard cap (its cgroup says so)?
+        if watch.breach is not None:  # the grader killed it: a resource limit
+            died, why = watch.breach[0], watch.breach[1]
     finally:
         watcher.cancel()
         cpu = watch.clock.seconds if watch.clock else 0.0
@@ -229,11 +302,26 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private
                 await km.shutdown_kernel(now=True)
         except Exception:  # noqa: BLE001 - the kernel is gone either way
             pass
+        if sandbox.cgroup is not None:
+            sandbox.cgroup.close()  # what is left in it killed, then removed
+            sandbox.cgroup = None
     return _Run(notebook, died, why, watch.stopped, cpu)
 
 
-def _errors(cell: dict) -> list[str]:
-    return [o.get("ename", "") for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+def _capped(hit: str | None, limits: Limits) -> tuple[str, str] | None:
+    """What to say of a hard cap of the cgroup hit (``"memory"`` or ``"processes"``), as :func:`.usage.breach` does."""
+    if hit == "memory":
+        said = f"a process of it was killed at its hard memory cap (limit {limits.memory_mb} MB per submission)"
+        return "memory", said
+    if hit == "processes":
+        return "processes", f"it was refused a new process at its hard cap (limit {limits.processes} per submission)"
+    return None
+
+
+def _errors(cell: dict) -> list[tuple[str, str]]:
+    """The errors a cell raised: (name, message) each."""
+    outputs = cell.get("outputs", [])
+    return [(o.get("ename", ""), str(o.get("evalue", ""))) for o in outputs if o.get("output_type") == "error"]
 
 
 class _Client(NotebookClient):
@@ -275,7 +363,13 @@ def _results(cell: dict, nonce: str, part: str) -> dict | None:
     return found[0] if found else None
 
 
-def _flag_of(ename: str) -> str:
+NO_SPACE = ("No space left on device", "Disk quota exceeded")
+"""What a write past the disk limit raises (the tmpfs home is full): flagged ``disk``."""
+
+
+def _flag_of(ename: str, evalue: str = "") -> str:
+    if any(said in evalue for said in NO_SPACE):
+        return "disk"
     return {"KeyboardInterrupt": "timeout", "MemoryError": "memory"}.get(ename, "crashed")
 
 
@@ -333,31 +427,33 @@ def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Li
         cells = run.notebook.cells
         new = {}
         for position, (index, _) in enumerate(kept, start=1):
-            for ename in _errors(cells[position])[:1]:
-                new[index] = _flag_of(ename)
+            for ename, evalue in _errors(cells[position])[:1]:
+                new[index] = _flag_of(ename, evalue)
+                if new[index] == "disk":
+                    stopped[str(index)] = f"{ename}: {evalue[:200]} (limit {limits.disk_mb} MB per submission)"
         if run.died is not None and 1 <= run.died <= len(kept):
             new[kept[run.died - 1][0]] = run.why or "crashed"
         for position, (index, _) in enumerate(kept, start=1):
-            if new.get(index) == "timeout" and position in run.stopped:
+            if new.get(index) not in (None, "crashed") and position in run.stopped:
                 stopped[str(index)] = run.stopped[position]
         base = 1 + len(kept)
         results = {p: _results(cells[base + k], nonce, p) for k, (p, _) in enumerate(parts) if base + k != run.died}
         checking = set()  # flags of the grader's cells: only the last run's count
         for k, (p, _) in enumerate(parts):  # a grader's cell that failed: stopped (a limit), or tampered with
-            for ename in _errors(cells[base + k])[:1]:
-                checking.add(_flag_of(ename))
+            for ename, evalue in _errors(cells[base + k])[:1]:
+                checking.add(_flag_of(ename, evalue))
                 said = f" ({run.stopped[base + k]})" if ename == "KeyboardInterrupt" and base + k in run.stopped else ""
                 results[p] = {"error": f"the grader's cell for {p} failed: {ename}{said}"}
         if run.died == 0:  # the grader's own setup cell: nothing to mark
             checking.add(run.why or "crashed")
-            if run.why == "timeout" and 0 in run.stopped:
+            if run.why != "crashed" and 0 in run.stopped:
                 stopped["setup"] = run.stopped[0]
             break
         dropped = None
         if run.died is not None and run.died >= base:
             dropped = parts[run.died - base][0]
             dropped_parts[dropped] = run.why or "crashed"
-            if run.why == "timeout" and run.died in run.stopped:
+            if run.why != "crashed" and run.died in run.stopped:
                 stopped[dropped] = run.stopped[run.died]
         flags |= set(new.values()) | set(dropped_parts.values())
         removed.update(new)
@@ -429,7 +525,7 @@ def grade_submission(
     token = secrets.token_hex(12)
     work = Path(tempfile.mkdtemp(prefix="mg-", dir=scratch))  # in the run's scratch folder, removed with it
     try:
-        sandbox = Sandbox(work, level, token, hidden)
+        sandbox = Sandbox(work, level, token, hidden, limits.disk_mb)
         graded = _run_rounds(notebook, exercise, sandbox, limits, scheme)
     finally:
         left = sweep(token)

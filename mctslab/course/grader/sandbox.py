@@ -4,9 +4,12 @@ Two levels, probed once per grading run (:func:`probe`):
 
 * ``"bwrap"``: the kernel runs under bubblewrap: the whole file system read-only
   (``--ro-bind / /``), empty ``/tmp``, ``/root`` and ``/home`` and the grader's own
-  writable places hidden (``--tmpfs``), only the submission's temporary folder writable,
-  no network (``--unshare-net``: not even the host's loopback), its own PID and IPC
-  namespaces (everything it starts dies with it) and ``--die-with-parent``;
+  writable places hidden (``--tmpfs``), the submissions and the grades hidden wherever
+  they are (in the repository checkout the package runs from too: only the package's
+  folder is shown again), only the submission's temporary folder writable and its home
+  in it a tmpfs of the disk limit, no network (``--unshare-net``: not even the host's
+  loopback), its own PID and IPC namespaces (everything it starts dies with it), no
+  capabilities (``--cap-drop ALL``, run as root) and ``--die-with-parent``;
 * ``"rlimits"``: bubblewrap is missing or unprivileged user namespaces are refused; the
   kernel still runs with rlimits, a scrubbed environment, a temporary HOME and working
   folder. Processes it leaves behind are killed: the grading worker is a child
@@ -17,7 +20,9 @@ Two levels, probed once per grading run (:func:`probe`):
 Both levels set the rlimits of :data:`RLIMITS` in the kernel's ``preexec_fn`` (the
 sandbox wrapper and the kernel inherit them). The time limits (:class:`Limits`) are CPU
 time of the kernel's whole process tree, watched by the grader (:mod:`.cpu`), with a
-generous wall-clock backstop (:func:`wall_backstop`) for a kernel that waits without working.
+generous wall-clock backstop (:func:`wall_backstop`) for a kernel that waits without working;
+its memory, disk and process limits count the whole tree too (:mod:`.usage`), with hard caps
+by a cgroup where one can be made (:mod:`.cgroups`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from .cgroups import Cgroup
 
 __all__ = [
     "RLIMITS",
@@ -87,21 +94,30 @@ def wall_backstop(cpu_seconds: float) -> float:
 
 @dataclass(frozen=True)
 class Limits:
-    """Time limits of one submission, in seconds of CPU time of its kernel's process tree.
+    """Limits of one submission: time, in seconds of CPU time of its kernel's process tree, and resources.
 
     CPU time is the work the kernel (and every process it starts) does, whatever the
     machine's load; a cell or a run that waits without working is stopped by the
-    wall-clock backstop of :func:`wall_backstop` instead.
+    wall-clock backstop of :func:`wall_backstop` instead. Memory, disk and processes count
+    the whole submission, all its processes together (:mod:`.usage`): a cell that goes past
+    one ends the kernel and is left out of a rerun, flagged ``memory``, ``disk`` or ``processes``.
 
     Attributes:
         cell: CPU seconds one cell may use before the kernel is interrupted (the cell ends
             with ``KeyboardInterrupt``, flagged ``timeout``).
         notebook: CPU seconds one run of the whole notebook may use (kernel start included)
             before the run is ended.
+        memory_mb: MiB of memory (PSS) all the submission's processes may hold together, the
+            kernel included (a correct 04b's kernel holds about 150).
+        disk_mb: MiB of files it may write (its home is a tmpfs this big under bubblewrap).
+        processes: processes it may run at once besides its kernel.
     """
 
     cell: float = 60.0
     notebook: float = 240.0
+    memory_mb: int = 2048
+    disk_mb: int = 256
+    processes: int = 64
 
     @property
     def cell_wall(self) -> float:
@@ -128,27 +144,59 @@ def _limit() -> None:
 
 
 def _needed() -> list[Path]:
-    """Folders the kernel must read: mctslab itself, the virtual environment and the base Python."""
-    places = {Path(__file__).resolve().parents[3], Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()}
+    """Folders the kernel must read: the mctslab package, the virtual environment and the base Python.
+
+    The package's folder itself, not the folder holding it: that may be a repository checkout
+    holding the submissions or the grades, which are hidden.
+    """
+    places = {Path(__file__).resolve().parents[2], Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()}
     places.add(Path(sys.executable).resolve().parents[1])
     return sorted(places)
 
 
-def _bwrap_prefix(work: Path, hidden: tuple[Path, ...]) -> list[str]:
+def _hide(place: Path, needed: list[Path], shown: set[Path]) -> list[str]:
+    """bubblewrap's arguments hiding the folder ``place`` (an empty tmpfs over it) but what the kernel needs in it."""
+    out = ["--tmpfs", str(place)]
+    for need in needed:  # what the kernel needs inside a hidden place is shown again, read-only
+        if need.is_relative_to(place) and need != place and need not in shown:
+            shown.add(need)
+            out += ["--ro-bind", str(need), str(need)]
+    return out
+
+
+def _bwrap_prefix(work: Path, hidden: tuple[Path, ...], disk_bytes: int) -> list[str]:
+    """bubblewrap's arguments: everything read-only, the writable places and ``hidden`` hidden, ``work`` writable.
+
+    The kernel's home (``work/home``, also its working folder) is a tmpfs of ``disk_bytes``
+    mounted only inside the sandbox. A hidden folder inside what the kernel needs (submissions in
+    the repository checkout the package runs from) is hidden after that is shown again; a hidden
+    file is replaced by an empty one.
+    """
     prefix = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    places = [Path(p) for p in ("/tmp", "/root", "/home", "/var/tmp", "/dev/shm")]
-    places += [Path(tempfile.gettempdir()), *hidden]
+    places = [Path(p) for p in ("/tmp", "/root", "/home", "/var/tmp", "/dev/shm", tempfile.gettempdir())]
+    private = {p.resolve() for p in hidden if p.is_dir()}  # the submissions, the grades: hidden wherever they are
     needed = _needed()
-    shown = set()
-    for place in sorted({p.resolve() for p in places if p.is_dir()}):
-        if str(place) == "/" or any(place.is_relative_to(n) for n in needed):
-            continue  # inside what the kernel needs (a notebook folder in the repository): stays read-only
-        prefix += ["--tmpfs", str(place)]
-        for need in needed:  # what the kernel needs inside a hidden place is shown again, read-only
-            if need.is_relative_to(place) and need not in shown:
-                shown.add(need)
-                prefix += ["--ro-bind", str(need), str(need)]
-    prefix += ["--bind", str(work), str(work), "--chdir", str(work)]
+    shown: set[Path] = set()
+    covered: dict[Path, bool] = {}  # each place hidden (True) or shown again (False) so far
+    for place in sorted({p.resolve() for p in places if p.is_dir()} | private):  # a folder before what is in it
+        if str(place) == "/" or place in needed:
+            continue  # the system or what the kernel needs: stays read-only
+        if place not in private and any(place.is_relative_to(n) for n in needed):
+            continue  # a writable place inside what the kernel needs (a temporary folder in the venv)
+        above = [c for c in covered if place.is_relative_to(c)]
+        if above and covered[max(above, key=lambda c: len(c.parts))]:
+            continue  # inside a place hidden already
+        covered[place] = True
+        prefix += _hide(place, needed, shown)
+        covered.update({n: False for n in shown if n.is_relative_to(place)})
+    for file in sorted({p.resolve() for p in hidden if p.is_file()}):
+        above = [c for c in covered if file.is_relative_to(c)]
+        if not above or not covered[max(above, key=lambda c: len(c.parts))]:  # visible: an empty file over it
+            prefix += ["--ro-bind", "/dev/null", str(file)]
+    home = work / "home"
+    prefix += ["--bind", str(work), str(work), "--size", str(disk_bytes), "--tmpfs", str(home), "--chdir", str(home)]
+    if os.geteuid() == 0:  # as root, the kernel would keep its capabilities (and could unmount what hides)
+        prefix += ["--cap-drop", "ALL"]
     prefix += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--"]
     return prefix
 
@@ -166,17 +214,26 @@ def probe() -> str:
     return "bwrap" if done.returncode == 0 else "rlimits"
 
 
-def describe(level: str) -> str:
-    """One line saying what the sandbox of ``level`` protects, for the start of a grading run."""
+def describe(level: str, limits: Limits | None = None) -> str:
+    """One line saying what the sandbox of ``level`` protects and, with ``limits``, how each submission is limited."""
     if level == "bwrap":
-        return (
-            "sandbox: bubblewrap (read-only file system outside each submission's folder, no network, "
-            "own PID namespace) + rlimits"
+        line = (
+            "sandbox: bubblewrap (read-only file system outside each submission's folder, submissions and "
+            "grades hidden, no network, own PID namespace) + rlimits"
         )
+    else:
+        line = (
+            "sandbox: rlimits, scrubbed environment and temporary folders only (bubblewrap or unprivileged "
+            "user namespaces unavailable): submissions can read and write files outside their folder and "
+            "use the network"
+        )
+    if limits is None:
+        return line
+    disk = "a tmpfs home of that size, and its folder" if level == "bwrap" else "its folder"
     return (
-        "sandbox: rlimits, scrubbed environment and temporary folders only (bubblewrap or unprivileged "
-        "user namespaces unavailable): submissions can read and write files outside their folder and "
-        "use the network"
+        f"{line}; per submission, all its processes together (read from /proc every 0.25 s, the whole kernel "
+        f"ended past one): memory {limits.memory_mb} MB (PSS), disk {limits.disk_mb} MB ({disk}), "
+        f"{limits.processes} processes"
     )
 
 
@@ -188,12 +245,18 @@ class Sandbox:
             for the kernel's Unix sockets).
         level: ``"bwrap"`` or ``"rlimits"`` (see :func:`probe`).
         token: the run's marker value (:data:`MARKER`).
-        hidden: more folders to hide from the kernel (the submissions, the grades).
+        hidden: more folders (and files) to hide from the kernel (the submissions, the grades).
+        disk_mb: MiB of files the kernel may write (:attr:`Limits.disk_mb`): under bubblewrap its home
+            is a tmpfs of that size and one MiB more (a write past the limit is then seen, not just refused).
     """
 
-    def __init__(self, work: Path, level: str, token: str, hidden: tuple[Path, ...] = ()) -> None:
+    def __init__(
+        self, work: Path, level: str, token: str, hidden: tuple[Path, ...] = (), disk_mb: int = Limits.disk_mb
+    ) -> None:
         self.work = work
         self.hidden = hidden
+        self.disk_bytes = (disk_mb + 1) << 20
+        self.cgroup: Cgroup | None = None  # the run's cgroup with hard caps, where one can be made (:mod:`.cgroups`)
         self.level = level
         self.token = token
         self.home = work / "home"
@@ -205,7 +268,7 @@ class Sandbox:
         argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
         argv += ["--IPKernelApp.parent_handle=0", "--HistoryManager.enabled=False"]
         if self.level == "bwrap":
-            argv = _bwrap_prefix(self.work, self.hidden) + argv
+            argv = _bwrap_prefix(self.work, self.hidden, self.disk_bytes) + argv
         folder = self.specs / "mctslab-grader"
         folder.mkdir(parents=True, exist_ok=True)
         spec = {"argv": argv, "display_name": "mctslab grader", "language": "python", "interrupt_mode": "message"}
@@ -218,22 +281,26 @@ class Sandbox:
         return {
             "PATH": os.pathsep.join(p for p in (str(Path(sys.executable).parent), "/usr/bin", "/bin")),
             "HOME": str(self.home),
-            "TMPDIR": str(self.work),
+            "TMPDIR": str(self.home),
             "LANG": "C.UTF-8",
             "PYTHONPATH": package_root,
             "PYTHONDONTWRITEBYTECODE": "1",
             "MPLBACKEND": "Agg",
             "MPLCONFIGDIR": str(self.home / ".matplotlib"),
-            "JUPYTER_RUNTIME_DIR": str(self.work / "runtime"),
+            "JUPYTER_RUNTIME_DIR": str(self.home / ".runtime"),
             "IPYTHONDIR": str(self.home / ".ipython"),
             "TQDM_DISABLE": "1",
             MARKER: self.token,
         }
 
-    @staticmethod
-    def preexec_fn() -> None:
-        """Applied in the kernel's process before exec: a new session and :data:`RLIMITS`."""
+    def preexec_fn(self) -> None:
+        """Applied in the kernel's process before exec: a new session, :data:`RLIMITS`, the run's cgroup."""
         _limit()
+        if self.cgroup is not None:
+            try:
+                self.cgroup.join()
+            except OSError:
+                pass  # no hard caps for this run: the accounting still limits it
 
 
 def sweep(token: str) -> int:
