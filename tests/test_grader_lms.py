@@ -382,4 +382,9 @@ def test_the_instructors_files_folders_are_hidden_from_the_kernels(tmp_path: Pat
     places = hidden_places(
         tmp_path / "subs", tmp_path / "out" / "grades.csv", [private / "extra.py", private / "r.csv"]
     )
-    assert places == tuple(sorted({str(tmp_path / "subs"), str(tmp_path / "out"), str(private)}))
+    out = tmp_path / "out"
+    assert places == tuple(sorted({str(tmp_path / "subs"), str(out), str(out / "grades.csv"), str(private)}))
+    # with the results file: it and its lock too (their folder may have to stay visible: the package's)
+    results = out / "grades.results.jsonl"
+    more = hidden_places(tmp_path / "subs", out / "grades.csv", [private / "extra.py"], results)
+    assert set(more) == {*places, str(results), str(out / "grades.results.jsonl.lock")}

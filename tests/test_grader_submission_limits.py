@@ -301,3 +301,23 @@ def test_a_cgroup_where_one_can_be_made_caps_memory_and_forks_hard() -> None:
     finally:
         group.close()
     assert not any(folder.exists() for folder in group.folders.values())  # removed, what was in it killed
+
+
+def test_two_grading_runs_in_one_process_group_sweep_only_their_own_cgroups() -> None:
+    """A script that starts two graders in the background (or a test run's two workers) gives them one process
+    group: the sweep at one run's end must not kill the other run's kernels (it did: "crashed" submissions)."""
+    if cgroups.probe().startswith("no hard caps"):
+        pytest.skip(cgroups.probe())
+    with cgroups.grading_run():
+        other = cgroups.Cgroup(64, 1)  # the other run's kernel's cgroup, its kernel in it
+        sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], preexec_fn=other.join)
+    try:
+        with cgroups.grading_run():
+            mine = cgroups.Cgroup(64, 1)  # this run's, left behind by a worker killed
+            assert cgroups.sweep() == len(mine.folders)  # this run's only (one folder per controller)
+        assert not any(folder.exists() for folder in mine.folders.values())
+        assert sleeper.poll() is None and all(folder.exists() for folder in other.folders.values())
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        other.close()

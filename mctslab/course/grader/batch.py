@@ -32,6 +32,7 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from .catalogue import EXERCISES
+from .cgroups import grading_run
 from .cgroups import probe as hard_caps
 from .cgroups import sweep as sweep_cgroups
 from .copies import attach_copies, copy_flags
@@ -414,7 +415,7 @@ def _grade(
     context = multiprocessing.get_context("spawn")
     scratch = tempfile.mkdtemp(prefix="mctslab-grade-", dir=_short_temp())  # the work folders, removed at the end
     graded = 0
-    with results.open("a") as log, _sigterm_as_ctrl_c():
+    with results.open("a") as log, _sigterm_as_ctrl_c(), grading_run():  # its own cgroups (see grading_run)
 
         def record(row: dict) -> None:
             nonlocal graded

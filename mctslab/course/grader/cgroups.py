@@ -13,10 +13,12 @@ Elsewhere (an unprivileged user without delegation) there are no hard caps, only
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 __all__ = ["Cgroup", "probe", "sweep"]
@@ -149,9 +151,31 @@ class Cgroup:
                     time.sleep(0.02)
 
 
+RUN_VARIABLE = "MCTSLAB_GRADING_RUN"
+"""Names one grading run for its workers (which inherit it): :func:`grading_run` sets it."""
+
+
 def _prefix() -> str:
-    """The start of the names of this grading run's cgroups: its workers share the process group of the run."""
-    return f"mctslab-{os.getpgrp()}-"
+    """The start of the names of this grading run's cgroups: the run's own name, which its workers inherit.
+
+    Not the process group alone: two grading runs started from one shell script (or one test
+    run's two workers) share it, and one's :func:`sweep` would kill the other's kernels.
+    """
+    return f"mctslab-{os.environ.get(RUN_VARIABLE) or os.getpgrp()}-"
+
+
+@contextlib.contextmanager
+def grading_run() -> Iterator[str]:
+    """Name a grading run for its cgroups while it lasts (its worker processes started inside inherit it)."""
+    before = os.environ.get(RUN_VARIABLE)
+    os.environ[RUN_VARIABLE] = name = f"{os.getpid()}r{secrets.token_hex(3)}"
+    try:
+        yield name
+    finally:
+        if before is None:
+            os.environ.pop(RUN_VARIABLE, None)
+        else:
+            os.environ[RUN_VARIABLE] = before
 
 
 def sweep(wait: float = 0.5) -> int:
