@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "mctslab"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("validation", "specs", "lifetime"),
+    ("validation", "specs", "lifetime", "discovery"),
     ("seeding", "ucb", "display"),
     ("games",),
     ("exact",),

@@ -20,6 +20,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_grader_regrade import IMPORTS, WILSON
+from test_grader_regrade import UCB1 as UCB1_TEMPLATE
 
 from mctslab.cli import main
 from mctslab.course.grader import batch
@@ -256,20 +258,7 @@ def test_the_student_edition_never_carries_the_extra_checks(tmp_path: Path) -> N
     assert written and not [p for p in written if "hidden-test-7f3a9" in p.read_text(errors="replace")]
 
 
-IMPORTS = "import math\nfrom statistics import NormalDist\n\nfrom mctslab.ucb import SQRT2\n"
-UCB1 = """
-def ucb1(wins, visits, parent_visits, c=SQRT2):
-    if visits == 0:
-        return 0.0
-    return wins / visits + c * math.sqrt(math.log(parent_visits) / visits)
-"""
-WILSON = """
-def wilson(successes, n, z=1.96):
-    p, z2n = successes / n, z * z / n
-    centre = (p + z2n / 2) / (1 + z2n)
-    half = z * math.sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-"""
+UCB1 = UCB1_TEMPLATE.format(unvisited="0.0")  # the regrade tests' student: an unvisited child worth 0
 
 
 def test_extra_checks_run_in_the_kernel_earn_their_points_and_reach_no_student_file(tmp_path, capsys) -> None:

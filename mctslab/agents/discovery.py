@@ -10,9 +10,9 @@ alphabetically.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from pathlib import Path
+
+from ..discovery import import_package_modules, package_modules
 
 FOLDER = Path(__file__).resolve().parent
 PACKAGE = __name__.rpartition(".")[0]
@@ -20,17 +20,12 @@ PACKAGE = __name__.rpartition(".")[0]
 
 def agent_modules() -> list[str]:
     """The dotted names of the modules in ``mctslab/agents/`` (private ``_name`` modules left out), sorted."""
-    return sorted(
-        f"{PACKAGE}.{info.name}" for info in pkgutil.iter_modules([str(FOLDER)]) if not info.name.startswith("_")
-    )
+    return package_modules(PACKAGE, FOLDER)
 
 
 def import_agent_modules() -> list[str]:
     """Import every module :func:`agent_modules` lists (registering its agents); returns their names."""
-    names = agent_modules()
-    for name in names:
-        importlib.import_module(name)
-    return names
+    return import_package_modules(PACKAGE, FOLDER)
 
 
 import_agent_modules()

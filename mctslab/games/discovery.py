@@ -9,9 +9,9 @@ the rest of the folder, alphabetically.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from pathlib import Path
+
+from ..discovery import import_package_modules, package_modules
 
 FOLDER = Path(__file__).resolve().parent
 PACKAGE = __name__.rpartition(".")[0]
@@ -19,17 +19,12 @@ PACKAGE = __name__.rpartition(".")[0]
 
 def game_modules() -> list[str]:
     """The dotted names of the modules in ``mctslab/games/`` (private ``_name`` modules left out), sorted."""
-    return sorted(
-        f"{PACKAGE}.{info.name}" for info in pkgutil.iter_modules([str(FOLDER)]) if not info.name.startswith("_")
-    )
+    return package_modules(PACKAGE, FOLDER)
 
 
 def import_game_modules() -> list[str]:
     """Import every module :func:`game_modules` lists (registering its games); returns their names."""
-    names = game_modules()
-    for name in names:
-        importlib.import_module(name)
-    return names
+    return import_package_modules(PACKAGE, FOLDER)
 
 
 import_game_modules()
