@@ -10,10 +10,8 @@ from __future__ import annotations
 import ast
 import importlib.util
 import inspect
-import os
 import pathlib
 import random
-import subprocess
 import sys
 from fractions import Fraction
 from typing import NamedTuple
@@ -27,6 +25,7 @@ import test_viz_steps
 import test_viz_tree
 from conftest import registered_games
 from game_for_tests import Race
+from one_file import run_with_file, unimported_modules
 
 import mctslab
 from mctslab import CHANCE, check_game, make_agent, make_game, play_game, round_robin
@@ -190,39 +189,28 @@ def test_the_built_in_games_register_themselves_in_order_and_the_package_only_im
 
 
 def test_every_game_module_is_imported_by_the_package():
-    games = pathlib.Path(mctslab.__file__).parent / "games"
-    modules = {f"mctslab.games.{p.stem}" for p in games.glob("*.py") if not p.stem.startswith("_")}
-    assert set(discovery.game_modules()) == modules
-    missing = sorted(m for m in modules if m not in sys.modules)
+    missing = unimported_modules("games", discovery.game_modules())
     assert not missing, f"mctslab.games.discovery did not import {missing}"
 
 
 def test_a_new_game_is_one_file_in_the_folder_and_nothing_else(tmp_path):
     """A game file dropped into mctslab/games/ is registered by a fresh interpreter, with no other edit."""
-    games = pathlib.Path(mctslab.__file__).parent / "games"
-    name = f"zz_one_file_{os.getpid()}"
-    path = games / f"{name}.py"
-    path.write_text(
+    text = (
         "from .nim import Nim\n"
         "from .registry import register_game\n\n\n"
-        f"@register_game({name!r}, summary='Nim with one heap of 5', test_spec={name!r})\n"
+        "@register_game({name!r}, summary='Nim with one heap of 5', test_spec={name!r})\n"
         "class OneHeap(Nim):\n"
         "    def __init__(self):\n"
         "        super().__init__(heaps=(5,))\n"
     )
-    try:
-        code = (
-            "from mctslab import GAMES, check_game, make_game\n"
-            f"game = make_game({name!r})\n"
-            "check_game(game)\n"
-            f"print(sorted(GAMES).count({name!r}), len(game.legal_moves(game.initial_state())))\n"
-        )
-        env = {**os.environ, "PYTHONPATH": str(games.parents[1])}
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
-        assert done.returncode == 0, done.stderr[-2000:]
-        assert done.stdout.strip() == "1 5"  # registered once; take 1 to 5 from the heap of 5
-    finally:
-        path.unlink()
+    code = (
+        "from mctslab import GAMES, check_game, make_game\n"
+        "game = make_game({name!r})\n"
+        "check_game(game)\n"
+        "print(sorted(GAMES).count({name!r}), len(game.legal_moves(game.initial_state())))\n"
+    )
+    printed = run_with_file("games", text, code, tmp_path)
+    assert printed.strip() == "1 5"  # registered once; take 1 to 5 from the heap of 5
 
 
 def test_the_readme_game_is_one_file_that_check_game_accepts(monkeypatch):

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import pathlib
-import subprocess
-import sys
-
 import pytest
+from one_file import run_with_file, unimported_modules
 
-import mctslab
 from mctslab import UCT, make_agent, play_game, play_match
 from mctslab.agents import AGENTS, Agent, Param, describe_agents, discovery, register_agent
 from mctslab.agents.base import check_positive_int
@@ -402,39 +397,28 @@ def test_every_agent_made_with_threads_or_an_engine_is_rebuilt_from_its_spec_or_
 
 
 def test_every_agent_module_is_imported_by_the_package():
-    agents = pathlib.Path(mctslab.__file__).parent / "agents"
-    modules = {f"mctslab.agents.{p.stem}" for p in agents.glob("*.py") if not p.stem.startswith("_")}
-    assert set(discovery.agent_modules()) == modules
-    missing = sorted(m for m in modules if m not in sys.modules)
+    missing = unimported_modules("agents", discovery.agent_modules())
     assert not missing, f"mctslab.agents.discovery did not import {missing}"
 
 
 def test_a_new_agent_is_one_file_in_the_folder_and_nothing_else(tmp_path):
     """An agent file dropped into mctslab/agents/ is registered by a fresh interpreter, with no other edit."""
-    agents = pathlib.Path(mctslab.__file__).parent / "agents"
-    name = f"zz_one_file_{os.getpid()}"
-    path = agents / f"{name}.py"
-    path.write_text(
+    text = (
         "from .random_agent import RandomAgent\n"
         "from .registry import register_agent\n\n\n"
         "@register_agent\n"
         "class FirstMove(RandomAgent):\n"
-        f"    name = {name!r}\n"
+        "    name = {name!r}\n"
         "    summary = 'always the first legal move'\n\n"
         "    def select_move(self, game, state):\n"
         "        return game.legal_moves(state)[0]\n"
     )
-    try:
-        code = (
-            "from mctslab import make_agent, make_game\n"
-            "from mctslab.agents import AGENTS\n"
-            f"agent = make_agent({name!r})\n"
-            "game = make_game('tictactoe')\n"
-            f"print(sorted(AGENTS).count({name!r}), agent.spec, agent.select_move(game, game.initial_state()))\n"
-        )
-        env = {**os.environ, "PYTHONPATH": str(agents.parents[1])}
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
-        assert done.returncode == 0, done.stderr[-2000:]
-        assert done.stdout.split() == ["1", name, "0"]  # registered once, its spec its name, its move the first
-    finally:
-        path.unlink()
+    code = (
+        "from mctslab import make_agent, make_game\n"
+        "from mctslab.agents import AGENTS\n"
+        "agent = make_agent({name!r})\n"
+        "game = make_game('tictactoe')\n"
+        "print(sorted(AGENTS).count({name!r}), agent.spec, agent.select_move(game, game.initial_state()))\n"
+    )
+    printed = run_with_file("agents", text, code, tmp_path).split()
+    assert printed[0] == "1" and printed[1].startswith("zz_one_file_") and printed[2] == "0"  # once; its name; first
