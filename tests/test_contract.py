@@ -107,10 +107,20 @@ class _NeverEnds(TicTacToe):
         return (0.5, 0.5)
 
 
+class _RulesDisagree(TicTacToe):
+    """A broken game: check_state() refuses positions its own apply() reaches (three X stones)."""
+
+    def check_state(self, state):
+        super().check_state(state)
+        if state.x.bit_count() >= 3:
+            self.refuse_state(state, "X never has three stones")
+
+
 @pytest.mark.parametrize(
     "game,message",
     [
         (_MutatingTicTacToe(), "immutable and hashable"),
+        (_RulesDisagree(), r"check_state\(\) refuses a position play\(\) reached: .*three stones"),
         (_WrongWinner(), r"rollout\(\) of a finished game"),
         (_ReturnsDisagree(), r"rollout\(\) of a finished game|winner\(\) is"),
         (_NeverEnds(), "did not end"),
@@ -173,3 +183,20 @@ def test_a_game_that_overrides_a_players_method_refuses_a_foreign_player_too():
     for player in (-1, 2):
         with pytest.raises(ValueError, match=f"player {player}: tictactoe:n=3,k=3 has players 0 to 1"):
             game.information_state(state, player)
+
+
+def test_replaying_a_game_checks_its_first_position_only():
+    """play() takes the position it returns as checked: a replay does not check each position again."""
+    checked = []
+
+    class Counting(TicTacToe):
+        def check_state(self, state):
+            checked.append(state)
+            super().check_state(state)
+
+    game = Counting()
+    final = game.state_from_moves([0, 3, 1, 4, 2])
+    assert checked == [game.initial_state()] and game.is_terminal(final)
+    rebuilt = type(final)(*game.state_from_moves([0, 3]))  # an equal position, but not the object play() made
+    game.play(rebuilt, 1)
+    assert checked[-1] is rebuilt and len(checked) == 3

@@ -200,8 +200,11 @@ class Game(DrawingHooks, ABC):
         """:meth:`check_state`, skipped for the very object (``is``, not ``==``) this game checked last.
 
         The game loop hands each position to an agent (which checks it) and then to :meth:`play`
-        (which would check it again); states are immutable, so the second check is skipped. A
-        state equal to that one but another object (a foreign tuple, a float field) is checked.
+        (which would check it again); states are immutable, so the second check is skipped. The
+        position :meth:`play` returns counts as checked too: a legal move from a checked position
+        reaches a position of the game (:func:`mctslab.check_game` checks every position of its
+        random games), so replaying a game's moves checks its first position only. A state
+        equal to that one but another object (a foreign tuple, a float field) is checked.
 
         Raises:
             InvalidStateError: as :meth:`check_state`.
@@ -240,7 +243,9 @@ class Game(DrawingHooks, ABC):
             if not legal:
                 raise IllegalMoveError(f"move {move} is illegal: the game is over, there are no legal moves")
             raise IllegalMoveError(f"move {move} is illegal here; legal moves: {', '.join(map(str, legal))}")
-        return self.apply(state, move)
+        after = self.apply(state, move)
+        self._checked = (after,)  # a legal move from a checked position reaches a position of this game
+        return after
 
     def returns(self, state: State) -> tuple[float, ...]:
         """Per-player returns of a finished game, one entry per player, each in [0, 1].

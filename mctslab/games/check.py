@@ -35,7 +35,8 @@ def _fail(game: Game, moves: list[int], rule: str) -> GameContractError:
 def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 10_000) -> None:
     """Check ``game`` against the interface contract; raise on the first violation.
 
-    Plays ``games`` seeded random games and checks at every position: the state is
+    Plays ``games`` seeded random games and checks at every position: ``check_state``
+    accepts it (:meth:`~Game.play` takes the positions it returns as checked); the state is
     hashable and equal to itself rebuilt by :meth:`~Game.state_from_moves`; ``to_move``
     is 0 or 1; ``legal_moves`` is a sorted tuple of distinct ints, empty exactly when
     the game is over; ``play`` returns a new state and leaves the old one unchanged,
@@ -113,6 +114,10 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     for number in range(games):
         state, moves = initial, []
         while True:
+            try:  # play() takes the positions it returns as checked: every one is checked here once
+                game.check_state(state)
+            except InvalidStateError as err:
+                raise _fail(game, moves, f"check_state() refuses a position play() reached: {err}") from None
             _check_position(game, state, moves, rng)
             fault = information_fault(game, state, moves, sample_rng, seen)
             if fault:
