@@ -12,8 +12,10 @@ each test process takes Python's own handler back (:func:`take_back_ctrl_c`, bel
 
 from __future__ import annotations
 
+import json
 import math
 import signal
+from pathlib import Path
 
 import game_for_tests  # noqa: F401  (registers the test-only game "race")
 import pytest
@@ -36,6 +38,46 @@ def take_back_ctrl_c() -> bool:
 
 
 take_back_ctrl_c()  # each worker imports this file in its main thread
+
+FILE_COSTS = Path(__file__).with_name("file_costs.json")
+"""Seconds each test file and notebook took in a full run (a worker's wall time), heaviest first.
+
+Refreshed with ``./run test --file-costs tests/file_costs.json``. A file missing from it costs 0."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--file-costs", metavar="PATH", help="write each test file's seconds (summed durations) to PATH as JSON"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The heaviest files first (:data:`FILE_COSTS`), each file's tests in their own order.
+
+    ``./run test`` hands whole files to its workers in this order (``--dist loadfile
+    --no-loadscope-reorder``), so no worker starts a long file while the others run out of work.
+    """
+    costs = json.loads(FILE_COSTS.read_text()) if FILE_COSTS.exists() else {}
+    first: dict[str, int] = {}
+    for i, item in enumerate(items):
+        first.setdefault(item.nodeid.split("::")[0], i)
+    items.sort(key=lambda item: (-costs.get(item.nodeid.split("::")[0], 0), first[item.nodeid.split("::")[0]]))
+
+
+_SECONDS: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Sum each file's durations (setup, call, teardown), for ``--file-costs``."""
+    name = report.nodeid.split("::")[0]
+    _SECONDS[name] = _SECONDS.get(name, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    path = session.config.getoption("--file-costs")
+    if path and not hasattr(session.config, "workerinput"):  # the controller: it has every worker's reports
+        costs = {name: round(s) for name, s in sorted(_SECONDS.items(), key=lambda kv: (-round(kv[1]), kv[0]))}
+        Path(path).write_text(json.dumps({n: s for n, s in costs.items() if s >= 2}, indent=0) + "\n")
 
 
 def registered_games(handled_by: str | None = None) -> list[str]:
