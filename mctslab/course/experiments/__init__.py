@@ -8,6 +8,8 @@ The notebooks import them and assert on their results; :mod:`mctslab.course.figu
   (notebooks 03 and 05);
 * :mod:`.curves`: :class:`Curve`, results against the budget, and :func:`budget_curve`
   with seats fixed (notebook 08);
+* :mod:`.stored_counts`: a seeded run kept as the counts of its chunks, read back instead of
+  played again (notebook 08's stored runs);
 * :mod:`.improvements`: MCTS-Solver, RAVE, transpositions and decisive playouts against
   plain UCT (notebook 09);
 * :mod:`.alphazero`, :mod:`.alphazero_exact` and :mod:`.alphazero_selfplay`: PUCT with the

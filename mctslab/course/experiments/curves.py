@@ -6,18 +6,28 @@ plays one agent against a fixed opponent at a list of budgets, seats fixed (Raci
 tables, notebook 08); :func:`mctslab.course.experiments.strength.strength_curves` plays with
 seats alternating (notebooks 03 and 05). :func:`mctslab.course.figures.plots.plot_curves`
 draws them.
+
+Given a ``folder``, :func:`budget_curve` keeps each point's counts there chunk by chunk
+(:data:`CURVES_FILE`, :mod:`mctslab.course.experiments.stored_counts`) and reads them back
+instead of playing again: the same numbers, since each game is seeded by its place.
 """
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from ...tournament import Outcomes, game_seed, play_match
+from .stored_counts import match_chunks, match_header, stored_counts
+
+CURVES_FILE = "budget_curves.json"
+"""The stored counts of :func:`budget_curve`'s points, in the ``folder`` it is given."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,7 @@ def budget_curve(
     executor: Executor | None = None,
     workers: int | None = None,
     progress: bool = False,
+    folder: str | os.PathLike | None = None,
 ) -> Curve:
     """Play the agent at each budget against ``opponent`` from a fixed seat.
 
@@ -78,13 +89,18 @@ def budget_curve(
             same agent at the same seat gets the same games in every curve.
         executor: any ``concurrent.futures`` executor (default: a process pool).
         workers: processes for the default pool (``None``: every core; 1: none).
-        progress: show a progress bar per point.
+        progress: show a progress bar per point (not with ``folder``).
+        folder: where the points' counts are kept, in ``folder/``:data:`CURVES_FILE`, one
+            run per point named ``"<spec> as <seat> vs <opponent>, <game>, seed <seed>"``:
+            the chunks stored there are read, only the missing ones are played. ``None``:
+            play everything, keep nothing. The curve is the same either way.
 
     Returns:
         A :class:`Curve`.
 
     Raises:
-        ValueError: if ``specs`` and ``xs`` differ in length, or ``seat`` is not x or o.
+        ValueError: if ``specs`` and ``xs`` differ in length, or ``seat`` is not x or o; with
+            ``folder``, if it holds another run under a point's name.
     """
     if len(specs) != len(xs):
         raise ValueError(f"specs and xs must have the same length, got {len(specs)} and {len(xs)}")
@@ -93,13 +109,21 @@ def budget_curve(
     results = []
     for spec in specs:
         point_seed = game_seed(seed, (zlib.crc32(f"{spec}|{seat}|{opponent}".encode()),))
+        seats = "a-first" if seat == "x" else "b-first"
+        if folder is not None:
+            header = match_header(game, spec, opponent, point_seed, seats, "outcomes")
+            chunks = match_chunks(game, spec, opponent, point_seed, seats, executor=executor, workers=workers)
+            run = f"{spec} as {seat} vs {opponent}, {game}, seed {seed}"
+            a_wins, b_wins, draws = stored_counts(Path(folder) / CURVES_FILE, run, header, games, chunks)
+            results.append(Outcomes(a_wins, draws, b_wins))
+            continue
         match = play_match(
             game,
             spec,
             opponent,
             games,
             point_seed,
-            seats="a-first" if seat == "x" else "b-first",
+            seats=seats,
             executor=executor,
             workers=workers,
             progress=progress,

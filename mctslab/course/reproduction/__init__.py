@@ -15,6 +15,9 @@
   every game, and of their defect ablation (stored in ``data/exact_rows.json``);
 * :mod:`.ablation`: window 3 as O with each defect switched off or on alone, 10,000 seeded
   games per variant (stored in ``data/ablation_w3-o.json``; resumable).
+* :mod:`.stored`: notebook 08's table, planned rows and budget curves, stored as per-chunk
+  counts (``data/reproduction_rows.json``, ``data/budget_curves.json``; resumable), which the
+  notebook reads instead of playing its games again.
 
 Win rate against the playout budget: :func:`mctslab.course.experiments.curves.budget_curve`.
 

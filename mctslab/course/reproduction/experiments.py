@@ -4,14 +4,21 @@
 and returns a :class:`~mctslab.course.reproduction.table.ReproductionTable`;
 :func:`without_each_defect` switches the paper's defects off one at a time, to see which
 one moves which number. Seats are fixed, as in the paper: agent X always moves first.
+
+Given a ``folder``, :func:`measure` and :func:`reproduce` keep each run's counts there, chunk by
+chunk (:data:`ROWS_FILE`, :mod:`mctslab.course.experiments.stored_counts`), and read them back
+instead of playing again: the same numbers, since every game and trial is seeded by its place.
+Notebook 08's stored runs: :mod:`mctslab.course.reproduction.stored`.
 """
 
 from __future__ import annotations
 
+import os
 import zlib
-from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -20,11 +27,16 @@ from ...agents import canonical_spec
 from ...games import make_game
 from ...tournament import game_seed, play_match
 from ...tournament.factory import build
+from ...tournament.match import seed_header
 from ...tournament.runner import available_cores
+from ..experiments.stored_counts import match_chunks, match_header, outcome_counts, pool_for, stored_counts
 from .agent import DEFECTS, PROCEDURES
 from .exact_rows import load_exact
 from .rows import PAPER_ROWS, Row
 from .table import Measurement, ReproductionTable
+
+ROWS_FILE = "reproduction_rows.json"
+"""The stored counts of the rows' runs, in a ``folder`` given to :func:`measure` or :func:`reproduce`."""
 
 
 def row_seed(seed: int, row: Row, procedure: str) -> np.random.SeedSequence:
@@ -88,6 +100,7 @@ def measure(
     executor: Executor | None = None,
     workers: int | None = None,
     progress: bool = False,
+    folder: str | os.PathLike | None = None,
 ) -> Measurement:
     """Play ``row`` under ``procedure`` (``"paper"`` or ``"corrected"``) for ``games`` games or trials.
 
@@ -95,13 +108,22 @@ def measure(
     like: a ``"centre"`` row counts X's first moves in the centre, a ``"centre-held"`` row
     what Racioppo 2020's In [150] counts (X holds the centre when the game ends).
 
+    With ``folder``, the run's counts are kept in ``folder/``:data:`ROWS_FILE` chunk by chunk,
+    under the name ``"<row key> <procedure>"`` (``"fixed"`` for rows without a procedure):
+    the chunks stored there are read, only the missing ones are played (``progress`` is then
+    ignored). The counts are those of a run without ``folder``.
+
     Raises:
-        ValueError: for an unknown procedure or row kind, or ``games < 1``.
+        ValueError: for an unknown procedure or row kind, or ``games < 1``; with ``folder``,
+            if it holds another run under that name.
     """
     if procedure not in PROCEDURES:
         raise ValueError(f"procedure must be one of {', '.join(PROCEDURES)}, got {procedure!r}")
     x, o = row.agents(procedure)
-    seed_seq = row_seed(seed, row, procedure if row.uses_procedure else "fixed")
+    stream = procedure if row.uses_procedure else "fixed"
+    seed_seq = row_seed(seed, row, stream)
+    if folder is not None:
+        return _stored_measure(row, procedure, stream, games, seed_seq, Path(folder) / ROWS_FILE, executor, workers)
     if row.kind == "centre":
         return Measurement(procedure, _centre_trials(x, games, seed_seq, executor, workers), "first move")
     if row.kind not in ("outcomes", "centre-held"):
@@ -114,6 +136,57 @@ def measure(
         return Measurement(procedure, (held, result.games - held), "held at the end")
     o_ = result.outcomes
     return Measurement(procedure, (o_.wins, o_.losses, o_.draws))
+
+
+def _held_centre(results) -> tuple[int, int]:
+    """``(games X ends holding the centre, the others)``: Racioppo 2020's In [150] statistic."""
+    held = sum(4 in r.moves[0::2] for r in results)
+    return (held, len(results) - held)
+
+
+def _centre_chunks(agent: str, seed: np.random.SeedSequence, executor: Executor | None, workers: int | None):
+    """Computes chunks of :func:`centre_first_rate` trials, on a pool when there is one (as they finish)."""
+
+    def compute(spans: Sequence[tuple[int, int]]) -> Iterator[tuple[tuple[int, int], tuple[int, int]]]:
+        with pool_for(executor, workers) as pool:
+            if pool is None:
+                for start, stop in spans:
+                    yield (start, stop), centre_first_rate(agent, stop - start, seed, start)
+                return
+            parts = {
+                pool.submit(centre_first_rate, agent, stop - start, seed, start): (start, stop) for start, stop in spans
+            }
+            for part in as_completed(parts):
+                yield parts[part], part.result()
+
+    return compute
+
+
+def _stored_measure(
+    row: Row,
+    procedure: str,
+    stream: str,
+    games: int,
+    seed: np.random.SeedSequence,
+    path: Path,
+    executor: Executor | None,
+    workers: int | None,
+) -> Measurement:
+    """:func:`measure` with its counts kept in ``path`` chunk by chunk (the same counts)."""
+    x, o = row.agents(procedure)
+    run = f"{row.key} {stream}"
+    if row.kind == "centre":
+        header = {"kind": "centre", "agent": x, "seed": seed_header(seed), "counted": "first move in the centre"}
+        counts = stored_counts(path, run, header, games, _centre_chunks(x, seed, executor, workers))
+        return Measurement(procedure, counts, "first move")
+    if row.kind not in ("outcomes", "centre-held"):
+        raise ValueError(f"unknown row kind {row.kind!r}")
+    held = row.kind == "centre-held"
+    header = match_header("tictactoe", x, o, seed, "a-first", "X ends holding the centre" if held else "outcomes")
+    count = _held_centre if held else outcome_counts  # (held, not held) or (X wins, O wins, draws)
+    compute = match_chunks("tictactoe", x, o, seed, "a-first", count, executor=executor, workers=workers)
+    counts = stored_counts(path, run, header, games, compute)
+    return Measurement(procedure, counts, "held at the end") if held else Measurement(procedure, counts)
 
 
 def without_each_defect(
@@ -170,6 +243,7 @@ def reproduce(
     executor: Executor | None = None,
     workers: int | None = None,
     progress: bool = True,
+    folder: str | os.PathLike | None = None,
 ) -> ReproductionTable:
     """Re-run Racioppo 2020's rows under each procedure, beside their exact values where known.
 
@@ -188,9 +262,14 @@ def reproduce(
         executor: any ``concurrent.futures`` executor for the games (default: a process pool).
         workers: processes for the default pool (``None``: every core; 1: none).
         progress: show a progress bar over rows.
+        folder: where the runs' counts are kept (see :func:`measure`): what is stored there
+            is read, only the missing chunks are played. ``None``: play everything, keep nothing.
 
     Returns:
-        A :class:`ReproductionTable`.
+        A :class:`ReproductionTable`: the same with or without ``folder``.
+
+    Raises:
+        ValueError: with ``folder``, if it holds another run under a row's name.
     """
     stored = load_exact()["rows"]
     exact = {(row.key, p): stored[row.key][p] for row in rows if row.key in stored for p in procedures}
@@ -205,5 +284,7 @@ def reproduce(
                 continue
         cheap = row.x == row.o == "random" or row.kind == "centre"
         n = max(games, min_cheap_games) if cheap else games
-        table.measured[(row.key, procedure)] = measure(row, procedure, n, seed, executor=executor, workers=workers)
+        table.measured[(row.key, procedure)] = measure(
+            row, procedure, n, seed, executor=executor, workers=workers, folder=folder
+        )
     return table
