@@ -35,30 +35,57 @@ def search_policy(agent: ISMCTS, final: str = "visits") -> dict[Hashable, dict[i
             ``NORMALIZED_VISIT_COUNT``), or ``"max"``, probability 1 on the move played
             (its ``MAX_VISIT_COUNT``).
     """
+    return search_policies(agent, (final,))[final]
+
+
+FINALS = ("visits", "max")
+"""How a search's root becomes a policy (see :func:`search_policy`)."""
+
+
+def search_policies(agent: ISMCTS, finals: Iterable[str] = FINALS) -> dict[str, dict[Hashable, dict[int, Fraction]]]:
+    """:func:`search_policy` for each of ``finals``, from one search per information state.
+
+    Raises:
+        ValueError: for a final other than those of :data:`FINALS`.
+    """
+    finals = tuple(finals)
+    unknown = [f for f in finals if f not in FINALS]
+    if unknown:
+        raise ValueError(f"final must be one of {', '.join(map(repr, FINALS))}, got {unknown[0]!r}")
     game = Kuhn()
-    policy = {}
+    policies: dict[str, dict[Hashable, dict[int, Fraction]]] = {final: {} for final in finals}
     for key in KEYS:
-        state = exact.representative(key)
-        analysis = agent.analyse(game, state)
-        if final == "max":
-            policy[key] = {m: Fraction(int(m == analysis.move)) for m in (0, 1)}
-        else:
-            total = sum(s.visits for s in analysis.stats)
-            policy[key] = {s.move: Fraction(s.visits, total) for s in analysis.stats}
-    return policy
+        analysis = agent.analyse(game, exact.representative(key))
+        total = sum(s.visits for s in analysis.stats)
+        for final in finals:
+            if final == "max":
+                policies[final][key] = {m: Fraction(int(m == analysis.move)) for m in (0, 1)}
+            else:
+                policies[final][key] = {s.move: Fraction(s.visits, total) for s in analysis.stats}
+    return policies
 
 
 def ismcts_exploitability(
     budgets: Iterable[int], seeds: Iterable[int], c: float = 2**0.5, final: str = "visits"
 ) -> dict[int, list[Fraction]]:
     """Exact exploitability (chips) of ISMCTS's policy at each budget, one value per seed."""
-    seeds = list(seeds)
-    return {
-        budget: [
-            exact.exploitability(search_policy(ISMCTS(iterations=budget, c=c, seed=seed), final)) for seed in seeds
-        ]
-        for budget in budgets
-    }
+    return ismcts_exploitabilities(budgets, seeds, c, (final,))[final]
+
+
+def ismcts_exploitabilities(
+    budgets: Iterable[int], seeds: Iterable[int], c: float = 2**0.5, finals: Iterable[str] = FINALS
+) -> dict[str, dict[int, list[Fraction]]]:
+    """:func:`ismcts_exploitability` for each of ``finals``, searching once for all of them."""
+    finals, seeds = tuple(finals), list(seeds)
+    curves: dict[str, dict[int, list[Fraction]]] = {final: {} for final in finals}
+    for budget in budgets:
+        for final in finals:
+            curves[final][budget] = []
+        for seed in seeds:
+            policies = search_policies(ISMCTS(iterations=budget, c=c, seed=seed), finals)
+            for final in finals:
+                curves[final][budget].append(exact.exploitability(policies[final]))
+    return curves
 
 
 def world_votes(key: Hashable) -> dict[int, int]:
