@@ -1,7 +1,7 @@
 """Notebooks 03 and 05's stored runs: complete, a sample re-derived from its seeds, and made from nothing.
 
 The notebooks read their matches, round robins and decisions from ``notebooks/data/<notebook>/``
-and play only what is missing (:func:`~mctslab.course.experiments.strength.stored_match`,
+and play only what is missing (:func:`~mctslab.course.experiments.strength.kept_match`,
 ``round_robin(out=...)``, :mod:`mctslab.course.experiments.decisions_store`). These tests hold
 the stored files to what the notebooks need and to what the code plays from the same seeds.
 The constants below are the notebooks' configuration cells' (``SCALE = 1``).
@@ -21,7 +21,7 @@ from mctslab.agents import UCT, canonical_spec
 from mctslab.course.experiments import PERFECT, budget_agent, decision_quality, strength_curves, uct_grid
 from mctslab.course.experiments.decisions import monte_carlo_makers, sample_positions
 from mctslab.course.experiments.decisions_store import decide, decisions_file, read_chunks, run_header
-from mctslab.course.experiments.strength import match_file, round_robin_file, stored_match
+from mctslab.course.experiments.strength import kept_match, match_file, round_robin_file
 from mctslab.tournament import game_seed, play_match
 from mctslab.tournament.match import a_moves_first
 from mctslab.tournament.records import GameTask
@@ -227,7 +227,7 @@ def test_an_interrupted_decisions_file_is_resumed_and_another_runs_refused(tmp_p
 def test_a_stored_match_is_the_match_played_and_a_round_robin_file_is_named_by_its_agents(tmp_path):
     match = "tictactoe", "random", "flat:playouts=2", 3, 9
     fresh = play_match(*match, workers=1, progress=False)
-    played, read = stored_match(*match, tmp_path), stored_match(*match, tmp_path)
+    played, read = kept_match(*match, tmp_path), kept_match(*match, tmp_path)
     assert [r.moves for r in played.results] == [r.moves for r in read.results] == [r.moves for r in fresh.results]
     assert read.resumed == 3 and read.outcomes == fresh.outcomes  # read back, nothing played
     pair, other = ["random", "minimax"], ["random", "uct"]

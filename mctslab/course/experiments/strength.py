@@ -7,7 +7,7 @@ minimax's moves from a cached enumeration, so thousands of games cost seconds.
 
 Stored runs: given a ``folder``, each match (a curve's point, a grid's cell) is one results
 file there (:func:`match_file`), read back when it is finished and resumed otherwise
-(:func:`stored_match`), so a notebook replays nothing it has stored and an interrupted run
+(:func:`kept_match`), so a notebook replays nothing it has stored and an interrupted run
 loses nothing; :func:`round_robin_file` names a round robin's file the same way. The
 notebooks' stored runs are in ``notebooks/data/<notebook>/``: delete that folder and run the
 notebook to regenerate them.
@@ -75,7 +75,7 @@ def round_robin_file(
     return Path(folder) / f"round-robin_{name}_seed-{_seed_name(seed)}_{digest}.jsonl"
 
 
-def stored_match(
+def kept_match(
     game: str | Game,
     spec: str,
     opponent: AgentLike,
@@ -151,7 +151,7 @@ def strength_curves(
         engine: every agent's engine (see :func:`budget_agent`): ``"compiled"`` plays the same
             players faster, with other random numbers.
         progress: show a ``tqdm`` progress bar counting the curves' points (matches).
-        folder: where the matches are stored (one results file each, see :func:`stored_match`):
+        folder: where the matches are stored (one results file each, see :func:`kept_match`):
             finished ones are read, the others played or resumed; ``None``: play them all, keep nothing.
 
     Returns:
@@ -164,7 +164,7 @@ def strength_curves(
         for i, budget in enumerate(budgets):
             spec = budget_agent(kind, budget, engine)
             point_seed = game_seed(seed, (k, i))
-            outcomes.append(stored_match(game, spec, opponent, games, point_seed, folder, executor, workers).outcomes)
+            outcomes.append(kept_match(game, spec, opponent, games, point_seed, folder, executor, workers).outcomes)
             bar.update()
         specs = tuple(budget_agent(kind, budget, engine) for budget in budgets)
         curves[label] = Curve(label, tuple(budgets), tuple(outcomes), canonical_spec(opponent), specs)
@@ -216,7 +216,7 @@ def uct_grid(
     ``engine="compiled"`` plays UCT on the compiled engine (:mod:`mctslab.engine`): the same
     player, faster, so more games fit in the same time. ``progress=True`` shows a ``tqdm``
     progress bar counting the grid's cells (matches). With ``folder``, each cell's match is stored
-    there (:func:`stored_match`): finished ones are read, the others played or resumed.
+    there (:func:`kept_match`): finished ones are read, the others played or resumed.
     """
     rows = []
     bar = tqdm(total=len(cs) * len(budgets), desc="UCT grid", unit="cell", disable=not progress)
@@ -224,7 +224,7 @@ def uct_grid(
         row = []
         for j, budget in enumerate(budgets):
             spec = UCT(iterations=budget, c=c, engine=engine).spec
-            cell = stored_match(game, spec, opponent, games, game_seed(seed, (i, j)), folder, executor, workers)
+            cell = kept_match(game, spec, opponent, games, game_seed(seed, (i, j)), folder, executor, workers)
             row.append(cell.outcomes)
             bar.update()
         rows.append(tuple(row))
