@@ -107,7 +107,7 @@ def assert_same_game(stored: dict, fresh) -> None:
 def test_every_stored_run_of_notebook_05_is_complete_and_nothing_else_is_there():
     expected = {}
     for a, b, seed, games in matches_05():
-        expected[match_file(DATA_05, a, b, seed)] = ("match", [a, b], seed, [(0, g) for g in range(games)])
+        expected[match_file(DATA_05, "tictactoe", a, b, seed)] = ("match", [a, b], seed, [(0, g) for g in range(games)])
     for game, agents, games in (("tictactoe", RR_AGENTS, RR_GAMES), ("connect4", C4_AGENTS, C4_GAMES)):
         pairs = list(itertools.combinations(range(len(agents)), 2))
         keys = [(p, g) for p in range(len(pairs)) for g in range(games)]
@@ -122,7 +122,7 @@ def test_every_stored_run_of_notebook_05_is_complete_and_nothing_else_is_there()
 
 @needs_compiled
 def test_every_stored_run_of_notebook_03_is_complete_and_nothing_else_is_there():
-    expected = {match_file(DATA_03, a, b, seed): (a, seed, games) for a, b, seed, games in matches_03()}
+    expected = {match_file(DATA_03, "tictactoe", a, b, seed): (a, seed, games) for a, b, seed, games in matches_03()}
     decisions = {p for p in DATA_03.iterdir() if p.name.startswith("decisions_")}
     assert set(DATA_03.iterdir()) - decisions == set(expected)
     for path, (a, seed, games) in expected.items():
@@ -143,7 +143,7 @@ def test_every_stored_run_of_notebook_03_is_complete_and_nothing_else_is_there()
 # -- re-derived from the seeds -------------------------------------------------------------
 def test_stored_games_of_notebook_05_are_replayed_from_their_seeds():
     curve = budget_agent("uct", 100), PERFECT, game_seed(SEED_05, (3, 2))  # UCT at 100 against perfect play
-    games = stored_games(match_file(DATA_05, *curve))
+    games = stored_games(match_file(DATA_05, "tictactoe", *curve))
     for g in (0, 1):  # the first two games, played again, nothing kept
         assert_same_game(games[0, g], replayed("tictactoe", [curve[:2]], curve[2], 0, g, False))
     pairs = list(itertools.combinations(RR_AGENTS, 2))
@@ -161,7 +161,7 @@ def test_stored_compiled_games_of_notebooks_03_and_05_are_replayed_from_their_se
     replay = SELF_PLAY, SELF_PLAY, SEED_05 + 3
     point = budget_agent("halving", 1600, "compiled"), PERFECT, game_seed(SEED_03, (2, 6))
     for folder, (a, b, seed) in ((DATA_05, cell), (DATA_05, replay), (DATA_03, point)):
-        games = stored_games(match_file(folder, a, b, seed))
+        games = stored_games(match_file(folder, "tictactoe", a, b, seed))
         assert_same_game(games[0, 1], replayed("tictactoe", [(a, b)], seed, 0, 1, False))
 
 

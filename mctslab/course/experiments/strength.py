@@ -44,6 +44,11 @@ def _slug(spec: str) -> str:
     return spec.replace(":", "_").replace(",", "_").replace("=", "-")
 
 
+def _game_name(game: str | Game) -> str:
+    """A game as part of a file name: its name without options (``tictactoe``); the header holds the options."""
+    return make_game(game).spec.split(":")[0]
+
+
 def _seed_name(seed: int | np.random.SeedSequence) -> str:
     """A seed as part of a file name: ``1927`` or, for ``game_seed(1927, (0, 3))``, ``1927-0-3``."""
     if isinstance(seed, np.random.SeedSequence):
@@ -51,14 +56,18 @@ def _seed_name(seed: int | np.random.SeedSequence) -> str:
     return str(seed)
 
 
-def match_file(folder: str | os.PathLike, a: AgentLike, b: AgentLike, seed: int | np.random.SeedSequence) -> Path:
-    """The results file in ``folder`` of the match ``a`` against ``b`` seeded by ``seed``.
+def match_file(
+    folder: str | os.PathLike, game: str | Game, a: AgentLike, b: AgentLike, seed: int | np.random.SeedSequence
+) -> Path:
+    """The results file in ``folder`` of the match ``a`` against ``b`` at ``game`` seeded by ``seed``.
 
-    Named by the two canonical specs and the seed (``fixedbudget_kind-flat_budget-25_vs_perfect_seed-1927-0-0
-    .jsonl``), so a match with other agents or another seed never meets this one's file; the game,
-    seats and agents are checked again against the file's header when it is read.
+    Named by the game, the two canonical specs and the seed, e.g.
+    ``tictactoe_fixedbudget_kind-flat_budget-25_vs_perfect_seed-1927-0-0.jsonl``, so a match of other
+    agents or with another seed never meets this one's file; the game's options, the seats and the
+    agents are checked again against the file's header when it is read.
     """
-    return Path(folder) / f"{_slug(canonical_spec(a))}_vs_{_slug(canonical_spec(b))}_seed-{_seed_name(seed)}.jsonl"
+    name = f"{_game_name(game)}_{_slug(canonical_spec(a))}_vs_{_slug(canonical_spec(b))}_seed-{_seed_name(seed)}"
+    return Path(folder) / f"{name}.jsonl"
 
 
 def round_robin_file(
@@ -66,13 +75,13 @@ def round_robin_file(
 ) -> Path:
     """The results file in ``folder`` of a round robin of ``agents`` at ``game`` seeded by ``seed``.
 
-    Named by the game, the seed and a digest of the agents' specs (``round-robin_tictactoe_seed-1927_<digest>
-    .jsonl``: five specs would make too long a name), so other agents never meet this run's file.
+    Named by the game, the seed and a digest of the agents' specs, e.g.
+    ``round-robin_tictactoe_seed-1927_251461b5e3.jsonl`` (five specs would make too long a name), so
+    other agents never meet this run's file.
     """
     specs = [canonical_spec(a) for a in agents]
     digest = hashlib.sha256(json.dumps(specs).encode()).hexdigest()[:10]
-    name = make_game(game).spec.split(":")[0]
-    return Path(folder) / f"round-robin_{name}_seed-{_seed_name(seed)}_{digest}.jsonl"
+    return Path(folder) / f"round-robin_{_game_name(game)}_seed-{_seed_name(seed)}_{digest}.jsonl"
 
 
 def kept_match(
@@ -94,7 +103,7 @@ def kept_match(
     """
     if folder is None:
         return play_match(game, spec, opponent, games, seed, executor=executor, workers=workers, progress=False)
-    out = match_file(folder, spec, opponent, seed)
+    out = match_file(folder, game, spec, opponent, seed)
     if out.exists():
         try:
             return read_match(game, spec, opponent, games, seed, out=out)
