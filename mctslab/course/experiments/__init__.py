@@ -5,7 +5,8 @@ The notebooks import them and assert on their results; :mod:`mctslab.course.figu
 * :mod:`.decisions`: decisions graded exactly (random play, move choice rates, decision
   quality at a budget; notebooks 02 and 03);
 * :mod:`.strength`: games against a fixed opponent over the budget and UCT's ``c``
-  (notebooks 03 and 05);
+  (notebooks 03 and 05), each match stored in a results file when given a folder;
+* :mod:`.decisions_store`: :func:`decision_quality`'s decisions, stored one budget per line;
 * :mod:`.curves`: :class:`Curve`, results against the budget, and :func:`budget_curve`
   with seats fixed (notebook 08);
 * :mod:`.stored_counts`: a seeded run kept as the counts of its chunks, read back instead of

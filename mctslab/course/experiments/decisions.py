@@ -17,6 +17,7 @@ Games against a fixed opponent are in :mod:`mctslab.course.experiments.strength`
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from ...agents import UCT, Agent, FixedBudget
 from ...exact import best_moves, exact_flat_values, flat_values, move_odds, reachable_states
 from ...games.base import Game, State
 from ...tournament import Outcomes, game_seed, wilson
+from .decisions_store import DecisionsFile, play_chunk, run_header
 
 MakeAgent = Callable[[int, np.random.SeedSequence], Agent]
 """Builds an agent from a budget and a seed, e.g. ``lambda b, s: UCT(iterations=b, seed=s)``."""
@@ -175,7 +177,14 @@ class Quality:
 
 
 def decision_quality(
-    game: Game, positions: Sequence[State], label: str, make: MakeAgent, budgets: Sequence[int], repeats: int, seed: int
+    game: Game,
+    positions: Sequence[State],
+    label: str,
+    make: MakeAgent,
+    budgets: Sequence[int],
+    repeats: int,
+    seed: int,
+    folder: str | os.PathLike | None = None,
 ) -> Quality:
     """Every position, ``repeats`` seeded decisions at each budget: simple regret and perfect-move rate.
 
@@ -189,19 +198,29 @@ def decision_quality(
         seed: the experiment's seed; position ``p``'s ``r``-th decision at budget ``i``
             is seeded by ``(i, p, r)``, whatever the agent, so agents are compared on
             the same positions.
+        folder: where the decisions are stored (one file per agent, one line per budget, see
+            :mod:`.decisions_store`): budgets stored there are read, the others decided and
+            appended; ``None``: decide them all, keep nothing. The numbers are the same.
     """
     truth = [(flat_values(game, s), set(best_moves(game, s))) for s in positions]
+    stored = None
+    if folder is not None:
+        stored = DecisionsFile(folder, run_header(game, positions, label, make, budgets, repeats, seed))
     spent, regret, se, perfect = [], [], [], []
     for i, budget in enumerate(budgets):
+        chunk = None if stored is None else stored.chunks.get(i)
+        if chunk is None:
+            chunk = play_chunk(game, positions, make, budget, i, repeats, seed)
+            if stored is not None:
+                stored.append(i, chunk)
         costs, regrets, good = [], [], []
-        for p, state in enumerate(positions):
-            values, perfect_moves = truth[p]
+        for p, (values, perfect_moves) in enumerate(truth):
             top = max(values.values())
             for r in range(repeats):
-                analysis = make(budget, game_seed(seed, (i, p, r))).analyse(game, state)
-                costs.append(analysis.iterations)
-                regrets.append(top - values[analysis.move])
-                good.append(analysis.move in perfect_moves)
+                move = chunk.moves[p * repeats + r]
+                costs.append(chunk.iterations[p * repeats + r])
+                regrets.append(top - values[move])
+                good.append(move in perfect_moves)
         spent.append(np.mean(costs))
         regret.append(np.mean(regrets))
         se.append(np.std(regrets, ddof=1) / np.sqrt(len(regrets)))

@@ -4,20 +4,32 @@ The experiments of notebook 05 (and section 4 of notebook 03): seeded matches wi
 alternating, whose results are :class:`~mctslab.tournament.Outcomes` with Wilson
 intervals. The default opponent is perfect play (:data:`PERFECT`), which makes exactly
 minimax's moves from a cached enumeration, so thousands of games cost seconds.
+
+Stored runs: given a ``folder``, each match (a curve's point, a grid's cell) is one results
+file there (:func:`match_file`), read back when it is finished and resumed otherwise
+(:func:`kept_match`), so a notebook replays nothing it has stored and an interrupted run
+loses nothing; :func:`round_robin_file` names a round robin's file the same way. The
+notebooks' stored runs are in ``notebooks/data/<notebook>/``: delete that folder and run the
+notebook to regenerate them.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
 
 from ...agents import UCT, FixedBudget, canonical_spec
+from ...games import make_game
 from ...games.base import Game
-from ...tournament import Outcomes, game_seed, play_match
+from ...tournament import MatchResult, Outcomes, ResultsFileError, game_seed, play_match, read_match
 from ...tournament.factory import AgentLike
 from .curves import Curve
 
@@ -27,11 +39,78 @@ PERFECT = "perfect"
 
 
 # -- strength in games -------------------------------------------------------------------
-def _outcomes(
-    game: str | Game, spec: str, opponent: AgentLike, games: int, seed, executor: Executor | None, workers: int | None
-) -> Outcomes:
-    """One point of a curve or grid: ``spec`` against ``opponent``, seats alternating, no progress bar."""
-    return play_match(game, spec, opponent, games, seed, executor=executor, workers=workers, progress=False).outcomes
+def _slug(spec: str) -> str:
+    """A spec as part of a file name: ``uct:iterations=50,c=1.0`` -> ``uct_iterations-50_c-1.0``."""
+    return spec.replace(":", "_").replace(",", "_").replace("=", "-")
+
+
+def _game_name(game: str | Game) -> str:
+    """A game as part of a file name: its name without options (``tictactoe``); the header holds the options."""
+    return make_game(game).spec.split(":")[0]
+
+
+def _seed_name(seed: int | np.random.SeedSequence) -> str:
+    """A seed as part of a file name: ``1927`` or, for ``game_seed(1927, (0, 3))``, ``1927-0-3``."""
+    if isinstance(seed, np.random.SeedSequence):
+        return "-".join(str(x) for x in (seed.entropy, *seed.spawn_key))
+    return str(seed)
+
+
+def match_file(
+    folder: str | os.PathLike, game: str | Game, a: AgentLike, b: AgentLike, seed: int | np.random.SeedSequence
+) -> Path:
+    """The results file in ``folder`` of the match ``a`` against ``b`` at ``game`` seeded by ``seed``.
+
+    Named by the game, the two canonical specs and the seed, e.g.
+    ``tictactoe_fixedbudget_kind-flat_budget-25_vs_perfect_seed-1927-0-0.jsonl``, so a match of other
+    agents or with another seed never meets this one's file; the game's options, the seats and the
+    agents are checked again against the file's header when it is read.
+    """
+    name = f"{_game_name(game)}_{_slug(canonical_spec(a))}_vs_{_slug(canonical_spec(b))}_seed-{_seed_name(seed)}"
+    return Path(folder) / f"{name}.jsonl"
+
+
+def round_robin_file(
+    folder: str | os.PathLike, game: str | Game, agents: Sequence[AgentLike], seed: int | np.random.SeedSequence
+) -> Path:
+    """The results file in ``folder`` of a round robin of ``agents`` at ``game`` seeded by ``seed``.
+
+    Named by the game, the seed and a digest of the agents' specs, e.g.
+    ``round-robin_tictactoe_seed-1927_251461b5e3.jsonl`` (five specs would make too long a name), so
+    other agents never meet this run's file.
+    """
+    specs = [canonical_spec(a) for a in agents]
+    digest = hashlib.sha256(json.dumps(specs).encode()).hexdigest()[:10]
+    return Path(folder) / f"round-robin_{_game_name(game)}_seed-{_seed_name(seed)}_{digest}.jsonl"
+
+
+def kept_match(
+    game: str | Game,
+    spec: str,
+    opponent: AgentLike,
+    games: int,
+    seed: int | np.random.SeedSequence,
+    folder: str | os.PathLike | None = None,
+    executor: Executor | None = None,
+    workers: int | None = 1,
+) -> MatchResult:
+    """``spec`` against ``opponent``, seats alternating, no progress bar.
+
+    Without ``folder`` the games are played and kept nowhere. With it, they go to (and are read
+    back from) :func:`match_file` there: a finished file is read (nothing is played), any other is
+    resumed (:func:`mctslab.play_match` with ``out=``: only the missing games are played). Either
+    way the games are those played afresh with the same seeds.
+    """
+    if folder is None:
+        return play_match(game, spec, opponent, games, seed, executor=executor, workers=workers, progress=False)
+    out = match_file(folder, game, spec, opponent, seed)
+    if out.exists():
+        try:
+            return read_match(game, spec, opponent, games, seed, out=out)
+        except ResultsFileError:  # unfinished (or damaged): play_match resumes it, with its own checks
+            pass
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return play_match(game, spec, opponent, games, seed, executor=executor, workers=workers, out=out, progress=False)
 
 
 def budget_agent(kind: str, budget: int, engine: str = "python") -> str:
@@ -66,6 +145,7 @@ def strength_curves(
     workers: int | None = 1,
     engine: str = "python",
     progress: bool = False,
+    folder: str | os.PathLike | None = None,
 ) -> dict[str, Curve]:
     """Each agent kind against ``opponent`` at each budget, seats alternating.
 
@@ -80,6 +160,8 @@ def strength_curves(
         engine: every agent's engine (see :func:`budget_agent`): ``"compiled"`` plays the same
             players faster, with other random numbers.
         progress: show a ``tqdm`` progress bar counting the curves' points (matches).
+        folder: where the matches are stored (one results file each, see :func:`kept_match`):
+            finished ones are read, the others played or resumed; ``None``: play them all, keep nothing.
 
     Returns:
         Label -> :class:`Curve`.
@@ -90,7 +172,8 @@ def strength_curves(
         outcomes = []
         for i, budget in enumerate(budgets):
             spec = budget_agent(kind, budget, engine)
-            outcomes.append(_outcomes(game, spec, opponent, games, game_seed(seed, (k, i)), executor, workers))
+            point_seed = game_seed(seed, (k, i))
+            outcomes.append(kept_match(game, spec, opponent, games, point_seed, folder, executor, workers).outcomes)
             bar.update()
         specs = tuple(budget_agent(kind, budget, engine) for budget in budgets)
         curves[label] = Curve(label, tuple(budgets), tuple(outcomes), canonical_spec(opponent), specs)
@@ -135,12 +218,14 @@ def uct_grid(
     workers: int | None = 1,
     engine: str = "python",
     progress: bool = False,
+    folder: str | os.PathLike | None = None,
 ) -> Grid:
     """UCT with each ``c`` and each budget against ``opponent`` (perfect play by default), seats alternating.
 
     ``engine="compiled"`` plays UCT on the compiled engine (:mod:`mctslab.engine`): the same
     player, faster, so more games fit in the same time. ``progress=True`` shows a ``tqdm``
-    progress bar counting the grid's cells (matches).
+    progress bar counting the grid's cells (matches). With ``folder``, each cell's match is stored
+    there (:func:`kept_match`): finished ones are read, the others played or resumed.
     """
     rows = []
     bar = tqdm(total=len(cs) * len(budgets), desc="UCT grid", unit="cell", disable=not progress)
@@ -148,7 +233,8 @@ def uct_grid(
         row = []
         for j, budget in enumerate(budgets):
             spec = UCT(iterations=budget, c=c, engine=engine).spec
-            row.append(_outcomes(game, spec, opponent, games, game_seed(seed, (i, j)), executor, workers))
+            cell = kept_match(game, spec, opponent, games, game_seed(seed, (i, j)), folder, executor, workers)
+            row.append(cell.outcomes)
             bar.update()
         rows.append(tuple(row))
     bar.close()
