@@ -8,7 +8,8 @@ random choice comes from ``seed``: decision ``j`` at budget ``i`` is seeded with
 the numbers are the same on any number of processes.
 
 * :func:`random_play_sample`: random games, to set beside :func:`mctslab.exact.random_play_odds`;
-* :func:`choice_rates` and :func:`predicted_flat_choices`: how often an agent picks each move;
+* :func:`choice_rates` and :func:`predicted_flat_choices`: how often an agent picks each move
+  (``choice_rates(..., out=...)`` reads and extends a stored run of its decisions);
 * :func:`decision_quality`: the simple regret and the perfect-move rate of agents on a set
   of positions, at several budgets (notebook 03).
 
