@@ -88,3 +88,9 @@ def test_a_record_file_refuses_a_damaged_line_before_the_last(tmp_path):
     path.write_text("not json\n")
     with pytest.raises(RecordFileError, match="not a header"):
         RecordFile(path, {"kind": "test"}).read()
+    path.write_text("not json")
+    with pytest.raises(RecordFileError, match="not a header"):
+        RecordFile(path, {"kind": "test"}).append([{"a": 3}])
+    path.write_text('{"format":"mctslab-rec')  # stopped while writing the header: started again
+    RecordFile(path, {"kind": "test"}).append([{"a": 3}])
+    assert RecordFile(path, {"kind": "test"}).read() == [{"a": 3}]

@@ -54,7 +54,7 @@ class RecordFile:
         self._end: int | None = None  # bytes of the file known sound (header and whole records)
 
     def read(self) -> list[dict[str, Any]]:
-        """The records stored so far, in file order (none if the file is missing or empty).
+        """The records stored so far, in file order (none if the file is missing, empty or part of a header).
 
         Raises:
             RecordFileError: another run's header, or a damaged line before the last.
@@ -63,7 +63,7 @@ class RecordFile:
             data = self.path.read_bytes()
         except FileNotFoundError:
             data = b""
-        if not data:
+        if _line(self.header).startswith(data):  # empty, or stopped while writing its header: nothing to read
             self._end = 0
             return []
         lines = data.split(b"\n")
@@ -84,7 +84,7 @@ class RecordFile:
                 raise RecordFileError(f"{self.path}, line {number}: {err}") from None
             records.append(record)
             end += len(raw) + 1
-        self._end = min(end, len(data))
+        self._end = end
         return records
 
     def _check_header(self, raw: bytes) -> None:
