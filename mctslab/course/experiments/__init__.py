@@ -15,7 +15,10 @@ The notebooks import them and assert on their results; :mod:`mctslab.course.figu
   plain UCT (notebook 09);
 * :mod:`.alphazero`, :mod:`.alphazero_exact` and :mod:`.alphazero_selfplay`: PUCT with the
   shipped network against UCT and against perfect play (exactly, where it can be), and the
-  self-play its value learned from (notebook 10).
+  self-play its value learned from (notebook 10);
+* :mod:`.nested`: Nested Monte Carlo Search against exact answers (notebook 12c);
+* :mod:`.seeded_records`: the resumable files of seeded records in which the stored runs of
+  experiments that are not matches are kept (notebooks 02 and 12c).
 
 Racioppo 2020's reproduction (its procedure, rows and table) is :mod:`mctslab.course.reproduction`.
 """

@@ -8,7 +8,8 @@ random choice comes from ``seed``: decision ``j`` at budget ``i`` is seeded with
 the numbers are the same on any number of processes.
 
 * :func:`random_play_sample`: random games, to set beside :func:`mctslab.exact.random_play_odds`;
-* :func:`choice_rates` and :func:`predicted_flat_choices`: how often an agent picks each move;
+* :func:`choice_rates` and :func:`predicted_flat_choices`: how often an agent picks each move
+  (``choice_rates(..., out=...)`` reads and extends a stored run of its decisions);
 * :func:`decision_quality`: the simple regret and the perfect-move rate of agents on a set
   of positions, at several budgets (notebook 03).
 
@@ -29,7 +30,9 @@ from ...agents import UCT, Agent, FixedBudget
 from ...exact import best_moves, exact_flat_values, flat_values, move_odds, reachable_states
 from ...games.base import Game, State
 from ...tournament import Outcomes, game_seed, wilson
+from ...tournament.match import seed_header
 from .decisions_store import DecisionsFile, play_chunk, run_header
+from .seeded_records import Appender, RecordFile, RecordFileError, indexed
 
 MakeAgent = Callable[[int, np.random.SeedSequence], Agent]
 """Builds an agent from a budget and a seed, e.g. ``lambda b, s: UCT(iterations=b, seed=s)``."""
@@ -82,9 +85,19 @@ class ChoiceRates:
 
 
 def choice_rates(
-    game: Game, state: State, make: MakeAgent, budgets: Sequence[int], decisions: int, seed: int, progress: bool = False
+    game: Game,
+    state: State,
+    make: MakeAgent,
+    budgets: Sequence[int],
+    decisions: int,
+    seed: int,
+    progress: bool = False,
+    out: str | os.PathLike | None = None,
 ) -> ChoiceRates:
     """Let a freshly seeded agent choose a move in ``state``, ``decisions`` times at each budget.
+
+    Decision ``j`` at ``budgets[i]`` is made by ``make(budgets[i], game_seed(seed, (i, j)))``,
+    so it does not depend on the other decisions, on their order or on ``decisions``.
 
     Args:
         game: the game.
@@ -94,16 +107,72 @@ def choice_rates(
         decisions: decisions per budget, >= 1.
         seed: the experiment's seed.
         progress: show a ``tqdm`` progress bar counting the decisions.
+        out: a stored run (:class:`~mctslab.course.experiments.seeded_records.RecordFile`):
+            the decisions it holds are read, the missing ones made and appended, so an
+            interrupted run resumes and a finished one is only read. Its header names the
+            game, the position, its moves, the budgets, the agent at each budget (its spec)
+            and the seed; a file of another run is refused. ``None`` (the default): make
+            every decision, store nothing.
+
+    Raises:
+        RecordFileError: if ``out`` holds another run or a damaged record (see
+            :mod:`~mctslab.course.experiments.seeded_records`).
     """
     moves = game.legal_moves(state)
     index = {m: j for j, m in enumerate(moves)}
     counts = np.zeros((len(budgets), len(moves)), dtype=int)
+    store = None if out is None else RecordFile(out, choices_header(game, state, make, budgets, seed))
+    stored = {} if store is None else stored_choices(store, len(moves))
     with tqdm(total=len(budgets) * decisions, desc="decisions", disable=not progress) as bar:
         for i, budget in enumerate(budgets):
+            new = Appender(store, {"budget": i}, "picks", CHOICES_PER_RECORD)
             for j in range(decisions):
-                counts[i, index[make(budget, game_seed(seed, (i, j))).select_move(game, state)]] += 1
+                pick = stored.get((i, j))
+                if pick is None:
+                    pick = index[make(budget, game_seed(seed, (i, j))).select_move(game, state)]
+                    new.add(j, pick)
+                counts[i, pick] += 1
                 bar.update()
+            new.flush()
     return ChoiceRates(tuple(budgets), moves, counts)
+
+
+CHOICES_PER_RECORD = 100
+"""Decisions per record of a stored run of :func:`choice_rates`: a run stopped loses at most as many."""
+
+
+def choices_header(game: Game, state: State, make: MakeAgent, budgets: Sequence[int], seed: int) -> dict:
+    """What identifies a stored run of :func:`choice_rates` (its file's header).
+
+    The agent at each budget is named by its spec (an agent without one, by its class), as
+    built for that budget's first decision.
+    """
+    agents = [make(b, game_seed(seed, (i, 0))) for i, b in enumerate(budgets)]
+    return {
+        "kind": "choice_rates",
+        "game": getattr(game, "spec", type(game).__name__),
+        "state": repr(state),
+        "moves": [game.move_text(m) for m in game.legal_moves(state)],
+        "budgets": list(budgets),
+        "agents": [getattr(a, "spec", type(a).__name__) for a in agents],
+        "seed": seed_header(seed),
+    }
+
+
+def stored_choices(store: RecordFile, moves: int) -> dict[tuple[int, int], int]:
+    """The decisions of a stored run of :func:`choice_rates`: ``(budget index, decision) -> index of the move``.
+
+    Each record is ``{"budget": i, "first": j, "picks": [...]}``: the moves (as indices into
+    the header's ``moves``) of decisions ``j, j + 1, ...`` at the ``i``-th budget.
+
+    Raises:
+        RecordFileError: a damaged record (:func:`~.seeded_records.indexed`), or a move that
+            is not one of the ``moves`` legal moves.
+    """
+    found = indexed(store.read(), "budget", "picks")
+    if not all(isinstance(p, int) and 0 <= p < moves for p in found.values()):
+        raise RecordFileError(f"{store.path}: a stored move is not one of the position's {moves} moves")
+    return found
 
 
 def predicted_flat_choices(game: Game, state: State, playouts: int, trials: int, seed: int) -> dict[int, float]:
