@@ -251,3 +251,40 @@ def test_a_test_run_started_with_ctrl_c_ignored_takes_it_back():
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
     )
     assert done.stdout == "True\nTrue\n", done.stdout + done.stderr
+
+
+def test_the_worker_the_system_killed_is_named_however_late_the_pool_reaps_it(monkeypatch):
+    """The pool's manager thread reaps the workers (``waitpid``) and stores their exit codes a moment later;
+    the run once read them in that moment, found the killed worker's code unknown and blamed the pool's own
+    SIGTERM (a busy machine makes the moment long: here it is made half a second, in that thread only)."""
+    import threading
+    from concurrent.futures import process as futures_process
+    from multiprocessing import active_children, popen_fork
+
+    from mctslab.tournament.workers import RunIncomplete
+
+    real_poll = popen_fork.Popen.poll
+
+    def late_reap(self, flag=os.WNOHANG):
+        if self.returncode is None and isinstance(threading.current_thread(), futures_process._ExecutorManagerThread):
+            pid, status = os.waitpid(self.pid, flag)
+            if pid == self.pid:
+                time.sleep(0.5)
+                self.returncode = os.waitstatus_to_exitcode(status)
+            return self.returncode
+        return real_poll(self, flag)
+
+    monkeypatch.setattr(popen_fork.Popen, "poll", late_reap)
+
+    def kill_a_worker():
+        assert _wait_until(lambda: len(active_children()) == 2, 60), "the pool never started"
+        time.sleep(0.3)
+        os.kill(active_children()[0].pid, signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_a_worker)
+    killer.start()
+    try:
+        with pytest.raises(RunIncomplete, match=r"a worker process \(pid \d+\) was killed by SIGKILL"):
+            play_match("tictactoe", SPEC_A, SPEC_B, games=400, seed=SEED, workers=2, batch_size=3, progress=False)
+    finally:
+        killer.join(60)

@@ -326,8 +326,10 @@ def _run_on_pool(run: Run, batches: list[list[GameTask]], collect: Collect, n_wo
     except BrokenProcessPool:
         processes = _processes(pool)
         _collect_finished([f for f in futures if f not in collected], collect)
+        _settle(pool)
+        reason = _how_died(processes)
         _kill_workers(processes)
-        raise WorkerLost(_how_died(processes)) from None
+        raise WorkerLost(reason) from None
     except BaseException:
         _kill_workers(_processes(pool))
         raise
@@ -349,6 +351,24 @@ def _collect_finished(futures: list[Future], collect: Collect) -> None:
     for future in futures:
         if future.done() and not future.cancelled() and future.exception() is None:
             collect(future.result()[0])
+
+
+SETTLE_SECONDS = 10.0
+"""How long a broken pool's manager thread may take to end its workers and reap them."""
+
+
+def _settle(pool: ProcessPoolExecutor) -> None:
+    """Wait for a broken pool's manager thread to end the other workers and reap them all.
+
+    It reaps each worker (``waitpid``) and stores its exit code a moment later; read from this
+    thread in between, a killed worker's code would be lost (``waitpid`` finds no child), and a
+    busy machine makes that moment long: the run then blamed the pool's own SIGTERM. Once the
+    thread has ended, every code is stored. At most :data:`SETTLE_SECONDS`: a worker that does
+    not end is killed after (:func:`_kill_workers`).
+    """
+    thread = getattr(pool, "_executor_manager_thread", None)
+    if thread is not None:
+        thread.join(SETTLE_SECONDS)
 
 
 def _how_died(processes: list) -> str:
