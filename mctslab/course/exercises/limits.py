@@ -45,7 +45,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tqdm.auto import tqdm
@@ -153,6 +153,8 @@ class TimeLimitExceeded(BaseException):
         clock: ``"CPU"`` (the code computed for too long) or ``"wall"`` (the backstop:
             the code waited, blocked, for too long).
         used: the CPU seconds the code had used when a wall-clock backstop stopped it (None for ``"CPU"``).
+        samples: when the CPU limit ran out, the stacks its ticks found, one every :data:`TICK` of
+            CPU time: where the time went (``(file, function)`` pairs, innermost first).
     """
 
     def __init__(self, part: str, seconds: float, clock: str = CPU, used: float | None = None) -> None:
@@ -160,6 +162,7 @@ class TimeLimitExceeded(BaseException):
         self.seconds = seconds
         self.clock = clock
         self.used = used
+        self.samples: list[tuple[tuple[str, str], ...]] = []  # see :func:`_sample`; set when a limit raises
         super().__init__(f"{part} did not return within {self.within}")
 
     @property
@@ -186,6 +189,7 @@ class _Limit:
     cpu_start: float
     wall_start: float
     fired: tuple[str, float] | None = None  # (clock, its reading) when this limit last raised: it may be caught
+    samples: list[tuple[tuple[str, str], ...]] = field(default_factory=list)  # the stacks the CPU ticks found
 
     @property
     def cpu_deadline(self) -> float:
@@ -213,7 +217,9 @@ def _expired() -> TimeLimitExceeded | None:
             continue
         if cpu >= limit.cpu_deadline:
             limit.fired = (CPU, cpu)
-            return TimeLimitExceeded(limit.part, limit.seconds)
+            err = TimeLimitExceeded(limit.part, limit.seconds)
+            err.samples = list(limit.samples)
+            return err
         if wall >= limit.wall_deadline:
             limit.fired = (WALL, wall)
             return TimeLimitExceeded(limit.part, backstop(limit.seconds), WALL, cpu - limit.cpu_start)
@@ -224,7 +230,29 @@ _UNINTERRUPTED = (__file__, contextlib.__file__)
 """Code a limit never raises in: this module's and ``contextlib``'s, which enter and leave the limits."""
 
 
+SAMPLED_FRAMES = 64
+"""How many frames of the interrupted stack a CPU tick records, innermost first."""
+
+
+def _sample(frame: Any) -> None:
+    """Record, for every limit in force, the stack a CPU tick interrupted: ``(file, function)``, innermost first.
+
+    A tick comes every :data:`TICK` of CPU time, so the stacks are a profile of where the
+    limited code spent its CPU time: what took the time, rather than the line that happened
+    to run when the limit ran out (:attr:`TimeLimitExceeded.samples`).
+    """
+    stack = []
+    while frame is not None and len(stack) < SAMPLED_FRAMES:
+        stack.append((frame.f_code.co_filename, frame.f_code.co_name))
+        frame = frame.f_back
+    sample = tuple(stack)
+    for limit in _active:
+        limit.samples.append(sample)
+
+
 def _on_timer(signum: int, frame: Any) -> None:
+    if signum == signal.SIGPROF and frame is not None and _active:
+        _sample(frame)
     if frame is not None and frame.f_code.co_filename in _UNINTERRUPTED:
         # Entering or leaving a limit: raising here would skip the bookkeeping (a limit left in force).
         return  # the next tick looks again, once the code under the limit runs

@@ -7,9 +7,10 @@ import operator
 import sys
 import sysconfig
 import traceback
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +35,37 @@ def _function(err: BaseException, named: bool = False) -> str | None:
 
     ``named``: the innermost one with a name (a lambda's or a comprehension's caller), for a
     part to blame.
+
+    For code its CPU limit stopped, the function the limit's ticks found running most often
+    (:attr:`~.limits.TimeLimitExceeded.samples`): where the time went, not the line that
+    happened to run when the time ran out (a slow ``select`` is blamed, not the playout it
+    had just started).
     """
+    busiest = _busiest(getattr(err, "samples", None) or [], named)
+    if busiest is not None:
+        return busiest
     frames = traceback.extract_tb(err.__traceback__)
     theirs = [f for f in frames if _theirs(f.filename) and f.name != "<module>"]
     if named:
         theirs = [f for f in theirs if f.name not in _ANONYMOUS] or theirs
     return theirs[-1].name if theirs else None  # never a checker's own function
+
+
+@lru_cache(maxsize=4096)
+def _theirs_cached(filename: str) -> bool:
+    return _theirs(filename)
+
+
+def _busiest(samples: list[tuple[tuple[str, str], ...]], named: bool) -> str | None:
+    """The student's function innermost in the most of ``samples`` (stacks of ``(file, function)``); None if none."""
+    counts: Counter[str] = Counter()
+    for stack in samples:
+        theirs = [name for filename, name in stack if name != "<module>" and _theirs_cached(filename)]
+        if named:
+            theirs = [name for name in theirs if name not in _ANONYMOUS] or theirs
+        if theirs:
+            counts[theirs[0]] += 1
+    return max(counts, key=counts.__getitem__) if counts else None  # the first found of a tie
 
 
 def _recursion(err: BaseException) -> tuple[str, str] | None:
