@@ -29,6 +29,8 @@ __all__ = ["EpsilonGreedy", "ExploreThenCommit", "Greedy", "ThompsonSampling", "
 
 def _untried_first(stats: Stats) -> np.ndarray:
     """Empirical means, with ``+inf`` for arms never pulled (so they are tried first)."""
+    if stats.counts.min() > 0:
+        return stats.means  # every arm pulled (most steps): nothing to replace, and callers only read it
     return np.where(stats.counts > 0, stats.means, np.inf)
 
 

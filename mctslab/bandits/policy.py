@@ -87,8 +87,15 @@ def argmax_random(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         ``int64`` array of shape ``(runs,)``.
     """
     best = values.argmax(axis=1)
-    top = values[np.arange(values.shape[0]), best]
-    ties = values == top[:, None]
+    top = values[np.arange(values.shape[0]), best][:, None]
+    # Most steps have no tie, and one count says so: ``values < top`` is true everywhere
+    # but at a row's maxima (and nowhere in a row whose maximum is NaN), so R (K - 1)
+    # cells are true only when every row has one maximum. (Counting along each row, as
+    # below, costs three times as much in a bandit experiment's loop.)
+    below = values < top
+    if np.count_nonzero(below) == below.size - below.shape[0]:
+        return best
+    ties = values == top
     tied_rows = np.flatnonzero(np.count_nonzero(ties, axis=1) > 1)
     if tied_rows.size:
         # A uniform number on every tied column and 0 elsewhere: the largest wins.
