@@ -198,7 +198,8 @@ def test_the_site_hosts_the_wheel_and_its_install_line_installs_it(wheel, made, 
     assert (pip, install) == ("pip", "install") and requirement.startswith("mctslab[course] @ http://127.0.0.1:")
 
     # A second fresh venv, seeing this environment's packages (so every dependency is already
-    # there and pip needs no index), installs the package from the served site.
+    # there and pip needs no index), installs the package from the served site (an editable
+    # mctslab among those packages is outside the venv: pip leaves it alone).
     python, purelib = _venv(tmp_path / "venv", tmp_path)
     _borrow_packages(purelib)
     env = _environment() | {"PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
