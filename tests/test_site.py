@@ -347,3 +347,61 @@ def test_the_student_edition_badge_opens_the_repo_given_or_is_left_out(tmp_path)
     assert len(without["cells"]) == len(editions.student_notebook(notebook, "a/b")[0]["cells"]) - 1
     given, _ = editions.student_notebook(notebook, "my-school/mcts")
     assert given["cells"][0]["source"] == notebook.cells[0].source.replace("mctslab/mctslab", "my-school/mcts")
+
+
+def _wheel_file(path: Path) -> Path:
+    """A zip archive at ``path`` (the site checks a wheel's name and that it is a zip, nothing more)."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("mctslab/__init__.py", "")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("bad", "says"),
+    [
+        ("missing/mctslab-0.1.0-py3-none-any.whl", "no such file"),
+        ("folder.whl", "a folder"),
+        ("notes.txt", "does not end in .whl"),
+        ("numpy-2.0.0-py3-none-any.whl", "not a wheel of mctslab (of numpy)"),
+        ("mctslab.whl", "not a wheel of mctslab (not a wheel file name)"),
+        ("fake/mctslab-0.1.0-py3-none-any.whl", "not a zip archive"),
+    ],
+)
+def test_a_wheel_that_is_not_mctslabs_is_one_line_before_anything_is_written(tmp_path, capsys, bad, says):
+    from mctslab.cli import main
+
+    (tmp_path / "folder.whl").mkdir()
+    (tmp_path / "notes.txt").write_text("a wheel\n")
+    _wheel_file(tmp_path / "numpy-2.0.0-py3-none-any.whl")
+    _wheel_file(tmp_path / "mctslab.whl")
+    (tmp_path / "fake").mkdir()
+    (tmp_path / "fake" / "mctslab-0.1.0-py3-none-any.whl").write_text("not a zip")
+    assert main(["course", "site", str(tmp_path / "site"), "--cdn", "--wheel", str(tmp_path / bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"--wheel {tmp_path / bad}: " in err[0] and says in err[0], err
+    assert not (tmp_path / "site").exists()
+
+
+def test_the_site_hosts_the_wheel_given_and_its_install_line_installs_it(tmp_path):
+    from mctslab.course.site import INSTALL_SCRIPT
+
+    folder = tmp_path / "one-chapter"
+    folder.mkdir()
+    shutil.copy(editions.NOTEBOOKS / "04b_write_uct_yourself.ipynb", folder)
+    wheel = _wheel_file(tmp_path / "mctslab-0.1.0-py3-none-any.whl")
+    report = build_site(tmp_path / "out", notebooks=folder, cdn=True, wheel=wheel)
+    assert report.wheel == "wheels/mctslab-0.1.0-py3-none-any.whl"
+    assert (report.out / report.wheel).read_bytes() == wheel.read_bytes()
+    index = (report.out / "index.html").read_text(encoding="utf-8")
+    # the page's script writes the line from the wheel's path (tests/test_wheel.py runs it and the line);
+    # without script, the line installs the downloaded wheel
+    assert f'<code class="mctslab-install" data-wheel="{report.wheel}">' in index
+    assert f"<script>{INSTALL_SCRIPT}</script>" in index and "git+" not in index
+    assert f'pip install "{wheel.name}[course]"' in _text(index)
+    assert f'href="{report.wheel}" download>Download the wheel</a>' in index
+    # without a wheel, the line installs from GitHub and the page has no such script
+    without = build_site(tmp_path / "plain", notebooks=folder, cdn=True)
+    plain = (without.out / "index.html").read_text(encoding="utf-8")
+    assert without.wheel is None and "mctslab-install" not in plain and "@ git+https://github.com/" in plain

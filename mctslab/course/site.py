@@ -21,21 +21,38 @@ The site needs no network at view time: require.js, MathJax and the widgets' ren
 a notebook saved with widget state) are
 copied into ``OUT/assets/`` (:mod:`mctslab.course.site_assets`, fetched once with ``npm pack``
 and checked by hash). With ``cdn=True`` the pages load them from public CDNs instead.
+
+Given the package's wheel (``wheel``), the site hosts it (``OUT/wheels/``) and the index's install
+line installs it from there: a line of script fills in the wheel's absolute address, from the page's
+own (``new URL("wheels/NAME.whl", document.baseURI)``), wherever the site is served; without
+script the line installs the downloaded file. Without a wheel, the line installs from GitHub.
 """
 
 from __future__ import annotations
 
 import argparse
 import html
+import os
 import re
 import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import editions, site_assets, site_reader
 from .notebook_files import write_atomic
 
-__all__ = ["CHECK_TAG", "EDITIONS", "Chapter", "SiteReport", "build_site", "chapters", "configure_course", "run_course"]
+__all__ = [
+    "CHECK_TAG",
+    "EDITIONS",
+    "Chapter",
+    "SiteReport",
+    "build_site",
+    "chapters",
+    "check_wheel",
+    "configure_course",
+    "run_course",
+]
 
 EDITIONS = ("student", "instructor")
 CHECK_TAG = "check"
@@ -47,6 +64,17 @@ COLAB = "https://colab.research.google.com/github/{repo}/blob/main/notebooks/{na
 BINDER = "https://mybinder.org/v2/gh/{repo}/HEAD?urlpath=lab/tree/notebooks/{name}"
 DOWNLOADS = "notebooks"
 """The site's folder of the notebooks to download (with their ``data/``)."""
+WHEELS = "wheels"
+"""The site's folder of the package's wheel (given ``wheel``), which the index's install line installs."""
+INSTALL_SCRIPT = (
+    'document.querySelectorAll("code.mctslab-install[data-wheel]").forEach(function (code) {'
+    ' var url = new URL(code.getAttribute("data-wheel"), document.baseURI).href;'
+    " code.textContent = 'pip install \"mctslab[course] @ ' + url + '\"'; });"
+    ' document.querySelectorAll(".mctslab-install-note").forEach(function (note) { note.remove(); });'
+)
+"""The index's script that writes the install line with the wheel's absolute URL (pip needs one),
+computed from the page's address: the same line wherever the site is served (or opened from disk)."""
+_WHEEL_NAME = re.compile(r"[A-Za-z0-9_.+!-]+\.whl")
 
 _TEMPLATE = r"""{%- extends 'index.html.j2' -%}
 {% block extra_css %}<link rel="icon" href="data:," />
@@ -135,6 +163,8 @@ class SiteReport:
         cpu_seconds: the CPU time the build used (this process and the programs it ran): its cost,
             whatever the machine's load.
         repo: the GitHub repository the Colab and Binder links open (``None``: no such links).
+        wheel: the wheel the site hosts, its path in the site (``wheels/NAME.whl``), which the
+            index's install line installs (``None``: no wheel; the line installs from GitHub).
     """
 
     out: Path
@@ -145,6 +175,7 @@ class SiteReport:
     seconds: float
     cpu_seconds: float
     repo: str | None = None
+    wheel: str | None = None
 
 
 def _source(cell: dict) -> str:
@@ -289,7 +320,68 @@ def _local_links(page: str, names: set[str]) -> str:
     return page
 
 
-def _index(chapters: list[Chapter], edition: str, issues: str | None = None, repo: str | None = None) -> str:
+def check_wheel(path: str | Path) -> Path:
+    """``path`` if it is a readable wheel of mctslab (a ``.whl`` file, a zip archive, named as one).
+
+    Raises:
+        ValueError: (one line) saying what ``path`` is instead.
+    """
+    path = Path(path)
+    what = f"--wheel {path}"
+    if not path.name.endswith(".whl"):
+        raise ValueError(f"{what}: not a wheel (its name does not end in .whl); build one with: pip wheel . -w dist")
+    if not path.is_file():
+        raise ValueError(f"{what}: {'a folder' if path.is_dir() else 'no such file'}, not a wheel")
+    name = _wheel_project(path.name)
+    if name != "mctslab":
+        raise ValueError(f"{what}: not a wheel of mctslab ({'of ' + name if name else 'not a wheel file name'})")
+    if not os.access(path, os.R_OK):
+        raise ValueError(f"{what}: cannot be read")
+    try:
+        archive = zipfile.is_zipfile(path)
+    except OSError as err:
+        raise ValueError(f"{what}: cannot be read ({err.strerror or err})") from None
+    if not archive:
+        raise ValueError(f"{what}: not a wheel (not a zip archive)")
+    return path
+
+
+def _wheel_project(filename: str) -> str | None:
+    """The normalized project name of a wheel's file name, or ``None`` if it is not a wheel's name."""
+    if not _WHEEL_NAME.fullmatch(filename):  # characters that need no quoting in a URL or on a line
+        return None
+    try:
+        from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+    except ImportError:  # packaging comes with pip; without it, the name's shape
+        parts = filename[: -len(".whl")].split("-")
+        return re.sub(r"[-_.]+", "-", parts[0]).lower() if len(parts) in (5, 6) else None
+    try:
+        return canonicalize_name(parse_wheel_filename(filename)[0])
+    except InvalidWheelFilename:
+        return None
+
+
+def _install(wheel: str | None) -> str:
+    """The index's install line: from the wheel the site hosts (given its path in the site), else from GitHub."""
+    if wheel is None:
+        return f'<code>pip install "mctslab[course] @ git+{INSTALL_FROM}"</code>'
+    href = html.escape(wheel)
+    name = html.escape(Path(wheel).name)
+    # Without script (and until it runs): the line that installs the downloaded file.
+    return (
+        f'<code class="mctslab-install" data-wheel="{href}">pip install "{name}[course]"</code>'
+        '<span class="mctslab-install-note"> in the folder you downloaded the wheel to</span>; '
+        f'this site hosts the package: <a class="mctslab-badge" href="{href}" download>Download the wheel</a>'
+    )
+
+
+def _index(
+    chapters: list[Chapter],
+    edition: str,
+    issues: str | None = None,
+    repo: str | None = None,
+    wheel: str | None = None,
+) -> str:
     items = "\n".join(
         f'<li><a href="{c.page}">{html.escape(c.title)}</a>: {html.escape(c.summary)}'
         f'<span class="mctslab-links"> {_links(c, repo)}</span></li>'
@@ -307,7 +399,8 @@ def _index(chapters: list[Chapter], edition: str, issues: str | None = None, rep
 <a href="{chapters[0].page}">Start: {html.escape(chapters[0].title)} &rarr;</a></header>
 <h1>Monte Carlo Tree Search: the course</h1>
 <p>The chapters in the order of the course, each a Jupyter notebook shown with its stored outputs.
-Download a notebook to run it (with <code>pip install "mctslab[course] @ git+{INSTALL_FROM}"</code>{elsewhere}).</p>
+Download a notebook to run it (with {_install(wheel)}{elsewhere}).</p>
+{f"<script>{INSTALL_SCRIPT}</script>" if wheel else ""}
 <ol>
 {items}
 </ol>
@@ -324,6 +417,7 @@ def build_site(
     cache: str | Path | None = None,
     issues: str | None = None,
     repo: str | None = None,
+    wheel: str | Path | None = None,
 ) -> SiteReport:
     """Write the course's website into ``out_dir`` (created; same-named files replaced).
 
@@ -341,12 +435,15 @@ def build_site(
             "Open in Colab" and "Launch Binder" links open. The student site has none without
             it (the course's own repository, :data:`REPOSITORY`, holds the reference
             solutions); the instructor site opens :data:`REPOSITORY` by default.
+        wheel: the package's wheel (``pip wheel . -w dist``), copied into ``out_dir/wheels/``; the
+            index's install line then installs it from the site (``None``, the default: from GitHub).
 
     Returns:
         A :class:`SiteReport`.
 
     Raises:
-        ValueError: for an unknown edition.
+        ValueError: for an unknown edition, a ``repo`` not ``OWNER/NAME``, or a ``wheel`` that is not
+            a readable wheel of mctslab (one line, before anything is written).
         FileNotFoundError: if the notebooks' folder does not exist or holds no notebook.
         site_assets.AssetError: if the assets can neither be found in the cache nor fetched.
         NotebookError: (one line) if a page cannot be written; each page is written whole or
@@ -357,6 +454,7 @@ def build_site(
     if edition not in EDITIONS:
         raise ValueError(f"unknown edition {edition!r}: use one of {', '.join(EDITIONS)}")
     repo = editions.check_repo(repo) or (REPOSITORY if edition == "instructor" else None)
+    wheel_file = check_wheel(wheel) if wheel is not None else None
     start, start_cpu = time.perf_counter(), _cpu_seconds()
     source = _source_folder(notebooks)
     files = _files(source)
@@ -394,9 +492,15 @@ def build_site(
         searched.append((course[index].page, course[index].title, site_reader.search_sections(page)))
         write_atomic(out / course[index].page, site_reader.decorate(page).encode())
     write_atomic(out / site_reader.SEARCH_INDEX, site_reader.search_index(searched).encode())
-    write_atomic(out / "index.html", site_reader.decorate(_index(course, edition, issues, repo)).encode())
+    hosted = None
+    if wheel_file is not None:
+        (out / WHEELS).mkdir(exist_ok=True)
+        hosted = f"{WHEELS}/{wheel_file.name}"
+        write_atomic(out / hosted, wheel_file.read_bytes())
+    index = _index(course, edition, issues, repo, hosted)
+    write_atomic(out / "index.html", site_reader.decorate(index).encode())
     seconds, cpu = time.perf_counter() - start, _cpu_seconds() - start_cpu
-    return SiteReport(out, edition, course, cdn, issues, seconds, cpu, repo)
+    return SiteReport(out, edition, course, cdn, issues, seconds, cpu, repo, hosted)
 
 
 def _cpu_seconds() -> float:
@@ -440,6 +544,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="where each page's 'Report a problem' link goes (default: no such link)",
     )
     parser.add_argument("--repo", metavar="OWNER/NAME", default=None, help=editions.REPO_HELP)
+    parser.add_argument(
+        "--wheel",
+        metavar="PATH",
+        default=None,
+        help="the package's wheel (pip wheel . -w dist): the site hosts it and its install line installs it "
+        "(default: the line installs from GitHub)",
+    )
 
 
 COURSE_SUMMARY = "the course's editions: the student notebooks (student) and the website (site)"
@@ -466,6 +577,7 @@ def run(args: argparse.Namespace) -> int:
             args.assets_cache,
             issues=args.issues,
             repo=args.repo,
+            wheel=args.wheel,
         )
     except (FileNotFoundError, site_assets.AssetError) as err:
         raise ValueError(str(err)) from None  # reported by the command line as one line
@@ -474,6 +586,8 @@ def run(args: argparse.Namespace) -> int:
     scripts = "from public CDNs" if report.cdn else "from assets/ (works offline)"
     if report.repo is None:
         print("no Open in Colab / Launch Binder links: give --repo OWNER/NAME, where you publish the student edition")
+    if report.wheel is not None:
+        print(f"the index's install line installs the wheel the site hosts: {report.wheel}")
     print(
         f"the {report.edition} site is in {report.out} ({len(report.chapters)} pages + index.html, "
         f"scripts {scripts}; {report.seconds:.1f} s, {report.cpu_seconds:.1f} s of CPU): "
