@@ -12,8 +12,11 @@ each test process takes Python's own handler back (:func:`take_back_ctrl_c`, bel
 
 from __future__ import annotations
 
+import fcntl
 import json
 import math
+import os
+import pickle
 import signal
 from pathlib import Path
 
@@ -204,3 +207,28 @@ def _busy_machine_for_load_tests(request):
 
     with busy_machine(per_core=2):
         yield
+
+
+def shared_site(tmp_path_factory: pytest.TempPathFactory, edition: str = "student"):
+    """The course's site of ``edition`` (a :class:`~mctslab.course.site.SiteReport`), built once per test run.
+
+    The test files that read it (``test_site.py``, ``test_site_browser.py``) run in different
+    workers: the first to ask builds it, under a file lock in the run's temporary folder, and
+    the others read its report (the site's folder is never written after). Skips the test,
+    saying why, when the site's scripts cannot be had.
+    """
+    from mctslab.course import site_assets
+    from mctslab.course.site import build_site
+
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's folder, shared by its workers
+    done = root / f"shared-site-{edition}.pickle"
+    with open(root / f"shared-site-{edition}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            try:
+                report = build_site(root / f"shared-site-{edition}", edition)
+            except site_assets.AssetError as err:
+                pytest.skip(f"the site's scripts could not be had: {err}")
+            done.write_bytes(pickle.dumps(report))
+        return pickle.loads(done.read_bytes())

@@ -21,6 +21,7 @@ from urllib.parse import unquote
 
 import nbformat
 import pytest
+from conftest import shared_site
 
 from mctslab.course import editions, site_assets
 from mctslab.course.site import CHECK_TAG, build_site
@@ -42,7 +43,7 @@ def _build(tmp_path_factory, edition: str, cdn: bool = False):
 
 @pytest.fixture(scope="module")
 def student(tmp_path_factory):
-    return _build(tmp_path_factory, "student")
+    return shared_site(tmp_path_factory, "student")  # built once, for test_site_browser.py too
 
 
 @pytest.fixture(scope="module")

@@ -30,6 +30,7 @@ from urllib.parse import urlparse
 
 import pytest
 from chromium import launch, playwright_or_skip
+from conftest import shared_site
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "site"
@@ -50,14 +51,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Iterator[str]:
     """The student site, served from 127.0.0.1; yields its base URL."""
-    from mctslab.course import site_assets
-    from mctslab.course.site import build_site
-
-    out = tmp_path_factory.mktemp("site")
-    try:
-        build_site(out)
-    except site_assets.AssetError as err:
-        pytest.skip(f"the site's scripts could not be had: {err}")
+    out = shared_site(tmp_path_factory, "student").out  # built once, for test_site.py too
     handler = functools.partial(_Quiet, directory=str(out))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
