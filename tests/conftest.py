@@ -13,11 +13,16 @@ each test process takes Python's own handler back (:func:`take_back_ctrl_c`, bel
 from __future__ import annotations
 
 import fcntl
+import functools
+import http.server
 import json
 import math
 import os
 import pickle
 import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import game_for_tests  # noqa: F401  (registers the test-only game "race")
@@ -232,3 +237,22 @@ def shared_site(tmp_path_factory: pytest.TempPathFactory, edition: str = "studen
                 pytest.skip(f"the site's scripts could not be had: {err}")
             done.write_bytes(pickle.dumps(report))
         return pickle.loads(done.read_bytes())
+
+
+@contextmanager
+def served(folder: Path) -> Iterator[str]:
+    """``folder`` served over HTTP from 127.0.0.1 (a thread, no log line per request): its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:  # no line per request in the test's output
+        pass

@@ -20,17 +20,14 @@ skipped, saying why, only when one of them cannot be had.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 from chromium import launch, playwright_or_skip
-from conftest import shared_site
+from conftest import served, shared_site
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "site"
@@ -43,24 +40,11 @@ WIDGET_PAGES = ("01_bandits_and_ucb1", "06_tree_explorer", "07_play_against_the_
 sync_api = playwright_or_skip()
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:  # no line per request in the test's output
-        pass
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Iterator[str]:
     """The student site, served from 127.0.0.1; yields its base URL."""
-    out = shared_site(tmp_path_factory, "student").out  # built once, for test_site.py too
-    handler = functools.partial(_Quiet, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(shared_site(tmp_path_factory, "student").out) as url:  # built once, for test_site.py too
+        yield url
 
 
 @pytest.fixture(scope="module")

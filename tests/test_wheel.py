@@ -10,9 +10,7 @@ script writes it) installs the package into a second fresh venv.
 
 from __future__ import annotations
 
-import functools
 import html
-import http.server
 import json
 import os
 import re
@@ -21,7 +19,6 @@ import shutil
 import site
 import subprocess
 import sys
-import threading
 import venv
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +26,7 @@ from urllib.parse import urljoin
 from urllib.request import urlopen
 
 import pytest
+from conftest import served
 
 from mctslab.course import editions
 from mctslab.course.experiments import improvements
@@ -123,23 +121,11 @@ def made(installed: tuple[Path, dict[str, str], Path], wheel: Path) -> Path:
     return work
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:  # no line per request in the test's output
-        pass
-
-
 @pytest.fixture
-def served(made: Path) -> Iterator[str]:
+def site_url(made: Path) -> Iterator[str]:
     """The site the installed wheel made, served from 127.0.0.1: its index page's URL."""
-    handler = functools.partial(_Quiet, directory=str(made / "site"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(made / "site") as url:
+        yield f"{url}/index.html"
 
 
 def _install_line(page: str, url: str) -> str:
@@ -189,11 +175,11 @@ def test_the_installed_wheel_runs_the_course(installed, made):
     assert (site / "assets").is_dir()
 
 
-def test_the_site_hosts_the_wheel_and_its_install_line_installs_it(wheel, made, served, tmp_path):
+def test_the_site_hosts_the_wheel_and_its_install_line_installs_it(wheel, made, site_url, tmp_path):
     site = made / "site"
     assert (site / "wheels" / wheel.name).read_bytes() == wheel.read_bytes()
-    page = urlopen(served, timeout=30).read().decode("utf-8")
-    line = _install_line(page, served)
+    page = urlopen(site_url, timeout=30).read().decode("utf-8")
+    line = _install_line(page, site_url)
     pip, install, requirement = shlex.split(line)  # what the student pastes
     assert (pip, install) == ("pip", "install") and requirement.startswith("mctslab[course] @ http://127.0.0.1:")
 
