@@ -23,6 +23,7 @@ _NOT_THEIRS = tuple(
 _ANONYMOUS = {"<lambda>", "<listcomp>", "<genexpr>", "<dictcomp>", "<setcomp>", "<module>", "__init__"}
 
 
+@lru_cache(maxsize=4096)
 def _theirs(filename: str) -> bool:
     """True for code the student wrote: not mctslab, not the standard library, not an installed package."""
     if filename.startswith("<") and not filename.startswith("<ipython"):
@@ -51,16 +52,11 @@ def _function(err: BaseException, named: bool = False) -> str | None:
     return theirs[-1].name if theirs else None  # never a checker's own function
 
 
-@lru_cache(maxsize=4096)
-def _theirs_cached(filename: str) -> bool:
-    return _theirs(filename)
-
-
 def _busiest(samples: list[tuple[tuple[str, str], ...]], named: bool) -> str | None:
     """The student's function innermost in the most of ``samples`` (stacks of ``(file, function)``); None if none."""
     counts: Counter[str] = Counter()
     for stack in samples:
-        theirs = [name for filename, name in stack if name != "<module>" and _theirs_cached(filename)]
+        theirs = [name for filename, name in stack if name != "<module>" and _theirs(filename)]
         if named:
             theirs = [name for name in theirs if name not in _ANONYMOUS] or theirs
         if theirs:
