@@ -133,8 +133,11 @@ class _Watch:
 
     :meth:`run` polls it every :data:`POLL` seconds: a cell that has used ``limits.cell``
     CPU seconds is interrupted (``km.interrupt_kernel()``, as nbclient does on its own
-    timeout: the cell ends with ``KeyboardInterrupt``), again after each further
-    ``limits.cell``; :meth:`run` returns when the whole run has used ``limits.notebook``.
+    timeout: the cell ends with ``KeyboardInterrupt``). A cell still computing after a further
+    ``limits.cell`` went on through the interrupt (a long call in C, which Python interrupts
+    only when it returns, or an ``except`` that catches ``KeyboardInterrupt``): :meth:`run`
+    then returns, which ends the run at once (the cell is left out of the rerun), rather than
+    when the whole run has used ``limits.notebook``, which it returns at in any case.
 
     It also reads what the whole tree uses (:mod:`.usage`), at each poll and as each cell
     starts: past the submission's memory, disk or process limit, the whole tree is killed at
@@ -227,6 +230,12 @@ class _Watch:
             if self.check(self.index, processes):
                 continue  # the kernel is dead: nbclient ends the run
             if self.index is not None and used - self.start >= self.next:
+                if self.next > self.limits.cell:  # interrupted a whole cell limit ago, and still computing
+                    return (
+                        f"stopped after {self.limits.cell:g} s of CPU time, then ended with the run after "
+                        f"{self.next:g} s: it went on through the interrupt (a long call in C, or an `except` "
+                        "that catches KeyboardInterrupt)"
+                    )
                 self.stopped[self.index] = f"stopped after {self.limits.cell:g} s of CPU time"
                 self.next += self.limits.cell
                 try:
