@@ -69,7 +69,18 @@ import subprocess, sys
 grow = "import sys, time\\ntime.sleep(1.5)\\nblock = b'x' * (500 << 20)\\nsys.stdin.read()\\n"
 child = subprocess.Popen([sys.executable, '-c', grow], stdin=subprocess.PIPE)
 """
-WAITS = "import time\n\ntime.sleep(4)\n"
+# Waits (without computing) while the child lives, until it has grown and the grader has ended the kernel, however
+# long a loaded machine takes to start it: a fixed sleep here let the kernel finish first under load (issue 37).
+# At most 90 s, within the cell's wall-clock backstop (10 x 10 s + 30 s): a child that never grows fails the test,
+# it does not hang. In the rerun, without the cell that started the child, it ends at once.
+WAITS = """
+import time
+
+for _ in range(900):
+    if "child" not in globals() or child.poll() is not None:
+        break
+    time.sleep(0.1)
+"""
 
 FORKS = """
 import os, time
@@ -199,6 +210,24 @@ def test_a_process_that_grows_later_blames_the_cell_that_started_it(graded: dict
     (started,) = [i for i, c in enumerate(cells) if c["source"] == GROWS_LATER]  # not the next cell, which waits
     assert row["removed"] == {str(started): "memory"} and row["flags"].split() == ["memory", "not-written"], row
     assert row["points"]["ucb1"] == UCB1
+
+
+def test_a_process_started_just_before_the_next_cell_is_blamed_on_its_own_cell() -> None:
+    """Start times are clock ticks (10 ms): a cell that starts a process and ends at once put it on the next
+    cell's first tick, which then got the blame (one run in a few of the test above, quiet or loaded)."""
+    from mctslab.course.grader.run import _Watch
+    from mctslab.course.grader.usage import culprit
+
+    watch = _Watch(object(), LIMITS)  # no kernel: only the cells' start ticks are read
+    blamed = []
+    for _ in range(5):
+        watch.cell_started(0)
+        child = subprocess.Popen(["sleep", "1"])  # the cell's last act
+        watch.cell_started(1)  # the next cell starts at once
+        blamed.append(culprit("processes", [child.pid], watch.cells[-2:], 1))
+        child.kill()
+        child.wait()
+    assert blamed == [0] * 5, blamed
 
 
 def test_the_submissions_and_the_grades_are_not_readable_from_the_sandbox(graded: dict) -> None:

@@ -204,6 +204,11 @@ class _Watch:
         used = self.read(processes) or 0.0
         self.check(self.index, processes)
         self.index, self.start, self.next = index, used, self.limits.cell
+        # Wait for the next clock tick (at most 10 ms): a process the cells before started has started by the tick
+        # read here, one this cell starts after the tick recorded, so no process falls on a cell's first tick.
+        tick = now()
+        while now() == tick:
+            time.sleep(0.001)
         self.cells.append((index, now()))
         if self.base is None:
             self.check(index, processes)
