@@ -111,6 +111,97 @@ def test_index_lists_every_chapter_and_loads_offline(browser, site):
     _finish(browser, page, weight, failed, "index.html")
 
 
+# -- 06's explorer and 07's board, live in the page (mctslab.course.site_live) ---------------------
+LIVE_BYTES = 20_000_000
+"""What a page may load once its live widget runs (Pyodide's 13 MB, graphviz's 1.2 MB, mctslab's zip): once."""
+LIVE_MS = 180_000
+"""How long Pyodide may take to start (about 5 s on this machine with the suite beside it; the rest is margin)."""
+
+
+def _start_live(page, kind: str):
+    """Click the page's live ``kind`` widget's button and wait for it: the widget, and the ms it took to be ready."""
+    root = page.locator(f'[data-mctslab="{kind}"]')
+    root.scroll_into_view_if_needed()
+    root.locator(".mctslab-live-start").click()
+    page.wait_for_function(
+        "(kind) => { const r = document.querySelector(`[data-mctslab='${kind}']`);"
+        " return r.dataset.ready || r.dataset.failed; }",
+        arg=kind,
+        timeout=LIVE_MS,
+    )
+    assert root.get_attribute("data-failed") is None, root.locator(".mctslab-live-message").inner_text()
+    return root, int(root.get_attribute("data-ready"))
+
+
+def _live_weight(page, name: str) -> None:
+    weight = _weight(page)
+    print(f"{name}: {weight:,} bytes with its live widget running")
+    assert weight <= LIVE_BYTES, f"{name} loads {weight:,} bytes with its live widget (at most {LIVE_BYTES:,})"
+
+
+def _live_explorer(page) -> None:
+    """The slider grows the tree (the SVG changes), a click on a node re-centres, a phase step."""
+    root, ready = _start_live(page, "explorer")
+    summary = root.locator(".mctslab-live-summary")
+    svg = root.locator(".mctslab-live-tree svg")
+    assert summary.inner_text().startswith("iteration 30 (the tree after it)"), summary.inner_text()
+    before = svg.inner_html()
+    root.locator("input[type=range]").fill("400")  # the slider moved: the tree after 400 iterations
+    page.wait_for_function("(s) => s.textContent.startsWith('iteration 400 ')", arg=summary.element_handle())
+    assert svg.inner_html() != before and "400 visits" in svg.inner_html()
+    node = root.locator("g.node.mctslab-clickable").first  # a child of the root: the drawing re-centres on it
+    node.click()
+    page.wait_for_function("(s) => s.textContent.includes(' > ')", arg=summary.element_handle())
+    root.locator("[data-act=forward]").click()  # the next iteration's first phase
+    phase = "(s) => s.textContent.startsWith('iteration 401 (phase 1, selection)')"
+    page.wait_for_function(phase, arg=summary.element_handle())
+    assert svg.count() == 1
+    _shot(page, "live_explorer.png")
+    print(f"06: live explorer ready {ready} ms after the click; then: {summary.inner_text()}")
+    _live_weight(page, "06 (live explorer)")
+
+
+def _play(page, root, cell) -> str:
+    """Click ``cell`` and wait for UCT's answer; return the status line."""
+    status = root.locator('[data-mctslab="status"]')
+    cell.click()
+    page.wait_for_function(
+        "(s) => s.textContent && !s.textContent.includes('thinking')", arg=status.element_handle(), timeout=60_000
+    )
+    return status.inner_text()
+
+
+def _live_board(page) -> None:
+    """A whole game of tic-tac-toe clicked to its end (the result in the status line), a Connect Four move answered."""
+    root, ready = _start_live(page, "board")
+    assert root.locator("button[data-move]").count() == 9
+    assert root.locator('[data-mctslab="status"]').inner_text().startswith("you (X) to move")
+    line = ""
+    for _ in range(5):  # X moves at most five times: each time in the first free cell
+        line = _play(page, root, root.locator("button[data-move]:not([disabled])").first)
+        if "won" in line or "draw" in line:
+            break
+    assert re.search(r"\b(won|draw)\b", line), f"after five moves the game is not over: {line}"
+    assert 5 <= root.locator("button.mctslab-stone").count() <= 9
+    if "won" in line:
+        assert root.locator("button.mctslab-win").count() >= 3, "the winning line is not shown"
+    _shot(page, "live_board_tictactoe.png")
+    print(f"07: live board ready {ready} ms after the click; tic-tac-toe: {line}")
+    root.locator("[data-act=game]").select_option("connect4")  # a new game of Connect Four at once
+    page.wait_for_function("() => document.querySelectorAll('[data-mctslab=board] button[data-move]').length === 42")
+    line = _play(page, root, root.locator('button[data-move][data-row="5"][data-col="3"]'))
+    assert line.startswith("you (X) to move"), line
+    assert root.locator("button.mctslab-stone").count() == 2, "UCT did not answer the first move"
+    assert root.locator("button.mctslab-last").count() == 1
+    _shot(page, "live_board_connect4.png")
+    print(f"07: Connect Four, after the first move: {line}")
+    _live_weight(page, "07 (live board)")
+
+
+LIVE = {"06_tree_explorer": _live_explorer, "07_play_against_the_ai": _live_board}
+"""The pages whose widget also runs live, and what is done with it."""
+
+
 # What each widget saved of itself (the course's notebooks keep no widget state: mctslab.viz.stored):
 # a picture of the tree explorer, a picture of the board, a line of text for the bandit playground.
 SAVED_PICTURES = {
@@ -121,7 +212,7 @@ SAVED_PICTURES = {
 
 
 @pytest.mark.parametrize("name", WIDGET_PAGES)
-def test_saved_widgets_show_their_pictures_with_the_network_cut_off(browser, site, name):
+def test_saved_widgets_show_their_pictures_and_06_and_07_run_live_with_the_network_cut_off(browser, site, name):
     page, weight, failed = _open(browser, f"{site}/{name}.html")
     picture = page.locator(SAVED_PICTURES[name]).first
     picture.wait_for()
@@ -138,6 +229,8 @@ def test_saved_widgets_show_their_pictures_with_the_network_cut_off(browser, sit
         page.locator(".MathJax_CHTML").nth(3).scroll_into_view_if_needed()
         _shot(page, f"{name}_math.png")
     print(f"{name}: {weight:,} bytes, saved picture {box['width']:.0f} px wide (page {width:.0f} px)")
+    if name in LIVE:  # on the same page (Pyodide costs seconds of CPU to start: one page load per widget)
+        LIVE[name](page)
     _finish(browser, page, weight, failed, name)
 
 

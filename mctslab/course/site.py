@@ -494,7 +494,8 @@ def build_site(
         page, _ = exporter.from_notebook_node(book, resources=resources)
         page = _local_links(page, names)
         if course[index].page in site_live.PAGES:  # 06's explorer and 07's board, live in the page
-            page = site_live.add_live(page, site_live.PAGES[course[index].page], site_live.CDN if cdn else site_live.LOCAL)
+            live = site_live.CDN if cdn else site_live.LOCAL
+            page = site_live.add_live(page, site_live.PAGES[course[index].page], live)
         searched.append((course[index].page, course[index].title, site_reader.search_sections(page)))
         write_atomic(out / course[index].page, site_reader.decorate(page).encode())
     write_atomic(out / site_reader.SEARCH_INDEX, site_reader.search_index(searched).encode())

@@ -201,7 +201,11 @@ SCRIPT = r"""
     }
     return loading;
   }
-  function element(html) { var t = document.createElement("template"); t.innerHTML = html.trim(); return t.content.firstChild; }
+  function element(html) {
+    var t = document.createElement("template");
+    t.innerHTML = html.trim();
+    return t.content.firstChild;
+  }
 
   function explorer(root, rt, settings) {
     var body = root.querySelector(".mctslab-live-body");
@@ -213,7 +217,8 @@ SCRIPT = r"""
       '<div class="mctslab-live-controls"><label>depth <input type="number" data-act="depth" min="1" max="8" value="' +
       settings.depth + '"></label><label>top k <input type="number" data-act="top_k" min="1" max="12" value="' +
       settings.top_k + '"></label><button type="button" data-act="up">up</button>' +
-      '<button type="button" data-act="home">root</button><span>click a node to re-centre the drawing on it</span></div>' +
+      '<button type="button" data-act="home">root</button>' +
+      '<span>click a node to re-centre the drawing on it</span></div>' +
       '<p class="mctslab-live-summary"></p><div class="mctslab-live-tree"></div>';
     var model = rt.live.LiveExplorer(settings.game, settings.iteration, settings.seed, settings.depth, settings.top_k);
     var slider = body.querySelector("input[type=range]"), shown = body.querySelector("output");
@@ -240,7 +245,10 @@ SCRIPT = r"""
       });
     }
     slider.addEventListener("input", function () { shown.textContent = slider.value; });
-    slider.addEventListener("change", function () { var i = Number(slider.value); act(function () { return model.go_to(i); }); });
+    slider.addEventListener("change", function () {
+      var i = Number(slider.value);
+      act(function () { return model.go_to(i); });
+    });
     body.querySelector("[data-act=back]").onclick = function () { act(function () { return model.step(false); }); };
     body.querySelector("[data-act=forward]").onclick = function () { act(function () { return model.step(true); }); };
     body.querySelector("[data-act=up]").onclick = function () { act(function () { return model.up(); }); };
@@ -264,12 +272,13 @@ SCRIPT = r"""
       return '<option value="' + n + '"' + (n === settings.iterations ? " selected" : "") + ">" + n + "</option>";
     }).join("");
     body.innerHTML =
-      '<div class="mctslab-live-controls"><label>game <select data-act="game"><option value="tictactoe">tic-tac-toe' +
-      '</option><option value="connect4">Connect Four</option></select></label><label>you play <select data-act="seat">' +
-      '<option value="0">X (first)</option><option value="1">O</option></select></label><label>UCT iterations per move ' +
-      '<select data-act="budget">' + budgets + '</select></label><button type="button" data-act="new">new game</button>' +
-      '</div><div class="mctslab-live-play"><div class="mctslab-live-board"></div><pre class="mctslab-live-stats"></pre>' +
-      '</div><p data-mctslab="status"></p>';
+      '<div class="mctslab-live-controls"><label>game <select data-act="game">' +
+      '<option value="tictactoe">tic-tac-toe</option><option value="connect4">Connect Four</option></select></label>' +
+      '<label>you play <select data-act="seat"><option value="0">X (first)</option><option value="1">O</option>' +
+      '</select></label><label>UCT iterations per move <select data-act="budget">' + budgets + '</select></label>' +
+      '<button type="button" data-act="new">new game</button></div><div class="mctslab-live-play">' +
+      '<div class="mctslab-live-board"></div><pre class="mctslab-live-stats"></pre></div>' +
+      '<p data-mctslab="status"></p>';
     var model = rt.live.LiveBoard(settings.game, settings.iterations, 0, settings.seed);
     var game = body.querySelector("[data-act=game]"), seat = body.querySelector("[data-act=seat]");
     var budget = body.querySelector("[data-act=budget]"), status = body.querySelector("[data-mctslab=status]");

@@ -208,7 +208,7 @@ class LiveBoard:
         return self.view()
 
     def board_html(self) -> str:
-        """The board as a grid of ``<button data-move>`` cells: stones, heat, the agent's last move, the winning line."""
+        """The board as a grid of ``<button data-move>`` cells: stones, heat, the agent's last move, the won line."""
         from mctslab.viz.boardhtml import MARK_COLOUR, WIN_FILL, heat_colour
 
         session = self.session
