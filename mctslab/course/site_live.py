@@ -174,7 +174,7 @@ SCRIPT = r"""
   "use strict";
   var config = JSON.parse(document.getElementById("mctslab-live-config").textContent);
   var loading = null;
-  function url(path) { return new URL(path, document.baseURI).href; }
+  function address(path) { return new URL(path, document.baseURI).href; }
   function frame() { return new Promise(function (done) { setTimeout(done, 0); }); }
   function firstLine(err) { return String((err && err.message) || err).trim().split("\n").filter(Boolean).pop(); }
   function runtime(say) {
@@ -185,17 +185,17 @@ SCRIPT = r"""
             "(python -m http.server, then open http://localhost:8000/)");
         }
         say("loading Python in the page (Pyodide)...");
-        var pyodide = await import(url(config.pyodide + "pyodide.mjs"));
-        var py = await pyodide.loadPyodide({ indexURL: url(config.pyodide) });
+        var pyodide = await import(address(config.pyodide + "pyodide.mjs"));
+        var py = await pyodide.loadPyodide({ indexURL: address(config.pyodide) });
         say("loading mctslab...");
-        var zip = await fetch(url(config.zip));
+        var zip = await fetch(address(config.zip));
         if (!zip.ok) { throw new Error(config.zip + ": HTTP " + zip.status); }
         py.unpackArchive(await zip.arrayBuffer(), "zip");
         var live = py.pyimport("mctslab_live");
         live.stand_in_for_numpy();
         py.runPython("import mctslab");
         say("loading graphviz...");
-        var Viz = await import(url(config.viz));
+        var Viz = await import(address(config.viz));
         return { py: py, live: live, viz: await Viz.instance() };
       })();
     }
