@@ -10,7 +10,10 @@ text, a picture, a board; never a broken widget), and 01's formulas are typeset 
 reader of a Jupyter Book expects works: a phrase found in one chapter lists that chapter and its
 link opens it; the contents stand beside the page at 1280 px, their links jump to their headings,
 and they close above the page at 375 px; the dark mode darkens text and code but not pictures; a
-copy button puts its cell's source on the clipboard.
+copy button puts its cell's source on the clipboard. On the same page loads, 06's explorer and 07's
+board run live (Pyodide, :mod:`mctslab.course.site_live`): the slider changes the tree's SVG, a click
+on a node re-centres it, a whole game of tic-tac-toe is clicked to its result, UCT answers a move of
+Connect Four.
 Screenshots go to ``test-artifacts/site/``: look at them.
 
 Needs Debian's ``chromium`` and the ``playwright`` package (``./run test`` installs both when it

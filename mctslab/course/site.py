@@ -2,9 +2,9 @@
 
 Every notebook becomes one page, from its stored outputs (nothing is executed), with
 nbconvert's ``HTMLExporter`` (lab template): its pictures, formulas and what each widget
-saved of itself (06's tree explorer and 07's play board a picture, 01's playground a line of
-text: the course's notebooks are saved without widget state, :mod:`mctslab.viz.stored`) show
-as they do in JupyterLab. An index page lists the chapters in course order, one line each, with a link to
+saved of itself (06's tree explorer a line of text, 07's play board a board, 01's playground a
+line of text: the course's notebooks are saved without widget state, :mod:`mctslab.viz.stored`)
+show as they do in JupyterLab. An index page lists the chapters in course order, one line each, with a link to
 download each notebook and to open it in Colab or Binder; every page has the same header and
 footer (previous, index, next). Every page also has what a reader of a Jupyter Book or d2l site
 expects (:mod:`mctslab.course.site_reader`): a search box over all chapters (its index built here,

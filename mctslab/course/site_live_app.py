@@ -9,8 +9,8 @@ the page draws with graphviz's WebAssembly build; the board as HTML buttons). It
 CPython too, where the tests drive it.
 
 Pyodide has no NumPy here (its wheels are not on the registries the site's assets come
-from), and ``import mctslab`` imports NumPy at the top of some twenty modules (the compiled
-engine, the tournaments, the seeding helpers) that the widgets never call.
+from), and ``import mctslab`` imports NumPy at the top of 26 modules, for code the widgets never
+run (the compiled engine, tournaments, batched playouts, seeding).
 :func:`stand_in_for_numpy` lets those imports succeed without it: every name of the stand-in
 is a class that works in a type annotation, a ``Union`` and ``isinstance`` (never true), and
 raises as soon as it is called, so code that really needs NumPy fails in one line instead of
