@@ -166,12 +166,10 @@ def _live_explorer(page) -> None:
 
 def _play(page, root, cell) -> str:
     """Click ``cell`` and wait for UCT's answer; return the status line."""
-    status = root.locator('[data-mctslab="status"]')
+    shown = root.get_attribute("data-shown")  # how many times the board was drawn: once more after the answer
     cell.click()
-    page.wait_for_function(
-        "(s) => s.textContent && !s.textContent.includes('thinking')", arg=status.element_handle(), timeout=60_000
-    )
-    return status.inner_text()
+    page.wait_for_function("([r, n]) => r.dataset.shown !== n", arg=[root.element_handle(), shown], timeout=60_000)
+    return root.locator('[data-mctslab="status"]').inner_text()
 
 
 def _live_board(page) -> None:

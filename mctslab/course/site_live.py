@@ -290,6 +290,7 @@ SCRIPT = r"""
       if (game.value !== "tictactoe") { place.firstChild.classList.add("mctslab-wide"); }
       status.textContent = view.status;
       stats.textContent = view.stats;
+      root.dataset.shown = String(Number(root.dataset.shown || 0) + 1);  // for a test waiting for an answer
     }
     function act(call) {
       busy = busy.then(async function () {
