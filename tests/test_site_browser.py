@@ -126,14 +126,24 @@ def _start_live(page, kind: str):
     root = page.locator(f'[data-mctslab="{kind}"]')
     root.scroll_into_view_if_needed()
     root.locator(".mctslab-live-start").click()
-    page.wait_for_function(
-        "(kind) => { const r = document.querySelector(`[data-mctslab='${kind}']`);"
-        " return r.dataset.ready || r.dataset.failed; }",
-        arg=kind,
-        timeout=LIVE_MS,
-    )
+    page.wait_for_function("(r) => r.dataset.ready || r.dataset.failed", arg=root.element_handle(), timeout=LIVE_MS)
     assert root.get_attribute("data-failed") is None, root.locator(".mctslab-live-message").inner_text()
     return root, int(root.get_attribute("data-ready"))
+
+
+def _fail_to_start(page, failed: list[str], kind: str) -> None:
+    """With Pyodide's script missing, the widget says in one line what failed (then a new click can start it)."""
+    root = page.locator(f'[data-mctslab="{kind}"]')
+    page.route("**/pyodide.mjs", lambda route: route.fulfill(status=404, body="missing"))
+    root.locator(".mctslab-live-start").click()
+    page.wait_for_function("(r) => r.dataset.failed", arg=root.element_handle())
+    message = root.locator(".mctslab-live-message").inner_text()
+    page.unroute("**/pyodide.mjs")
+    failed[:] = [f for f in failed if "pyodide.mjs" not in f]  # the request made to fail
+    assert message.startswith("The live widget could not start: ") and "pyodide.mjs" in message, message
+    assert "\n" not in message.strip(), f"more than one line: {message!r}"
+    assert root.locator(".mctslab-live-start").is_enabled()
+    print(f"{kind}, Pyodide missing: {message}")
 
 
 def _live_weight(page, name: str) -> None:
@@ -142,8 +152,9 @@ def _live_weight(page, name: str) -> None:
     assert weight <= LIVE_BYTES, f"{name} loads {weight:,} bytes with its live widget (at most {LIVE_BYTES:,})"
 
 
-def _live_explorer(page) -> None:
-    """The slider grows the tree (the SVG changes), a click on a node re-centres, a phase step."""
+def _live_explorer(page, failed: list[str]) -> None:
+    """A failure said in one line; then the slider grows the tree (the SVG changes), a click re-centres, a phase."""
+    _fail_to_start(page, failed, "explorer")
     root, ready = _start_live(page, "explorer")
     summary = root.locator(".mctslab-live-summary")
     svg = root.locator(".mctslab-live-tree svg")
@@ -172,7 +183,7 @@ def _play(page, root, cell) -> str:
     return root.locator('[data-mctslab="status"]').inner_text()
 
 
-def _live_board(page) -> None:
+def _live_board(page, failed: list[str]) -> None:
     """A whole game of tic-tac-toe clicked to its end (the result in the status line), a Connect Four move answered."""
     root, ready = _start_live(page, "board")
     assert root.locator("button[data-move]").count() == 9
@@ -231,7 +242,7 @@ def test_saved_widgets_show_their_pictures_and_06_and_07_run_live_with_the_netwo
         _shot(page, f"{name}_math.png")
     print(f"{name}: {weight:,} bytes, saved picture {box['width']:.0f} px wide (page {width:.0f} px)")
     if name in LIVE:  # on the same page (Pyodide costs seconds of CPU to start: one page load per widget)
-        LIVE[name](page)
+        LIVE[name](page, failed)
     _finish(browser, page, weight, failed, name)
 
 

@@ -173,7 +173,7 @@ SCRIPT = r"""
 (function () {
   "use strict";
   var config = JSON.parse(document.getElementById("mctslab-live-config").textContent);
-  var loading = null;
+  var loading = null, attempts = 0;
   function address(path) { return new URL(path, document.baseURI).href; }
   function frame() { return new Promise(function (done) { setTimeout(done, 0); }); }
   function firstLine(err) { return String((err && err.message) || err).trim().split("\n").filter(Boolean).pop(); }
@@ -185,7 +185,9 @@ SCRIPT = r"""
             "(python -m http.server, then open http://localhost:8000/)");
         }
         say("loading Python in the page (Pyodide)...");
-        var pyodide = await import(address(config.pyodide + "pyodide.mjs"));
+        // A module that failed to load stays failed for the page: a new try asks for it under another name.
+        var again = attempts++ ? "?attempt=" + attempts : "";
+        var pyodide = await import(address(config.pyodide + "pyodide.mjs") + again);
         var py = await pyodide.loadPyodide({ indexURL: address(config.pyodide) });
         say("loading mctslab...");
         var zip = await fetch(address(config.zip));
@@ -321,6 +323,7 @@ SCRIPT = r"""
     var button = root.querySelector(".mctslab-live-start"), message = root.querySelector(".mctslab-live-message");
     button.addEventListener("click", async function () {
       button.disabled = true;
+      delete root.dataset.failed;
       var started = performance.now();
       function say(text) { message.classList.remove("mctslab-failed"); message.textContent = text; }
       try {
