@@ -159,6 +159,7 @@ def _live_explorer(page, failed: list[str]) -> None:
     summary = root.locator(".mctslab-live-summary")
     svg = root.locator(".mctslab-live-tree svg")
     assert summary.inner_text().startswith("iteration 30 (the tree after it)"), summary.inner_text()
+    assert root.locator("[data-act=c]").input_value() == "1.41"  # sqrt(2), as the notebook's explorer
     before = svg.inner_html()
     root.locator("input[type=range]").fill("400")  # the slider moved: the tree after 400 iterations
     page.wait_for_function("(s) => s.textContent.startsWith('iteration 400 ')", arg=summary.element_handle())

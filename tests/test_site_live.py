@@ -108,3 +108,11 @@ except ModuleNotFoundError as err:
     status, error = done.stdout.splitlines()
     assert re.search(r"\b(won|draw)\b", status), status
     assert error == "numpy.random.SeedSequence needs NumPy, which the course's website does not load", error
+
+
+def test_a_new_c_searches_again_up_to_the_same_iteration():
+    live = LiveExplorer(iteration=100)
+    before = json.loads(live.view())
+    after = json.loads(live.set_c(0))
+    assert after["iteration"] == 100 and after["c"] == 0 and "; c = 0;" in after["summary"], after["summary"]
+    assert after["dot"] != before["dot"], "c = 0 grew the same tree as sqrt(2)"

@@ -218,19 +218,22 @@ SCRIPT = r"""
       '<button type="button" data-act="forward" title="next phase">phase &gt;</button></div>' +
       '<div class="mctslab-live-controls"><label>depth <input type="number" data-act="depth" min="1" max="8" value="' +
       settings.depth + '"></label><label>top k <input type="number" data-act="top_k" min="1" max="12" value="' +
-      settings.top_k + '"></label><button type="button" data-act="up">up</button>' +
+      settings.top_k + '"></label><label>c <input type="number" data-act="c" min="0" max="4" step="0.1">' +
+      '</label><button type="button" data-act="up">up</button>' +
       '<button type="button" data-act="home">root</button>' +
       '<span>click a node to re-centre the drawing on it</span></div>' +
       '<p class="mctslab-live-summary"></p><div class="mctslab-live-tree"></div>';
     var model = rt.live.LiveExplorer(settings.game, settings.iteration, settings.seed, settings.depth, settings.top_k);
     var slider = body.querySelector("input[type=range]"), shown = body.querySelector("output");
     var depth = body.querySelector("[data-act=depth]"), topK = body.querySelector("[data-act=top_k]");
+    var c = body.querySelector("[data-act=c]");
     var summary = body.querySelector(".mctslab-live-summary"), tree = body.querySelector(".mctslab-live-tree");
     var busy = Promise.resolve();
     function show(json) {
       var view = JSON.parse(json);
       slider.value = view.iteration; shown.textContent = view.iteration;
       depth.disabled = view.phase !== null;
+      c.value = Number(view.c.toFixed(2));  // sqrt(2) by default
       summary.textContent = view.summary + (view.note ? " (" + view.note + ")" : "");
       var svg = rt.viz.renderSVGElement(view.dot);
       svg.querySelectorAll("g.node").forEach(function (node) {
@@ -260,6 +263,10 @@ SCRIPT = r"""
         var d = Number(depth.value) || 1, k = Number(topK.value) || 1;
         act(function () { return model.limits(d, k); });
       });
+    });
+    c.addEventListener("change", function () {
+      var value = Math.max(0, Number(c.value) || 0);
+      act(function () { return model.set_c(value); });
     });
     tree.addEventListener("click", function (event) {
       var node = event.target.closest("g.node.mctslab-clickable");

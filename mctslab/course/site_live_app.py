@@ -98,6 +98,11 @@ class LiveExplorer:
         self.model.depth, self.model.top_k = max(1, int(depth)), max(1, int(top_k))
         return self.view()
 
+    def set_c(self, c: float) -> str:
+        """Search again with the exploration constant ``c`` (>= 0), up to the same iteration; returns :meth:`view`."""
+        self.model.set_c(max(0.0, float(c)))
+        return self.view()
+
     def enter(self, name: str) -> str:
         """Re-centre on the node drawn as ``name`` (``"n3"``, the DOT name the page read off the SVG)."""
         path = self._paths.get(str(name))
@@ -160,6 +165,7 @@ class LiveExplorer:
                 "phase": model.phase,
                 "depth": model.depth,
                 "top_k": model.top_k,
+                "c": model.c,
                 "focus": len(model.focus),
                 "clickable": sorted(self._paths),
             }
