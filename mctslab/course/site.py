@@ -478,7 +478,7 @@ def build_site(
     exporter = _exporter(urls, edition)
     names = {path.name for path in files}
     reader_css = site_reader.dark_theme(tuple(exporter.template_paths)) + site_reader.CSS
-    searched = []
+    searched, live = [], False
     for index, (path, book) in enumerate(zip(files, books, strict=True)):
         write_atomic(downloads / path.name, nbformat.writes(book).encode())  # whole or not at all
         book.metadata["title"] = course[index].title
@@ -494,12 +494,15 @@ def build_site(
         page, _ = exporter.from_notebook_node(book, resources=resources)
         page = _local_links(page, names)
         if course[index].page in site_live.PAGES:  # 06's explorer and 07's board, live in the page
-            live = site_live.CDN if cdn else site_live.LOCAL
-            page = site_live.add_live(page, site_live.PAGES[course[index].page], live)
+            plain = page
+            page = site_live.add_live(
+                page, site_live.PAGES[course[index].page], site_live.CDN if cdn else site_live.LOCAL
+            )
+            live = live or page != plain
         searched.append((course[index].page, course[index].title, site_reader.search_sections(page)))
         write_atomic(out / course[index].page, site_reader.decorate(page).encode())
     write_atomic(out / site_reader.SEARCH_INDEX, site_reader.search_index(searched).encode())
-    if any(c.page in site_live.PAGES for c in course):
+    if live:
         site_live.pack(out)  # the Python the live widgets run: mctslab's own source
     hosted = None
     if wheel_file is not None:
