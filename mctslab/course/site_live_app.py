@@ -77,7 +77,7 @@ class LiveExplorer:
     """
 
     def __init__(self, game: str = "tictactoe", iteration: int = 30, seed: int = 0, depth: int = 3, top_k: int = 4):
-        from mctslab import make_game
+        from mctslab.games import make_game
         from mctslab.viz.explorer import TreeExplorer
 
         self.model = TreeExplorer(make_game(game), iteration=iteration, seed=seed, depth=depth, top_k=top_k)
@@ -188,7 +188,8 @@ class LiveBoard:
 
     def new_game(self, game: str, iterations: int, human: int) -> str:
         """A new game (the agent moves first when you play O); returns :meth:`view`."""
-        from mctslab import make_agent, make_game
+        from mctslab.agents import make_agent
+        from mctslab.games import make_game
         from mctslab.viz.session import PlaySession
 
         if game not in GAMES:
