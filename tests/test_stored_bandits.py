@@ -25,18 +25,23 @@ from mctslab.bandits import (
 from mctslab.course.editions import DATA_FOLDER, NOTEBOOKS
 from mctslab.course.experiments import bandit_runs
 from mctslab.course.experiments.bandit_runs import load_run, run_file, run_header, stored_compare, stored_run
+from mctslab.ucb import SQRT2
 
 DATA = NOTEBOOKS / DATA_FOLDER / "01_bandits_and_ucb1"
+SOLUTION_DATA = NOTEBOOKS / "solution_data" / "01_bandits_and_ucb1"
+"""Exercise 3's reference sweep: beside data/, not in it (the student edition ships data/; it is the answer)."""
 MACHINES = BernoulliArms([0.1, 0.3, 0.5, 0.7, 0.9])
 MOVES = BernoulliArms([0.3, 0.4, 0.45, 0.5, 0.5, 0.55, 0.6, 0.65])
-SEED = 2024
-EXPERIMENTS = {  # name -> (policies, bandit, runs, steps, record), as the notebook calls stored_compare
+GRID = (0.2, 0.3, 0.4, 0.5, 0.7, 1.0, SQRT2)
+EXPERIMENTS = {  # name -> (policies, bandit, runs, steps, record, seed, folder), as the notebook calls stored_compare
     "race": (
         lambda: [Greedy(), EpsilonGreedy(0.1), ExploreThenCommit(20), UCB1(), UCB1Tuned(), ThompsonSampling()],
         MACHINES,
         400,
         10_000,
         None,
+        2024,
+        DATA,
     ),
     "anytime": (
         lambda: [UCB1(0.3), UCB1(), EpsilonGreedy(0.1), ThompsonSampling(), RoundRobin()],
@@ -44,7 +49,10 @@ EXPERIMENTS = {  # name -> (policies, bandit, runs, steps, record), as the noteb
         400,
         3000,
         [50, 100, 200, 500, 1000, 2000, 3000],
+        2024,
+        DATA,
     ),
+    "sweep": (lambda: [UCB1(c) for c in GRID], MACHINES, 200, 10_000, [10_000], 0, SOLUTION_DATA),
 }
 
 
@@ -65,45 +73,52 @@ def refuse(*args, **kwargs):
 
 
 def _stored(name: str, monkeypatch) -> dict[str, BanditResult]:
-    policies, arms, runs, steps, record = EXPERIMENTS[name]
+    policies, arms, runs, steps, record, seed, folder = EXPERIMENTS[name]
     monkeypatch.setattr(bandit_runs, "run", refuse)  # read, nothing played
     return stored_compare(
-        policies(), arms, runs=runs, steps=steps, seed=SEED, record=record, progress=False, folder=DATA
+        policies(), arms, runs=runs, steps=steps, seed=seed, record=record, progress=False, folder=folder
     )
 
 
-def test_the_folder_holds_every_run_of_notebook_01_and_nothing_else(monkeypatch):
+@pytest.mark.parametrize("folder", [DATA, SOLUTION_DATA], ids=["data", "solution_data"])
+def test_the_folders_hold_every_run_of_notebook_01_and_nothing_else(folder, monkeypatch):
     files = set()
-    for name, (policies, arms, runs, steps, record) in EXPERIMENTS.items():
+    for name, (policies, arms, runs, steps, record, seed, where) in EXPERIMENTS.items():
+        if where != folder:
+            continue
         stored = _stored(name, monkeypatch)  # each file's header is checked as it is read
         assert list(stored) == [p.name for p in policies()]
         times = log_grid(steps) if record is None else np.array(record)
         for policy in policies():
-            header = run_header(policy, arms, runs=runs, steps=steps, seed=SEED, times=times)
-            path = run_file(DATA, header)
-            assert _header_of(path) == header and header["seed"] == {"entropy": SEED, "spawn_key": []}
+            header = run_header(policy, arms, runs=runs, steps=steps, seed=seed, times=times)
+            path = run_file(folder, header)
+            assert _header_of(path) == header and header["seed"] == {"entropy": seed, "spawn_key": []}
             assert stored[policy.name].regret.shape == (runs, times.size)
             files.add(path.name)
-    assert sorted(p.name for p in DATA.iterdir()) == sorted(files)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(files)
+    # The student edition copies data/ and nothing else beside the notebooks (test_course_export).
+    assert (folder == DATA) == folder.is_relative_to(NOTEBOOKS / DATA_FOLDER)
 
 
-@pytest.mark.parametrize("name", EXPERIMENTS)
+@pytest.mark.parametrize("name", ["race", "anytime"])  # the sweep records only its last pull
 def test_the_first_pulls_of_every_stored_run_are_played_again_from_its_seed(name, monkeypatch):
-    policies, arms, runs, _, _ = EXPERIMENTS[name]
+    policies, arms, runs, _, _, seed, _ = EXPERIMENTS[name]
     stored = _stored(name, monkeypatch)
     for policy in policies():  # none plans with its horizon: a run's first 100 pulls are a 100-pull run's
         result = stored[policy.name]
         early = result.times[result.times <= 100]
-        fresh = run(policy, arms, runs=runs, steps=100, seed=SEED, record=early, progress=False)
+        fresh = run(policy, arms, runs=runs, steps=100, seed=seed, record=early, progress=False)
         for measure in ("regret", "simple_regret", "optimal_fraction"):
             assert fresh.metric(measure).tobytes() == result.metric(measure)[:, : early.size].tobytes(), measure
 
 
-@pytest.mark.parametrize(("name", "policy"), [("race", ExploreThenCommit(20)), ("anytime", RoundRobin())])
+@pytest.mark.parametrize(
+    ("name", "policy"), [("race", ExploreThenCommit(20)), ("anytime", RoundRobin()), ("sweep", UCB1(0.4))]
+)
 def test_a_whole_stored_run_of_each_experiment_is_played_again_from_its_seed(name, policy, monkeypatch):
-    _, arms, runs, steps, record = EXPERIMENTS[name]  # the cheapest run of each, played again, nothing kept
+    _, arms, runs, steps, record, seed, _ = EXPERIMENTS[name]  # a cheap run of each, played again, nothing kept
     stored = _stored(name, monkeypatch)[policy.name]
-    assert same(run(policy, arms, runs=runs, steps=steps, seed=SEED, record=record, progress=False), stored)
+    assert same(run(policy, arms, runs=runs, steps=steps, seed=seed, record=record, progress=False), stored)
 
 
 def test_from_an_empty_folder_runs_are_played_stored_and_read_back_bit_for_bit(tmp_path, monkeypatch):
