@@ -1,7 +1,7 @@
 """Whether the compiled back end can run: Numba installed, and a kernel for the game.
 
-A game declares its kernel with :meth:`~mctslab.games.base.Game.compiled_encoding`
-(``None``: no kernel). :func:`check_supported` turns that declaration into one line of
+A game brings its compiled rules with :meth:`~mctslab.games.base.Game.compiled`
+(``None``: none; :mod:`mctslab.games.compiled`). :func:`check_supported` turns that declaration into one line of
 error, before anything is compiled, so ``engine=compiled`` on a game without a kernel
 fails at once and says which games have one.
 """
@@ -115,8 +115,8 @@ def kernels() -> ModuleType:
 
 
 def supports(game: Game) -> bool:
-    """True when ``game`` declares a kernel (:meth:`~mctslab.games.base.Game.compiled_encoding` is not ``None``)."""
-    return game.compiled_encoding() is not None
+    """True when ``game`` brings compiled rules (:meth:`~mctslab.games.base.Game.compiled` is not ``None``)."""
+    return game.compiled() is not None
 
 
 @lru_cache(maxsize=1)
@@ -136,6 +136,5 @@ def check_supported(game: Game) -> None:
     if not supports(game):
         raise ValueError(
             f"the compiled engine has no kernel for {game.spec}; games with one: "
-            f"{', '.join(games_with_kernels())} (tictactoe up to 7 x 7, connect4 up to 63 bits of board);"
-            " use engine=python"
+            f"{', '.join(games_with_kernels())} (some only up to a size); use engine=python"
         )

@@ -1,4 +1,4 @@
-"""The compiled parts of the engine: game rules on int64 vectors and the UCT loop (Numba).
+"""The compiled parts of the engine: the UCT loop on a game's compiled rules (Numba).
 
 Imported only when Numba is installed (see :mod:`mctslab.engine`). Every function is
 ``@njit(cache=CACHE)``: compiled on first use, then loaded from Numba's cache (``__pycache__``
@@ -12,9 +12,11 @@ A position is an int64 vector ``st`` (the game's :meth:`~mctslab.games.base.Game
 * ``st[1]``: the player to move;
 * ``st[2:]``: the game's own fields (see each game's ``compiled_state``).
 
-Games are told apart by ``kind`` (:data:`TICTACTOE`, :data:`CONNECT4`, :data:`ULTIMATE`);
-their constants are an int64 vector ``prm`` and an int64 table ``tab`` built once per
-game by :func:`mctslab.engine.tables`.
+The kernels name no game: their first argument ``rules`` is the game's
+:class:`~mctslab.games.compiled.CompiledGame` (:meth:`~mctslab.games.base.Game.compiled`),
+whose compiled ``legal``, ``apply`` and ``rollout`` they call through
+:mod:`mctslab.engine.game_rules` (inlined: Numba compiles each kernel once per game file), with
+the game's constants ``prm`` (int64 vector) and ``tab`` (int64 table).
 
 The tree is a set of parallel arrays of *slots*. When a node is first expanded, it gets
 a block of consecutive slots, one per legal move (``first[node]`` is the first slot,
@@ -43,10 +45,9 @@ import numpy as np
 from numba import njit, types
 from numba.core.extending import intrinsic
 
-try:  # Numba's own draw from its per-thread np.random state, emitted inline (np.random.random() is a call)
-    from numba.cpython.randomimpl import get_next_double, get_state_ptr
-except ImportError:  # pragma: no cover - a Numba without these internals: the same numbers through the call
-    get_next_double = None
+from ..games._jit import ix as _ix
+from ..games._jit import rand as _random
+from .game_rules import game_apply, game_legal, game_rollout
 
 
 def _probe():  # pragma: no cover - never called: asking Numba to cache it finds a cache directory or not
@@ -71,23 +72,6 @@ def _cache_usable() -> bool:
 CACHE = _cache_usable()
 """Whether the kernels are cached on disk (False, with one warning, where Numba cannot write a cache)."""
 
-if get_next_double is not None:
-
-    @intrinsic
-    def _random(typingctx):
-        """``np.random.random()`` inline: the same MT19937 state, the same double from two 32-bit draws."""
-
-        def codegen(context, builder, signature, args):
-            return get_next_double(context, builder, get_state_ptr(context, builder, "np"))
-
-        return types.float64(), codegen
-
-else:  # pragma: no cover
-
-    @njit(cache=CACHE, inline="always")
-    def _random():
-        return np.random.random()
-
 
 @intrinsic
 def _borrow(typingctx, array):
@@ -109,18 +93,6 @@ def _borrow(typingctx, array):
     return array(array), codegen
 
 
-@njit(cache=CACHE, inline="always")
-def _ix(i):
-    """``i`` (never negative) as an unsigned index: Numba then drops its test for a negative index.
-
-    Numba reads ``a[i]`` with a signed ``i`` as Python does (``i < 0`` counts from the end), a
-    compare and select on every access; on unsigned indices it emits a plain load. Used on the
-    playouts' accesses, where that test was up to a tenth of the time; the values are the same.
-    """
-    return np.uint64(i)
-
-
-TICTACTOE, CONNECT4, ULTIMATE = 0, 1, 2
 SCRATCH = 416
 """Length of the kernels' scratch array: a position (up to 32 fields), 128 moves, a path of 256 slots."""
 ROOTS = 1 << 16
@@ -155,293 +127,30 @@ ONGOING, DRAWN = -1, 2
 _NO_MARKS = np.zeros((2, 1), dtype=np.int8)
 """The ``played`` table of a rollout that marks nothing (``mark`` False: never written; the branch is compiled away)."""
 
-# -- tic-tac-toe: st[2] X's stones, st[3] O's (bit = cell); prm = (n, k, cells, full);
-#    tab[cell, 0] = number of winning lines through cell, tab[cell, 1 + j] = their masks.
+# -- the game's rules (mctslab.engine.game_rules: the game's own compiled functions, inlined)
 
 
 @njit(cache=CACHE, inline="always")
-def _ttt_completes(tab, stones, cell):
-    c = _ix(cell)
-    for j in range(tab[c, 0]):
-        m = tab[c, _ix(1 + j)]
-        if stones & m == m:
-            return True
-    return False
-
-
-@njit(cache=CACHE, inline="always")
-def _ttt_apply(prm, tab, st, move):
-    p = st[1]
-    k = _ix(2 + p)
-    st[k] |= 1 << move
-    if _ttt_completes(tab, st[k], move):
-        st[0] = p
-    elif st[2] | st[3] == prm[3]:
-        st[0] = DRAWN
-    st[1] = 1 - p
-
-
-@njit(cache=CACHE, inline="always")
-def _ttt_legal(prm, st, out):
-    occupied = st[2] | st[3]
-    n = 0
-    cells = 9 if prm[2] == 9 else prm[2]  # 3 x 3: a loop of a length the compiler sees (unrolled)
-    for cell in range(cells):
-        if not (occupied >> cell) & 1:
-            out[_ix(n)] = cell
-            n += 1
-    return n
-
-
-@njit(cache=CACHE, inline="always")
-def _ttt_rollout(prm, tab, st, buf, limit, played, mark):
-    n = _ttt_legal(prm, st, buf)  # the pool of empty cells
-    p = st[1]
-    mine = st[_ix(2 + p)]
-    theirs = st[_ix(3 - p)]
-    for _ in range(min(n, limit)):
-        i = _ix(_random() * n)
-        cell = buf[i]
-        if mark:
-            played[_ix(p), _ix(cell)] = 1
-        n -= 1
-        buf[i] = buf[_ix(n)]
-        mine |= 1 << cell
-        if _ttt_completes(tab, mine, cell):
-            return p
-        mine, theirs = theirs, mine
-        p = 1 - p
-    return DRAWN
-
-
-# -- Connect Four: st[2], st[3] the bitboards of mctslab.games.connect4 (column c owns
-#    bits c * (rows + 1) ..., bottom up); prm = (rows, cols, k, rows + 1, full, plan length);
-#    tab[d, j]: the j-th shift of direction d's run test (vertical, horizontal, diagonals).
-
-
-@njit(cache=CACHE, inline="always")
-def _c4_four(bits, h):
-    # Four in a row on a board of column height h: runs of 2, then of 4, along each direction.
-    a = bits & (bits >> 1)
-    b = bits & (bits >> h)
-    c = bits & (bits >> (h + 1))
-    d = bits & (bits >> (h - 1))
-    return ((a & (a >> 2)) | (b & (b >> (2 * h))) | (c & (c >> (2 * h + 2))) | (d & (d >> (2 * h - 2)))) != 0
-
-
-@njit(cache=CACHE, inline="always")
-def _c4_won(prm, tab, bits):
-    if prm[5] == 2 and tab[0, 1] == 2:  # k = 4 (the shifts 1, 2): the run test with shifts the compiler sees
-        return _c4_four(bits, 7) if prm[3] == 7 else _c4_four(bits, prm[3])  # 7: the standard board's height
-    for d in range(4):
-        m = bits
-        for j in range(prm[5]):
-            m &= m >> tab[d, j]
-        if m:
-            return True
-    return False
-
-
-@njit(cache=CACHE, inline="always")
-def _c4_apply(prm, tab, st, move):
-    p = st[1]
-    occupied = st[2] | st[3]
-    height = prm[3]
-    column = ((1 << prm[0]) - 1) << (move * height)
-    bit = (occupied + (1 << (move * height))) & column
-    k = _ix(2 + p)
-    st[k] |= bit
-    if _c4_won(prm, tab, st[k]):
-        st[0] = p
-    elif occupied | bit == prm[4]:
-        st[0] = DRAWN
-    st[1] = 1 - p
-
-
-@njit(cache=CACHE, inline="always")
-def _c4_legal(prm, st, out):
-    occupied = st[2] | st[3]
-    n = 0
-    for c in range(prm[1]):
-        if not (occupied >> (c * prm[3] + prm[0] - 1)) & 1:
-            out[_ix(n)] = c
-            n += 1
-    return n
-
-
-@njit(cache=CACHE, inline="always")
-def _c4_rollout(prm, tab, st, buf, limit, played, mark):
-    n = _c4_legal(prm, st, buf)  # the pool of open columns
-    p = st[1]
-    mine = st[2 + p]
-    theirs = st[3 - p]
-    rows, height = prm[0], prm[3]
-    four = prm[5] == 2 and tab[0, 1] == 2
-    occupied = mine | theirs
-    steps = 0
-    while n > 0 and steps < limit:
-        i = _ix(_random() * n)
-        c = buf[i]
-        if mark:
-            played[_ix(p), _ix(c)] = 1
-        bit = (occupied + (1 << (c * height))) & (((1 << rows) - 1) << (c * height))
-        occupied |= bit
-        mine |= bit
-        if (occupied >> (c * height + rows - 1)) & 1:  # the column is full now
-            n -= 1
-            buf[i] = buf[_ix(n)]
-        if four:
-            won = _c4_four(mine, 7) if height == 7 else _c4_four(mine, height)
-        else:
-            won = _c4_won(prm, tab, mine)
-        if won:
-            return p
-        mine, theirs = theirs, mine
-        p = 1 - p
-        steps += 1
-    return DRAWN
-
-
-# -- Ultimate tic-tac-toe (and Fractio): st[2 + b] X's stones on local board b (9 bits),
-#    st[11 + b] O's, st[20] boards X won, st[21] boards O won, st[22] decided boards,
-#    st[23] the board the mover is sent to (-1: anywhere); prm = (local win ends game,);
-#    tab[0, m] = 1 when the 9-bit set m holds a line, tab[1, m] its number of cells,
-#    tab[2 + i, m] its i-th cell (ascending).
-
-
-@njit(cache=CACHE, inline="always")
-def _ut_apply(prm, tab, st, move):
-    p = st[1]
-    board = move // 9
-    cell = move - 9 * board
-    k = 2 + 9 * p + board
-    st[k] |= 1 << cell
-    if tab[0, st[k]]:
-        st[20 + p] |= 1 << board
-        st[22] |= 1 << board
-        if prm[0] or tab[0, st[20 + p]]:
-            st[0] = p
-    if st[2 + board] | st[11 + board] == 511:
-        st[22] |= 1 << board
-    st[1] = 1 - p
-    if st[0] != ONGOING:
-        st[23] = -1
-    elif st[22] == 511:
-        st[0] = DRAWN
-        st[23] = -1
-    elif (st[22] >> cell) & 1:
-        st[23] = -1
-    else:
-        st[23] = cell
-
-
-@njit(cache=CACHE, inline="always")
-def _ut_legal(st, out):
-    n = 0
-    forced = st[23]
-    for board in range(9):
-        if (forced >= 0 and board != forced) or (st[22] >> board) & 1:
-            continue
-        occupied = st[2 + board] | st[11 + board]
-        for cell in range(9):
-            if not (occupied >> cell) & 1:
-                out[n] = 9 * board + cell
-                n += 1
-    return n
-
-
-@njit(cache=CACHE, inline="always")
-def _ut_rollout(prm, tab, st, buf, limit, played, mark):
-    # The move is drawn without listing the legal moves: tab[1, m] counts the cells of the
-    # 9-bit set m, tab[2 + i, m] is its i-th cell; "anywhere" walks the open boards in order,
-    # so the i-th legal move in ascending order is drawn, each with probability 1 / n.
-    steps = 0
-    while st[0] == ONGOING:
-        if steps >= limit:
-            return DRAWN
-        board = st[23]
-        if board >= 0:
-            free = 511 & ~(st[_ix(2 + board)] | st[_ix(11 + board)])
-            i = int(_random() * tab[1, _ix(free)])
-        else:
-            total = 0
-            for b in range(9):
-                if not (st[22] >> b) & 1:
-                    total += tab[1, _ix(511 & ~(st[_ix(2 + b)] | st[_ix(11 + b)]))]
-            i = int(_random() * total)
-            free = 0
-            for b in range(9):
-                if not (st[22] >> b) & 1:
-                    free = 511 & ~(st[_ix(2 + b)] | st[_ix(11 + b)])
-                    if i < tab[1, _ix(free)]:
-                        board = b
-                        break
-                    i -= tab[1, _ix(free)]
-        # _ut_apply(prm, tab, st, 9 * board + cell) written out: even inlined, a helper taking arrays leaves calls
-        # to Numba's reference counting (no-ops on borrowed views) around it, and Ultimate's playouts run 15% slower
-        cell = tab[_ix(2 + i), _ix(free)]
-        p = st[1]
-        if mark:
-            played[_ix(p), _ix(9 * board + cell)] = 1
-        k = _ix(2 + 9 * p + board)
-        st[k] |= 1 << cell
-        if tab[0, _ix(st[k])]:
-            st[_ix(20 + p)] |= 1 << board
-            st[22] |= 1 << board
-            if prm[0] or tab[0, _ix(st[_ix(20 + p)])]:
-                st[0] = p
-        if st[_ix(2 + board)] | st[_ix(11 + board)] == 511:
-            st[22] |= 1 << board
-        st[1] = 1 - p
-        if st[0] != ONGOING:
-            st[23] = -1
-        elif st[22] == 511:
-            st[0] = DRAWN
-            st[23] = -1
-        elif (st[22] >> cell) & 1:
-            st[23] = -1
-        else:
-            st[23] = cell
-        steps += 1
-    return st[0]
-
-
-# -- dispatch ---------------------------------------------------------------------
-
-
-@njit(cache=CACHE, inline="always")
-def apply_move(kind, prm, tab, st, move):
+def apply_move(rules, prm, tab, st, move):
     """Play ``move`` in ``st`` (in place)."""
-    if kind == TICTACTOE:
-        _ttt_apply(prm, tab, st, move)
-    elif kind == CONNECT4:
-        _c4_apply(prm, tab, st, move)
-    else:
-        _ut_apply(prm, tab, st, move)
+    game_apply(rules, prm, tab, st, move)
 
 
 @njit(cache=CACHE, inline="always")
-def legal_moves(kind, prm, st, out):
+def legal_moves(rules, prm, tab, st, out):
     """Write the legal moves of ``st`` into ``out``, ascending; return their number (0 when over)."""
     if st[0] != ONGOING:
         return 0
-    if kind == TICTACTOE:
-        return _ttt_legal(prm, st, out)
-    if kind == CONNECT4:
-        return _c4_legal(prm, st, out)
-    return _ut_legal(st, out)
+    return game_legal(rules, prm, tab, st, out)
 
 
 @njit(cache=CACHE, inline="always")
-def rollout(kind, prm, tab, st, buf, limit):
+def rollout(rules, prm, tab, st, buf, limit):
     """A uniformly random playout from ``st`` (changed); the result, a cut after ``limit`` moves a draw."""
     if st[0] != ONGOING:
         return st[0]
-    if kind == TICTACTOE:
-        return _ttt_rollout(prm, tab, st, buf, limit, _NO_MARKS, False)
-    if kind == CONNECT4:
-        return _c4_rollout(prm, tab, st, buf, limit, _NO_MARKS, False)
-    return _ut_rollout(prm, tab, st, buf, limit, _NO_MARKS, False)
+    return game_rollout(rules, prm, tab, st, buf, limit, _NO_MARKS, False)
+
 
 
 # -- RAVE (mctslab.engine.rave): UCT with AMAF statistics, as mctslab.agents.rave.Rave.
@@ -451,15 +160,11 @@ def rollout(kind, prm, tab, st, buf, limit):
 
 
 @njit(cache=CACHE, inline="always")
-def rollout_marking(kind, prm, tab, st, buf, limit, played):
+def rollout_marking(rules, prm, tab, st, buf, limit, played):
     """:func:`rollout` (the same draws, the same result) that also sets ``played[p, m] = 1`` for every move played."""
     if st[0] != ONGOING:
         return st[0]
-    if kind == TICTACTOE:
-        return _ttt_rollout(prm, tab, st, buf, limit, played, True)
-    if kind == CONNECT4:
-        return _c4_rollout(prm, tab, st, buf, limit, played, True)
-    return _ut_rollout(prm, tab, st, buf, limit, played, True)
+    return game_rollout(rules, prm, tab, st, buf, limit, played, True)
 
 
 @njit(cache=CACHE, inline="always")
@@ -509,7 +214,7 @@ def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, 
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def rave_uct(
-    kind, prm, tab, root_st, root, c, k, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
+    rules, prm, tab, root_st, root, c, k, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
     amv, amw2, mix, info, scratch, played, roots, betas,
 ):
     # fmt: on
@@ -548,7 +253,7 @@ def rave_uct(
                 if st[0] != ONGOING:
                     break
                 f = info[0]
-                n = legal_moves(kind, prm, st, buf)
+                n = legal_moves(rules, prm, tab, st, buf)
                 for j in range(n):
                     move[_ix(f + j)] = buf[j]
                 first[u] = f
@@ -573,7 +278,7 @@ def rave_uct(
                 amv[q] = 0
                 amw2[q] = 0
                 mix[q] = 0.5
-                apply_move(kind, prm, tab, st, m)
+                apply_move(rules, prm, tab, st, m)
                 depth += 1
                 path[_ix(depth)] = child
                 break
@@ -588,10 +293,10 @@ def rave_uct(
                     best = j
                     best_value = value
             node = best
-            apply_move(kind, prm, tab, st, move[_ix(node)])
+            apply_move(rules, prm, tab, st, move[_ix(node)])
             depth += 1
             path[_ix(depth)] = node
-        result = rollout_marking(kind, prm, tab, st, buf, limit, played)
+        result = rollout_marking(rules, prm, tab, st, buf, limit, played)
         _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, mix,
                      played, roots, betas, k)  # fmt: skip
         if depth > info[1]:
@@ -608,7 +313,7 @@ def seed(value):
 
 
 @njit(cache=CACHE)
-def random_results(kind, prm, tab, root_st, playouts, limit, scratch):
+def random_results(rules, prm, tab, root_st, playouts, limit, scratch):
     """Counts of ``playouts`` random playouts from ``root_st``: [X wins, O wins, draws].
 
     ``scratch``: an int64 array of at least :data:`SCRATCH` (the position and the moves being drawn).
@@ -618,7 +323,7 @@ def random_results(kind, prm, tab, root_st, playouts, limit, scratch):
     st, buf = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160])
     for _ in range(playouts):
         st[:] = root_st
-        counts[rollout(kind, prm, tab, st, buf, limit)] += 1
+        counts[rollout(rules, prm, tab, st, buf, limit)] += 1
     return counts
 
 
@@ -681,7 +386,7 @@ def _solver_prove(first, nlegal, nexp, proven, slot):
 # fmt: off
 @njit(cache=CACHE, inline="always")
 def _solver_descend(
-    kind, prm, tab, st, buf, path, root, mover0, c, move, first, nlegal, nexp, visits, wins2, mean, isq, info, roots,
+    rules, prm, tab, st, buf, path, root, mover0, c, move, first, nlegal, nexp, visits, wins2, mean, isq, info, roots,
     proven,
 ):
     # fmt: on
@@ -700,7 +405,7 @@ def _solver_descend(
             if st[0] != ONGOING:
                 break  # a terminal leaf (not reached: terminals are proven when created)
             f = info[0]
-            n = legal_moves(kind, prm, st, buf)
+            n = legal_moves(rules, prm, tab, st, buf)
             for j in range(n):
                 move[f + j] = buf[j]
             first[node] = f
@@ -721,7 +426,7 @@ def _solver_descend(
             wins2[child] = 0
             mean[child] = 0.5
             isq[child] = np.inf
-            apply_move(kind, prm, tab, st, m)
+            apply_move(rules, prm, tab, st, m)
             depth += 1
             path[depth] = child
             if st[0] == ONGOING:
@@ -743,7 +448,7 @@ def _solver_descend(
                 best = j
                 best_value = value
         node = best
-        apply_move(kind, prm, tab, st, move[node])
+        apply_move(rules, prm, tab, st, move[node])
         depth += 1
         path[depth] = node
     return depth
@@ -752,7 +457,7 @@ def _solver_descend(
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def solver_uct(
-    kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch,
+    rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch,
     roots, proven,
 ):
     # fmt: on
@@ -776,7 +481,7 @@ def solver_uct(
     while done < budget and info[0] + info[3] <= capacity:
         st[:] = root_st
         depth = _solver_descend(
-            kind, prm, tab, st, buf, path, root, mover0, c, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
+            rules, prm, tab, st, buf, path, root, mover0, c, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
             roots, proven,
         )  # fmt: skip
         p = proven[path[depth]]
@@ -784,7 +489,7 @@ def solver_uct(
             player = (mover0 + depth + 1) & 1
             result = player if p == 2 else (DRAWN if p == 1 else 1 - player)
         else:
-            result = rollout(kind, prm, tab, st, buf, limit)
+            result = rollout(rules, prm, tab, st, buf, limit)
         for d in range(depth + 1):
             slot = path[d]
             player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
@@ -808,7 +513,7 @@ def solver_uct(
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def uct(
-    kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch,
+    rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch,
     roots,
 ):
     # fmt: on
@@ -843,7 +548,7 @@ def uct(
                 if st[0] != ONGOING:
                     break  # a terminal leaf: simulated as it is
                 f = info[0]
-                n = legal_moves(kind, prm, st, buf)
+                n = legal_moves(rules, prm, tab, st, buf)
                 for j in range(n):
                     move[_ix(f + j)] = buf[j]
                 first[u] = f
@@ -865,7 +570,7 @@ def uct(
                 wins2[k] = 0
                 mean[k] = 0.5
                 isq[k] = np.inf
-                apply_move(kind, prm, tab, st, m)
+                apply_move(rules, prm, tab, st, m)
                 depth += 1
                 path[_ix(depth)] = child
                 break
@@ -881,10 +586,10 @@ def uct(
                     best = j
                     best_value = value
             node = best
-            apply_move(kind, prm, tab, st, move[_ix(node)])
+            apply_move(rules, prm, tab, st, move[_ix(node)])
             depth += 1
             path[_ix(depth)] = node
-        result = rollout(kind, prm, tab, st, buf, limit)
+        result = rollout(rules, prm, tab, st, buf, limit)
         for d in range(depth + 1):
             slot = _ix(path[_ix(d)])
             player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
@@ -1076,7 +781,7 @@ def _select_virtual(node, f, nl, c, own, first, visits, wins2, mean, isq, vloss,
 
 
 @njit(cache=CACHE, inline="always")
-def _expand_shared(kind, prm, st, buf, node, vl, move, first, nlegal, nexp, visits, wins2, mean, isq, vloss, lock,
+def _expand_shared(rules, prm, tab, st, buf, node, vl, move, first, nlegal, nexp, visits, wins2, mean, isq, vloss, lock,
                    ends, info, capacity):  # fmt: skip
     """Under ``node``'s lock (held by the caller): give it its block if it has none, then create a random untried child.
 
@@ -1086,7 +791,7 @@ def _expand_shared(kind, prm, st, buf, node, vl, move, first, nlegal, nexp, visi
     """
     f = first[node]
     if f < 0:
-        n = legal_moves(kind, prm, st, buf)
+        n = legal_moves(rules, prm, tab, st, buf)
         f = _claim_slots(info, n, capacity)
         if f < 0:
             return -2
@@ -1123,7 +828,7 @@ CLAIM = 16
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def uct_tree(
-    kind, prm, tab, root_st, root, c, limit, budget, vl, move, first, nlegal, nexp, visits, wins2, mean, isq,
+    rules, prm, tab, root_st, root, c, limit, budget, vl, move, first, nlegal, nexp, visits, wins2, mean, isq,
     vloss, lock, ends, info, work, scratch, roots,
 ):
     # fmt: on
@@ -1170,13 +875,13 @@ def uct_tree(
             if f < 0 or _load_acquire(nexp, node) < nl:
                 if st[0] != ONGOING or not _atomic_cas(lock, node, 0, 1):
                     break  # a terminal leaf, or another thread is expanding it: simulated from here
-                child = _expand_shared(kind, prm, st, buf, node, vl, move, first, nlegal, nexp, visits, wins2, mean,
+                child = _expand_shared(rules, prm, tab, st, buf, node, vl, move, first, nlegal, nexp, visits, wins2, mean,
                                        isq, vloss, lock, ends, info, capacity)  # fmt: skip
                 _store_release(lock, node, 0)
                 if child == -2:
                     break  # the tree is full: simulated from here (the caller grows the arrays)
                 if child >= 0:
-                    apply_move(kind, prm, tab, st, move[child])
+                    apply_move(rules, prm, tab, st, move[child])
                     depth += 1
                     path[depth] = child
                     break
@@ -1187,10 +892,10 @@ def uct_tree(
             own = vl if depth > 0 else 0
             node = _select_virtual(node, f, nl, c, own, first, visits, wins2, mean, isq, vloss, roots)
             _atomic_add(vloss, node, vl)
-            apply_move(kind, prm, tab, st, move[node])
+            apply_move(rules, prm, tab, st, move[node])
             depth += 1
             path[depth] = node
-        result = rollout(kind, prm, tab, st, buf, limit)
+        result = rollout(rules, prm, tab, st, buf, limit)
         _atomic_add(ends, path[depth], 1)
         r = _half_points(result, (mover0 + 1) & 1)
         _atomic_add(visits, root, 1)  # the root's mean and isq are read by no selection: stored by settle()
@@ -1234,7 +939,7 @@ how many workers have finished its playout, and 1 when the workers are to return
 
 
 @njit(cache=CACHE, nogil=True)
-def leaf_worker(kind, prm, tab, k, seen, ctl, leaf_st, results, limit, scratch):
+def leaf_worker(rules, prm, tab, k, seen, ctl, leaf_st, results, limit, scratch):
     """Leaf parallelism's worker ``k`` (1 to K - 1): one playout of every leaf the selecting thread publishes.
 
     Spins until ``ctl[LEAF_GENERATION]`` moves past ``seen`` (a new leaf in ``leaf_st``), plays
@@ -1258,13 +963,13 @@ def leaf_worker(kind, prm, tab, k, seen, ctl, leaf_st, results, limit, scratch):
         spins = 0
         seen = g
         st[:] = leaf_st
-        results[k] = rollout(kind, prm, tab, st, buf, limit)
+        results[k] = rollout(rules, prm, tab, st, buf, limit)
         _atomic_add(ctl, LEAF_FINISHED, 1)
         played += 1
 
 
 @njit(cache=CACHE, inline="always")
-def _leaf_playouts(kind, prm, tab, st, buf, limit, k, ctl, leaf_st, results, counts):
+def _leaf_playouts(rules, prm, tab, st, buf, limit, k, ctl, leaf_st, results, counts):
     """The K playouts of one leaf: K - 1 by the workers, one here; ``counts`` = [X wins, O wins, draws].
 
     Returns False when told to stop while waiting (nothing is counted then).
@@ -1273,12 +978,12 @@ def _leaf_playouts(kind, prm, tab, st, buf, limit, k, ctl, leaf_st, results, cou
     counts[1] = 0
     counts[2] = 0
     if st[0] != ONGOING or k == 1:  # a finished game (every playout its result), or no worker
-        counts[rollout(kind, prm, tab, st, buf, limit)] += k
+        counts[rollout(rules, prm, tab, st, buf, limit)] += k
         return True
     leaf_st[:] = st
     _store_release(ctl, LEAF_FINISHED, 0)
     _atomic_add(ctl, LEAF_GENERATION, 1)
-    counts[rollout(kind, prm, tab, st, buf, limit)] += 1
+    counts[rollout(rules, prm, tab, st, buf, limit)] += 1
     spins = 0
     while _load_acquire(ctl, LEAF_FINISHED) < k - 1:
         if _load_acquire(ctl, LEAF_STOP):
@@ -1292,7 +997,7 @@ def _leaf_playouts(kind, prm, tab, st, buf, limit, k, ctl, leaf_st, results, cou
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def uct_leaf(
-    kind, prm, tab, root_st, root, c, limit, budget, k, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
+    rules, prm, tab, root_st, root, c, limit, budget, k, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
     scratch, roots, ctl, leaf_st, results,
 ):
     # fmt: on
@@ -1322,7 +1027,7 @@ def uct_leaf(
                 if st[0] != ONGOING:
                     break
                 f = info[0]
-                n = legal_moves(kind, prm, st, buf)
+                n = legal_moves(rules, prm, tab, st, buf)
                 for j in range(n):
                     move[f + j] = buf[j]
                 first[node] = f
@@ -1343,7 +1048,7 @@ def uct_leaf(
                 wins2[child] = 0
                 mean[child] = 0.5
                 isq[child] = np.inf
-                apply_move(kind, prm, tab, st, m)
+                apply_move(rules, prm, tab, st, m)
                 depth += 1
                 path[depth] = child
                 break
@@ -1358,10 +1063,10 @@ def uct_leaf(
                     best = j
                     best_value = value
             node = best
-            apply_move(kind, prm, tab, st, move[node])
+            apply_move(rules, prm, tab, st, move[node])
             depth += 1
             path[depth] = node
-        if not _leaf_playouts(kind, prm, tab, st, buf, limit, k, ctl, leaf_st, results, counts):
+        if not _leaf_playouts(rules, prm, tab, st, buf, limit, k, ctl, leaf_st, results, counts):
             break
         for d in range(depth + 1):
             slot = path[d]

@@ -9,9 +9,9 @@ changes::
 
     NUMBA_CACHE_DIR=.venv/numba-cache python -m mctslab.engine.warm
 
-Every kernel takes the same argument types whatever the game (a game is a ``kind``
-number and int64 arrays), so one call of each compiles it for all of them: :func:`warm`
-runs a few iterations of each compiled search on each game that has kernels.
+Every kernel is compiled once per game file's compiled rules (:mod:`mctslab.engine.game_rules`),
+whatever the game's parameters: :func:`warm` runs a few iterations of each compiled search on
+each registered game that has compiled rules.
 """
 
 from __future__ import annotations
