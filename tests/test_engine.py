@@ -126,7 +126,7 @@ Z_LIMIT = 4.0
 
 # -- the rules, move by move ---------------------------------------------------------
 RULE_GAMES = ["tictactoe", "tictactoe:n=4,k=3", "tictactoe:n=7,k=5", "connect4", "connect4:rows=4,cols=5,k=3"]
-RULE_GAMES += ["connect4:rows=8,cols=7,k=5", "uttt", "fractio"]
+RULE_GAMES += ["connect4:rows=8,cols=7,k=5", "uttt", "fractio", "hex:size=3", "hex:size=7"]
 
 
 @needs_numba
