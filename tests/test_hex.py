@@ -8,7 +8,6 @@ import random
 from fractions import Fraction
 from functools import cache
 
-import numpy as np
 import pytest
 
 from mctslab import check_game, make_game

@@ -47,7 +47,7 @@ from numba.core.extending import intrinsic
 
 from ..games._jit import ix as _ix
 from ..games._jit import rand as _random
-from .game_rules import game_apply, game_legal, game_rollout
+from .game_rules import _writable, game_apply, game_legal, game_rollout
 
 
 def _probe():  # pragma: no cover - never called: asking Numba to cache it finds a cache directory or not
@@ -211,101 +211,6 @@ def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, 
             played[_ix(player), _ix(move[slot])] = 1
 
 
-# fmt: off
-@njit(cache=CACHE, nogil=True)
-def rave_uct(
-    rules, prm, tab, root_st, root, c, k, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
-    amv, amw2, mix, info, scratch, played, roots, betas,
-):
-    # fmt: on
-    """Run up to ``budget`` RAVE iterations from slot ``root``: :func:`uct` with AMAF statistics.
-
-    The arguments of :func:`uct`, and: ``k``, the equivalence parameter (> 0); ``amv`` and
-    ``amw2`` (int32), per slot, the AMAF visits and half points of the slot's move; ``mix``
-    (float64), per slot, ``(1 - beta) * mean + beta * amaf_mean`` with
-    ``beta = sqrt(k / (3 visits + k))``, kept as ``mean`` is (selection reads it, then adds
-    ``c * sqrt(ln N) / sqrt(n)``, as :class:`mctslab.agents.rave.RaveRule`; the first child on a
-    tie); ``played``, an int8 array (2, moves) cleared each iteration; ``betas``, a float64 array
-    of beta by visits, filled as first needed (zeros for a new ``k``). The AMAF update is
-    :meth:`mctslab.agents.rave.Rave.backpropagate`'s.
-    """
-    prm, tab, roots, betas = _borrow(prm), _borrow(tab), _borrow(roots), _borrow(betas)
-    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), _borrow(scratch[160:416])
-    move, first, nexp, visits = _borrow(move), _borrow(first), _borrow(nexp), _borrow(visits)
-    wins2, mean, isq, played = _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(played)
-    amv, amw2, mix = _borrow(amv), _borrow(amw2), _borrow(mix)
-    capacity = move.shape[0]
-    width = played.shape[1]
-    mover0 = root_st[1]
-    done = 0
-    while done < budget and info[0] + info[3] <= capacity:
-        st[:] = root_st
-        for j in range(width):  # the played table cleared (a loop: the slice assignment costs more)
-            played[0, _ix(j)] = 0
-            played[1, _ix(j)] = 0
-        node = root
-        depth = 0
-        path[0] = root
-        while True:  # selection and expansion: uct's, but for the value (mix for mean) and the AMAF fields
-            u = _ix(node)
-            f = first[u]
-            if f < 0:
-                if st[0] != ONGOING:
-                    break
-                f = info[0]
-                n = legal_moves(rules, prm, tab, st, buf)
-                for j in range(n):
-                    move[_ix(f + j)] = buf[j]
-                first[u] = f
-                nlegal[u] = n
-                nexp[u] = 0
-                info[0] = f + n
-            ne = nexp[u]
-            nl = nlegal[u]
-            if ne < nl:
-                i = _ix(f + ne + int(_random() * (nl - ne)))
-                child = f + ne
-                q = _ix(child)
-                m = move[i]
-                move[i] = move[q]
-                move[q] = m
-                nexp[u] = ne + 1
-                first[q] = -1
-                visits[q] = 0
-                wins2[q] = 0
-                mean[q] = 0.5
-                isq[q] = np.inf
-                amv[q] = 0
-                amw2[q] = 0
-                mix[q] = 0.5
-                apply_move(rules, prm, tab, st, m)
-                depth += 1
-                path[_ix(depth)] = child
-                break
-            if nl == 0:
-                break
-            scale = c * _sqrt_log(roots, visits[u])
-            best = f
-            best_value = -np.inf
-            for j in range(f, f + nl):
-                value = mix[_ix(j)] + scale * isq[_ix(j)]
-                if value > best_value:
-                    best = j
-                    best_value = value
-            node = best
-            apply_move(rules, prm, tab, st, move[_ix(node)])
-            depth += 1
-            path[_ix(depth)] = node
-        result = rollout_marking(rules, prm, tab, st, buf, limit, played)
-        _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, mix,
-                     played, roots, betas, k)  # fmt: skip
-        if depth > info[1]:
-            info[1] = depth
-        done += 1
-    info[2] += done
-    return done
-
-
 @njit(cache=CACHE)
 def seed(value):
     """Seed Numba's random generator (one per thread, apart from NumPy's global one)."""
@@ -381,230 +286,6 @@ def _solver_prove(first, nlegal, nexp, proven, slot):
         return False
     proven[slot] = 2 - best
     return True
-
-
-# fmt: off
-@njit(cache=CACHE, inline="always")
-def _solver_descend(
-    rules, prm, tab, st, buf, path, root, mover0, c, move, first, nlegal, nexp, visits, wins2, mean, isq, info, roots,
-    proven,
-):
-    # fmt: on
-    """Steps 1 and 2 of one iteration (:meth:`Solver.select`, :meth:`Solver.expand`); the depth reached in ``path``.
-
-    As :func:`uct`'s descent, except: it stops at a proven slot; a child proven won for
-    the chooser scores ``+inf``, proven lost ``-inf`` (:class:`SolverRule`; a proven draw
-    keeps UCB1); a new child whose position is over is proven with its result.
-    """
-    node = root
-    depth = 0
-    path[0] = root
-    while proven[node] < 0:
-        f = first[node]
-        if f < 0:
-            if st[0] != ONGOING:
-                break  # a terminal leaf (not reached: terminals are proven when created)
-            f = info[0]
-            n = legal_moves(rules, prm, tab, st, buf)
-            for j in range(n):
-                move[f + j] = buf[j]
-            first[node] = f
-            nlegal[node] = n
-            nexp[node] = 0
-            info[0] = f + n
-        ne = nexp[node]
-        nl = nlegal[node]
-        if ne < nl:  # expand: a random untried move becomes the next child
-            i = ne + int(_random() * (nl - ne))
-            child = f + ne
-            m = move[f + i]
-            move[f + i] = move[child]
-            move[child] = m
-            nexp[node] = ne + 1
-            first[child] = -1
-            visits[child] = 0
-            wins2[child] = 0
-            mean[child] = 0.5
-            isq[child] = np.inf
-            apply_move(rules, prm, tab, st, m)
-            depth += 1
-            path[depth] = child
-            if st[0] == ONGOING:
-                proven[child] = UNPROVEN
-            else:  # a terminal child: proven with its result, for the player who made the move
-                player = (mover0 + depth + 1) & 1
-                proven[child] = 2 if st[0] == player else (1 if st[0] == DRAWN else 0)
-            break
-        if nl == 0:
-            break
-        # select: the highest value, the first one on a tie; proven won +inf, proven lost -inf, else UCB1
-        # (added from a table, not branched on: a tenth of a Connect Four search; every child is visited: UCB1 finite)
-        scale = c * _sqrt_log(roots, visits[node])
-        best = f
-        best_value = -np.inf
-        for j in range(f, f + nl):
-            value = mean[j] + scale * isq[j] + _PROVEN_BONUS[proven[j] + 1]
-            if value > best_value:
-                best = j
-                best_value = value
-        node = best
-        apply_move(rules, prm, tab, st, move[node])
-        depth += 1
-        path[depth] = node
-    return depth
-
-
-# fmt: off
-@njit(cache=CACHE, nogil=True)
-def solver_uct(
-    rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch,
-    roots, proven,
-):
-    # fmt: on
-    """Run up to ``budget`` MCTS-Solver iterations from slot ``root``: :func:`uct` with proofs in ``proven``.
-
-    The arguments of :func:`uct`, and ``proven`` (int8, a slot's proven value in half
-    points for the player who made its move, :data:`UNPROVEN` while unknown; the root's
-    set by the caller). Each iteration: :func:`_solver_descend`; step 3, the leaf's
-    proven result if it has one (no random number drawn), else a random playout; step 4,
-    :func:`uct`'s statistics on the path, then every slot above the leaf is proven in
-    turn (:func:`_solver_prove`) until one cannot be. Returns the iterations done by this
-    call; ``nogil=True`` as :func:`uct`.
-    """
-    prm, tab, roots, info = _borrow(prm), _borrow(tab), _borrow(roots), _borrow(info)
-    move, first, nlegal, nexp = _borrow(move), _borrow(first), _borrow(nlegal), _borrow(nexp)
-    visits, wins2, mean, isq, proven = _borrow(visits), _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(proven)
-    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), _borrow(scratch[160:416])
-    capacity = move.shape[0]
-    mover0 = root_st[1]
-    done = 0
-    while done < budget and info[0] + info[3] <= capacity:
-        st[:] = root_st
-        depth = _solver_descend(
-            rules, prm, tab, st, buf, path, root, mover0, c, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
-            roots, proven,
-        )  # fmt: skip
-        p = proven[path[depth]]
-        if p >= 0:  # a proven leaf backs up its exact result
-            player = (mover0 + depth + 1) & 1
-            result = player if p == 2 else (DRAWN if p == 1 else 1 - player)
-        else:
-            result = rollout(rules, prm, tab, st, buf, limit)
-        for d in range(depth + 1):
-            slot = path[d]
-            player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
-            visits[slot] += 1
-            if result == player:
-                wins2[slot] += 2
-            elif result == DRAWN:
-                wins2[slot] += 1
-            mean[slot] = wins2[slot] / (2.0 * visits[slot])
-            isq[slot] = _inv_sqrt(roots, visits[slot])
-        for d in range(depth - 1, -1, -1):  # the proofs, from the leaf's parent up, while they hold
-            if not _solver_prove(first, nlegal, nexp, proven, path[d]):
-                break
-        if depth > info[1]:
-            info[1] = depth
-        done += 1
-    info[2] += done
-    return done
-
-
-# fmt: off
-@njit(cache=CACHE, nogil=True)
-def uct(
-    rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch,
-    roots,
-):
-    # fmt: on
-    """Run up to ``budget`` UCT iterations from slot ``root`` (position ``root_st``).
-
-    Stops early when fewer than ``info[3]`` free slots are left (the caller grows the
-    arrays and calls again). ``info`` = [slots used, deepest node, iterations done (total),
-    slots needed for one block]. ``wins2`` counts rewards in half points (win 2, draw 1)
-    for the player who made the slot's move; ``mean`` and ``isq`` (``1 / sqrt(visits)``)
-    are kept for selection. ``scratch``: an int64 array of at least :data:`SCRATCH` (the
-    position, the moves being drawn, the path). ``roots``: a float64 array (2, :data:`ROOTS`),
-    zeros or filled by earlier calls: ``sqrt(ln n)`` and ``1 / sqrt(n)`` as they are first
-    needed (``log`` was a tenth of the time). Returns the iterations done by this call.
-
-    Compiled with ``nogil=True`` (it touches no Python object): threads searching separate
-    trees run at once (root parallelism, :mod:`mctslab.engine.parallel`); the flag changes no result.
-    """
-    prm, tab, roots = _borrow(prm), _borrow(tab), _borrow(roots)
-    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), scratch[160:416]
-    capacity = move.shape[0]
-    mover0 = root_st[1]
-    done = 0
-    while done < budget and info[0] + info[3] <= capacity:
-        st[:] = root_st
-        node = root
-        depth = 0
-        path[0] = root
-        while True:
-            u = _ix(node)
-            f = first[u]
-            if f < 0:
-                if st[0] != ONGOING:
-                    break  # a terminal leaf: simulated as it is
-                f = info[0]
-                n = legal_moves(rules, prm, tab, st, buf)
-                for j in range(n):
-                    move[_ix(f + j)] = buf[j]
-                first[u] = f
-                nlegal[u] = n
-                nexp[u] = 0
-                info[0] = f + n
-            ne = nexp[u]
-            nl = nlegal[u]
-            if ne < nl:  # expand: a random untried move becomes the next child
-                i = _ix(f + ne + int(_random() * (nl - ne)))
-                child = f + ne
-                k = _ix(child)
-                m = move[i]
-                move[i] = move[k]
-                move[k] = m
-                nexp[u] = ne + 1
-                first[k] = -1
-                visits[k] = 0
-                wins2[k] = 0
-                mean[k] = 0.5
-                isq[k] = np.inf
-                apply_move(rules, prm, tab, st, m)
-                depth += 1
-                path[_ix(depth)] = child
-                break
-            if nl == 0:
-                break
-            # select: the child with the highest UCB1 value, the first one on a tie
-            scale = c * _sqrt_log(roots, visits[u])
-            best = f
-            best_value = -np.inf
-            for j in range(f, f + nl):
-                value = mean[_ix(j)] + scale * isq[_ix(j)]
-                if value > best_value:
-                    best = j
-                    best_value = value
-            node = best
-            apply_move(rules, prm, tab, st, move[_ix(node)])
-            depth += 1
-            path[_ix(depth)] = node
-        result = rollout(rules, prm, tab, st, buf, limit)
-        for d in range(depth + 1):
-            slot = _ix(path[_ix(d)])
-            player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
-            visits[slot] += 1
-            if result == player:
-                wins2[slot] += 2
-            elif result == DRAWN:
-                wins2[slot] += 1
-            mean[slot] = wins2[slot] / (2.0 * visits[slot])
-            isq[slot] = _inv_sqrt(roots, visits[slot])
-        if depth > info[1]:
-            info[1] = depth
-        done += 1
-    info[2] += done
-    return done
 
 
 # -- tree and leaf parallelism
@@ -875,8 +556,8 @@ def uct_tree(
             if f < 0 or _load_acquire(nexp, node) < nl:
                 if st[0] != ONGOING or not _atomic_cas(lock, node, 0, 1):
                     break  # a terminal leaf, or another thread is expanding it: simulated from here
-                child = _expand_shared(rules, prm, tab, st, buf, node, vl, move, first, nlegal, nexp, visits, wins2, mean,
-                                       isq, vloss, lock, ends, info, capacity)  # fmt: skip
+                child = _expand_shared(rules, prm, tab, st, buf, node, vl, move, first, nlegal, nexp, visits, wins2,
+                                       mean, isq, vloss, lock, ends, info, capacity)  # fmt: skip
                 _store_release(lock, node, 0)
                 if child == -2:
                     break  # the tree is full: simulated from here (the caller grows the arrays)
@@ -994,6 +675,252 @@ def _leaf_playouts(rules, prm, tab, st, buf, limit, k, ctl, leaf_st, results, co
     return True
 
 
+# -- the search loop: one loop for UCT, RAVE, MCTS-Solver and leaf parallelism (each a mode of it)
+
+PLAIN, RAVE, SOLVER, LEAF = 0, 1, 2, 3
+"""The modes of :func:`_iterations`: the selection value, what a playout is and how it is backed up.
+
+``PLAIN``: UCB1 on ``mean``, one random playout, UCT's backup. ``RAVE``: UCB1 on ``mix``, a playout
+that marks its moves, :func:`_rave_backup`. ``SOLVER``: UCB1 plus the proven bonus, descent
+stopped at a proven slot, a proven leaf's exact result, UCT's backup then the proofs
+(:func:`_solver_prove`). ``LEAF``: UCB1 on ``mean``, ``k`` playouts of the new leaf at once
+(:func:`_leaf_playouts`), their counts backed up together. Each kernel passes its mode as a
+constant: the compiler keeps only that mode's code, so each runs as fast as a loop written for it."""
+
+
+# fmt: off
+@njit(cache=CACHE, inline="always")
+def _iterations(
+    mode, rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
+    scratch, roots, k, amv, amw2, mix, played, betas, proven, ctl, leaf_st, results,
+):
+    # fmt: on
+    """Up to ``budget`` iterations of the search ``mode`` (:data:`PLAIN`, :data:`RAVE`, :data:`SOLVER`, :data:`LEAF`).
+
+    Each iteration: select (the highest value, the first child on a tie) and expand (a random
+    untried move becomes the next child) from ``root``, simulate, back up. Stops early when
+    fewer than ``info[3]`` free slots are left. The arguments a mode does not use are typed
+    stand-ins, never read. Returns the iterations done.
+    """
+    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), _borrow(scratch[160:416])
+    capacity = move.shape[0]
+    mover0 = root_st[1]
+    width = played.shape[1]
+    counts = np.zeros(3 if mode == LEAF else 0, dtype=np.int64)
+    done = 0
+    while done < budget and info[0] + info[3] <= capacity:
+        st[:] = root_st
+        if mode == RAVE:
+            for j in range(width):  # the played table cleared (a loop: the slice assignment costs more)
+                played[0, _ix(j)] = 0
+                played[1, _ix(j)] = 0
+        node = root
+        depth = 0
+        path[0] = root
+        while mode != SOLVER or proven[_ix(node)] < 0:  # the solver stops at a proven slot
+            u = _ix(node)
+            f = first[u]
+            if f < 0:
+                if st[0] != ONGOING:
+                    break  # a terminal leaf: simulated as it is
+                f = info[0]
+                n = legal_moves(rules, prm, tab, st, buf)
+                for j in range(n):
+                    move[_ix(f + j)] = buf[j]
+                first[u] = f
+                nlegal[u] = n
+                nexp[u] = 0
+                info[0] = f + n
+            ne = nexp[u]
+            nl = nlegal[u]
+            if ne < nl:  # expand: a random untried move becomes the next child
+                i = _ix(f + ne + int(_random() * (nl - ne)))
+                child = f + ne
+                q = _ix(child)
+                m = move[i]
+                move[i] = move[q]
+                move[q] = m
+                nexp[u] = ne + 1
+                first[q] = -1
+                visits[q] = 0
+                wins2[q] = 0
+                mean[q] = 0.5
+                isq[q] = np.inf
+                if mode == RAVE:
+                    amv[q] = 0
+                    amw2[q] = 0
+                    mix[q] = 0.5
+                apply_move(rules, prm, tab, st, m)
+                depth += 1
+                path[_ix(depth)] = child
+                if mode == SOLVER:
+                    if st[0] == ONGOING:
+                        proven[q] = UNPROVEN
+                    else:  # a terminal child: proven with its result, for the player who made the move
+                        player = (mover0 + depth + 1) & 1
+                        proven[q] = 2 if st[0] == player else (1 if st[0] == DRAWN else 0)
+                break
+            if nl == 0:
+                break
+            # select: the child with the highest value, the first one on a tie
+            scale = c * _sqrt_log(roots, visits[u])
+            best = f
+            best_value = -np.inf
+            for j in range(f, f + nl):
+                if mode == RAVE:
+                    value = mix[_ix(j)] + scale * isq[_ix(j)]
+                elif mode == SOLVER:  # proven won +inf, proven lost -inf (added from a table, not branched on)
+                    value = mean[_ix(j)] + scale * isq[_ix(j)] + _PROVEN_BONUS[proven[_ix(j)] + 1]
+                else:
+                    value = mean[_ix(j)] + scale * isq[_ix(j)]
+                if value > best_value:
+                    best = j
+                    best_value = value
+            node = best
+            apply_move(rules, prm, tab, st, move[_ix(node)])
+            depth += 1
+            path[_ix(depth)] = node
+        # simulate
+        result = DRAWN
+        if mode == LEAF:
+            if not _leaf_playouts(rules, prm, tab, st, buf, limit, k, ctl, leaf_st, results, counts):
+                break  # told to stop while waiting: not backed up
+        elif mode == RAVE:
+            result = rollout_marking(rules, prm, tab, st, buf, limit, played)
+        elif mode == SOLVER and proven[_ix(path[_ix(depth)])] >= 0:  # a proven leaf backs up its exact result
+            p = proven[_ix(path[_ix(depth)])]
+            player = (mover0 + depth + 1) & 1
+            result = player if p == 2 else (DRAWN if p == 1 else 1 - player)
+        else:
+            result = rollout(rules, prm, tab, st, buf, limit)
+        # back up
+        if mode == RAVE:
+            _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, mix,
+                         played, roots, betas, k)  # fmt: skip
+        elif mode == LEAF:
+            for d in range(depth + 1):
+                slot = _ix(path[_ix(d)])
+                player = (mover0 + d + 1) & 1
+                visits[slot] += k
+                wins2[slot] += 2 * counts[player] + counts[DRAWN]
+                mean[slot] = wins2[slot] / (2.0 * visits[slot])
+                isq[slot] = _inv_sqrt(roots, visits[slot])
+        else:
+            for d in range(depth + 1):
+                slot = _ix(path[_ix(d)])
+                player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
+                visits[slot] += 1
+                if result == player:
+                    wins2[slot] += 2
+                elif result == DRAWN:
+                    wins2[slot] += 1
+                mean[slot] = wins2[slot] / (2.0 * visits[slot])
+                isq[slot] = _inv_sqrt(roots, visits[slot])
+            if mode == SOLVER:
+                for d in range(depth - 1, -1, -1):  # the proofs, from the leaf's parent up, while they hold
+                    if not _solver_prove(first, nlegal, nexp, proven, path[_ix(d)]):
+                        break
+        if depth > info[1]:
+            info[1] = depth
+        done += 1
+    info[2] += done
+    return done
+
+
+_NONE8 = np.zeros(0, dtype=np.int8)
+_NONE32 = np.zeros(0, dtype=np.int32)
+_NONE64 = np.zeros(0, dtype=np.int64)
+_NONEF = np.zeros(0, dtype=np.float64)
+"""Typed stand-ins for the arrays a mode does not use (constants: never read or written)."""
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
+def uct(
+    rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
+    scratch, roots,
+):
+    # fmt: on
+    """Run up to ``budget`` UCT iterations from slot ``root`` (position ``root_st``): :func:`_iterations`, ``PLAIN``.
+
+    Stops early when fewer than ``info[3]`` free slots are left (the caller grows the
+    arrays and calls again). ``info`` = [slots used, deepest node, iterations done (total),
+    slots needed for one block]. ``wins2`` counts rewards in half points (win 2, draw 1)
+    for the player who made the slot's move; ``mean`` and ``isq`` (``1 / sqrt(visits)``)
+    are kept for selection. ``scratch``: an int64 array of at least :data:`SCRATCH` (the
+    position, the moves being drawn, the path). ``roots``: a float64 array (2, :data:`ROOTS`),
+    zeros or filled by earlier calls: ``sqrt(ln n)`` and ``1 / sqrt(n)`` as they are first
+    needed (``log`` was a tenth of the time). Returns the iterations done by this call.
+
+    Compiled with ``nogil=True`` (it touches no Python object): threads searching separate
+    trees run at once (root parallelism, :mod:`mctslab.engine.parallel`); the flag changes no result.
+    """
+    prm, tab, roots = _borrow(prm), _borrow(tab), _borrow(roots)
+    return _iterations(
+        PLAIN, rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
+        info, scratch, roots, 1, _writable(_NONE32), _writable(_NONE32), _writable(_NONEF), _writable(_NO_MARKS),
+        _writable(_NONEF), _writable(_NONE8), _writable(_NONE64), _writable(_NONE64), _writable(_NONE64),
+    )  # fmt: skip
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
+def rave_uct(
+    rules, prm, tab, root_st, root, c, k, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
+    amv, amw2, mix, info, scratch, played, roots, betas,
+):
+    # fmt: on
+    """Run up to ``budget`` RAVE iterations from slot ``root``: :func:`_iterations`, ``RAVE``.
+
+    The arguments of :func:`uct`, and: ``k``, the equivalence parameter (> 0); ``amv`` and
+    ``amw2`` (int32), per slot, the AMAF visits and half points of the slot's move; ``mix``
+    (float64), per slot, ``(1 - beta) * mean + beta * amaf_mean`` with
+    ``beta = sqrt(k / (3 visits + k))``, kept as ``mean`` is (selection reads it, then adds
+    ``c * sqrt(ln N) / sqrt(n)``, as :class:`mctslab.agents.rave.RaveRule`; the first child on a
+    tie); ``played``, an int8 array (2, moves) cleared each iteration; ``betas``, a float64 array
+    of beta by visits, filled as first needed (zeros for a new ``k``). The AMAF update is
+    :meth:`mctslab.agents.rave.Rave.backpropagate`'s.
+    """
+    prm, tab, roots, betas = _borrow(prm), _borrow(tab), _borrow(roots), _borrow(betas)
+    move, first, nexp, visits = _borrow(move), _borrow(first), _borrow(nexp), _borrow(visits)
+    wins2, mean, isq, played = _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(played)
+    amv, amw2, mix = _borrow(amv), _borrow(amw2), _borrow(mix)
+    return _iterations(
+        RAVE, rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
+        info, scratch, roots, k, amv, amw2, mix, played, betas, _writable(_NONE8), _writable(_NONE64),
+        _writable(_NONE64), _writable(_NONE64),
+    )  # fmt: skip
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
+def solver_uct(
+    rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
+    scratch, roots, proven,
+):
+    # fmt: on
+    """Run up to ``budget`` MCTS-Solver iterations from slot ``root``: :func:`_iterations`, ``SOLVER``.
+
+    The arguments of :func:`uct`, and ``proven`` (int8, a slot's proven value in half
+    points for the player who made its move, :data:`UNPROVEN` while unknown; the root's
+    set by the caller). Each iteration: the descent stops at a proven slot, and a child
+    proven won for the chooser scores ``+inf``, proven lost ``-inf`` (:class:`SolverRule`;
+    a proven draw keeps UCB1); a new child whose position is over is proven with its result;
+    step 3, the leaf's proven result if it has one (no random number drawn), else a random
+    playout; step 4, :func:`uct`'s statistics on the path, then every slot above the leaf is
+    proven in turn (:func:`_solver_prove`) until one cannot be. Returns the iterations done
+    by this call; ``nogil=True`` as :func:`uct`.
+    """
+    prm, tab, roots, info = _borrow(prm), _borrow(tab), _borrow(roots), _borrow(info)
+    move, first, nlegal, nexp = _borrow(move), _borrow(first), _borrow(nlegal), _borrow(nexp)
+    visits, wins2, mean, isq, proven = _borrow(visits), _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(proven)
+    return _iterations(
+        SOLVER, rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
+        info, scratch, roots, 1, _writable(_NONE32), _writable(_NONE32), _writable(_NONEF), _writable(_NO_MARKS),
+        _writable(_NONEF), proven, _writable(_NONE64), _writable(_NONE64), _writable(_NONE64),
+    )  # fmt: skip
+
+
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def uct_leaf(
@@ -1003,80 +930,17 @@ def uct_leaf(
     # fmt: on
     """Leaf parallelism: up to ``budget`` iterations of :func:`uct`, each simulating its new leaf ``k`` times at once.
 
-    Selection and expansion are :func:`uct`'s, in this (the selecting) thread; the leaf is
-    published to the ``k - 1`` :func:`leaf_worker` threads, which play one playout each while
-    this thread plays one; the ``k`` results are backed up together (visits ``+= k``). An
-    iteration stopped while waiting (``ctl[LEAF_STOP]``) is not backed up. With ``k = 1`` it
-    is :func:`uct`, bit for bit. Returns the iterations (leaves) done by this call.
+    :func:`_iterations`, ``LEAF``: selection and expansion are :func:`uct`'s, in this (the
+    selecting) thread; the leaf is published to the ``k - 1`` :func:`leaf_worker` threads,
+    which play one playout each while this thread plays one; the ``k`` results are backed up
+    together (visits ``+= k``). An iteration stopped while waiting (``ctl[LEAF_STOP]``) is not
+    backed up. With ``k = 1`` it is :func:`uct`, bit for bit. Returns the iterations (leaves)
+    done by this call.
     """
     prm, tab, roots = _borrow(prm), _borrow(tab), _borrow(roots)
     ctl, leaf_st, results = _borrow(ctl), _borrow(leaf_st), _borrow(results)
-    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), scratch[160:416]
-    counts = np.zeros(3, dtype=np.int64)
-    capacity = move.shape[0]
-    mover0 = root_st[1]
-    done = 0
-    while done < budget and info[0] + info[3] <= capacity:
-        st[:] = root_st
-        node = root
-        depth = 0
-        path[0] = root
-        while True:
-            f = first[node]
-            if f < 0:
-                if st[0] != ONGOING:
-                    break
-                f = info[0]
-                n = legal_moves(rules, prm, tab, st, buf)
-                for j in range(n):
-                    move[f + j] = buf[j]
-                first[node] = f
-                nlegal[node] = n
-                nexp[node] = 0
-                info[0] = f + n
-            ne = nexp[node]
-            nl = nlegal[node]
-            if ne < nl:
-                i = ne + int(_random() * (nl - ne))
-                child = f + ne
-                m = move[f + i]
-                move[f + i] = move[child]
-                move[child] = m
-                nexp[node] = ne + 1
-                first[child] = -1
-                visits[child] = 0
-                wins2[child] = 0
-                mean[child] = 0.5
-                isq[child] = np.inf
-                apply_move(rules, prm, tab, st, m)
-                depth += 1
-                path[depth] = child
-                break
-            if nl == 0:
-                break
-            scale = c * _sqrt_log(roots, visits[node])
-            best = f
-            best_value = -np.inf
-            for j in range(f, f + nl):
-                value = mean[j] + scale * isq[j]
-                if value > best_value:
-                    best = j
-                    best_value = value
-            node = best
-            apply_move(rules, prm, tab, st, move[node])
-            depth += 1
-            path[depth] = node
-        if not _leaf_playouts(rules, prm, tab, st, buf, limit, k, ctl, leaf_st, results, counts):
-            break
-        for d in range(depth + 1):
-            slot = path[d]
-            player = (mover0 + d + 1) & 1
-            visits[slot] += k
-            wins2[slot] += 2 * counts[player] + counts[DRAWN]
-            mean[slot] = wins2[slot] / (2.0 * visits[slot])
-            isq[slot] = _inv_sqrt(roots, visits[slot])
-        if depth > info[1]:
-            info[1] = depth
-        done += 1
-    info[2] += done
-    return done
+    return _iterations(
+        LEAF, rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
+        info, scratch, roots, k, _writable(_NONE32), _writable(_NONE32), _writable(_NONEF), _writable(_NO_MARKS),
+        _writable(_NONEF), _writable(_NONE8), ctl, leaf_st, results,
+    )  # fmt: skip

@@ -1,4 +1,4 @@
-"""Hex on an n x n rhombus, as OpenSpiel's ``hex``: X (player 0) joins the top and bottom rows, O the left and right columns.
+"""Hex on an n x n rhombus, as OpenSpiel's ``hex``: X (player 0) joins top and bottom, O (player 1) left and right.
 
 Written only through the public game interface, Python rules and compiled rules alike (the
 trial of issue 39: a game with compiled rules is this one file). The rules follow OpenSpiel's
