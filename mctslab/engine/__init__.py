@@ -49,6 +49,7 @@ run to run) and leaf parallelism (``parallel=leaf``: K playouts of each new leaf
 seeded-reproducible): :mod:`mctslab.engine.shared_tree`.
 """
 
+from . import check as _check  # noqa: F401 - registers the compiled part of check_game
 from .backend import (
     EXTRA_HINT,
     MAX_THREADS,

@@ -233,6 +233,24 @@ def random_results(rules, prm, tab, root_st, playouts, limit, scratch):
 
 
 @njit(cache=CACHE)
+def replay(rules, prm, tab, st, moves, legal, states, scratch):
+    """Play ``moves`` from ``st`` (changed) with the game's compiled rules, for :mod:`mctslab.engine.check`.
+
+    Before each move and after the last, row ``i`` of ``legal`` gets the number of legal moves
+    then the moves, and row ``i`` of ``states`` the position vector.
+    """
+    buf = _borrow(scratch[32:160])
+    for i in range(moves.shape[0] + 1):
+        n = legal_moves(rules, prm, tab, st, buf)
+        legal[i, 0] = n
+        for j in range(n):
+            legal[i, 1 + j] = buf[j]
+        states[i, :] = st
+        if i < moves.shape[0]:
+            apply_move(rules, prm, tab, st, moves[i])
+
+
+@njit(cache=CACHE)
 def fill_roots(roots):
     """Fill every entry of the table of :func:`_sqrt_log` and :func:`_inv_sqrt` (n from 1 to :data:`ROOTS` - 1).
 

@@ -25,13 +25,15 @@ def warm() -> float:
     """Call every compiled kernel once (compiling it, or loading it from Numba's cache); the seconds it took.
 
     A few iterations of each search (UCT, MCTS-Solver, RAVE, root, tree and leaf
-    parallelism) and a few compiled playouts, on each game that has kernels.
+    parallelism), a few compiled playouts and :func:`mctslab.check_game`'s replay, on each
+    registered game with compiled rules.
 
     Raises:
         ImportError: (one line, naming the extra) if Numba is not installed: the compiled engine is optional.
     """
     from ..games import make_game
     from .backend import games_with_kernels, require
+    from .check import compiled_fault
     from .parallel import search_root_parallel
     from .rave import search_rave
     from .shared_tree import search_leaf_parallel, search_tree_parallel
@@ -50,6 +52,7 @@ def warm() -> float:
         for parallel in (search_root_parallel, search_tree_parallel, search_leaf_parallel):
             parallel(game, state, seeds=(1, 2), **budget)
         random_results(game, state, playouts=2, seed=0)  # the compiled playouts of flat Monte Carlo
+        compiled_fault(game, [list(game.legal_moves(state)[:1])])  # check_game's lock step (the replay kernel)
     return time.perf_counter() - start
 
 

@@ -43,7 +43,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DRAWN", "ONGOING", "CompiledGame"]
+__all__ = [
+    "COMPILED_CHECKS", "DRAWN", "ONGOING", "CompiledCheck", "CompiledGame", "capacity_fault", "register_compiled_check",
+]  # fmt: skip
 
 ONGOING, DRAWN = -1, 2
 """``st[0]`` while the game goes on, and for a draw (a win: the winner's number, 0 or 1)."""
@@ -79,3 +81,45 @@ class CompiledGame:
                 raise ValueError(f"CompiledGame.{name} must be {'1' if name == 'prm' else '2'}-D, got {value.ndim}-D")
             value.setflags(write=False)
             object.__setattr__(self, name, value)
+
+
+CompiledCheck = Callable[[Any, list[list[int]]], "str | None"]
+"""``check(game, games) -> fault or None``: plays each game's moves (lists of moves from the initial position) with
+the compiled rules in lock step with the Python rules; the first disagreement, in one line."""
+
+COMPILED_CHECKS: list[CompiledCheck] = []
+"""The checks :func:`mctslab.check_game` runs on a game with compiled rules, registered by the layer that can run
+compiled rules (:mod:`mctslab.engine` registers its lock-step check when imported; without Numba it finds nothing)."""
+
+
+def register_compiled_check(check: CompiledCheck) -> CompiledCheck:
+    """Add ``check`` to :data:`COMPILED_CHECKS` (once); returns it."""
+    if check not in COMPILED_CHECKS:
+        COMPILED_CHECKS.append(check)
+    return check
+
+
+def capacity_fault(game: Any, compiled: CompiledGame, state: Any, plies: int) -> str | None:
+    """What a position of a random game says against the compiled rules' declared sizes, or ``None``.
+
+    Checks, in pure Python (no Numba): ``compiled_state`` has :attr:`CompiledGame.fields`
+    int entries, its result and player fields match the Python rules (``st[0]``:
+    :data:`ONGOING`, the winner or :data:`DRAWN`; ``st[1]``: the player to move while the game
+    goes on); the legal moves are at most :attr:`CompiledGame.max_moves`, each in
+    ``range(max_moves)``; the game is at most :attr:`CompiledGame.max_plies` long.
+    """
+    st = game.compiled_state(state)
+    if len(st) != compiled.fields or not all(type(v) is int for v in st):
+        return f"compiled_state() must give {compiled.fields} ints (CompiledGame.fields), got {st!r}"
+    over = game.is_terminal(state)
+    result = (DRAWN if game.winner(state) is None else game.winner(state)) if over else ONGOING
+    if st[0] != result:
+        return f"compiled_state()[0] must be the result {result} (-1 playing, the winner, 2 drawn), got {st[0]}"
+    if not over and st[1] != game.to_move(state):
+        return f"compiled_state()[1] must be the player to move, {game.to_move(state)}, got {st[1]}"
+    legal = game.legal_moves(state)
+    if len(legal) > compiled.max_moves or any(not 0 <= m < compiled.max_moves for m in legal):
+        return f"the legal moves {legal} must be at most max_moves={compiled.max_moves}, each in range(max_moves)"
+    if plies > compiled.max_plies:
+        return f"a game of {plies} plies passes max_plies={compiled.max_plies}"
+    return None
