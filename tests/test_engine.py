@@ -346,14 +346,14 @@ def test_games_without_a_kernel_are_refused_before_anything_is_compiled(monkeypa
     game = make_game(game_spec)
     agent = make_agent(f"{spec},engine=compiled", seed=0)  # accepted: the game is not known yet
     with pytest.raises(
-        ValueError, match=r"no kernel for .*; games with one: connect4, fractio, tictactoe, uttt"
+        ValueError, match=r"no kernel for .*; games with one: connect4, fractio, hex, tictactoe, uttt"
     ) as err:
         agent.select_move(game, game.initial_state())
     assert "\n" not in str(err.value) and "engine=python" in str(err.value)
 
 
 def test_the_games_with_a_kernel_are_those_that_declare_one():
-    assert games_with_kernels() == ("connect4", "fractio", "tictactoe", "uttt")
+    assert games_with_kernels() == ("connect4", "fractio", "hex", "tictactoe", "uttt")
     assert make_game("nim").compiled() is None
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "check_threads",
     "check_virtual_loss",
     "games_with_kernels",
+    "kernel_games",
     "require",
     "supports",
 ]
@@ -119,12 +120,26 @@ def supports(game: Game) -> bool:
     return game.compiled() is not None
 
 
-@lru_cache(maxsize=1)
-def games_with_kernels() -> tuple[str, ...]:
-    """The registered games whose default form declares a kernel (``("connect4", "fractio", ...)``)."""
+def kernel_games() -> list[Game]:
+    """One game per registered game with compiled rules: its default form, or its form for the tests when only that
+    has them (Hex: 11 x 11 by default, compiled up to 7 x 7). What :mod:`mctslab.engine.warm` compiles for."""
     from ..games import GAMES, make_game
 
-    return tuple(sorted(name for name in GAMES if supports(make_game(name))))
+    found = []
+    for name in sorted(GAMES):
+        spec = GAMES[name].test_spec
+        for game in (make_game(name), *((make_game(spec),) if spec is not None else ())):
+            if supports(game):
+                found.append(game)
+                break
+    return found
+
+
+@lru_cache(maxsize=1)
+def games_with_kernels() -> tuple[str, ...]:
+    """The registered games with compiled rules, in their default form or their form for the tests (``("connect4",
+    "fractio", ...)``; see :func:`kernel_games`)."""
+    return tuple(game.spec.partition(":")[0] for game in kernel_games())
 
 
 def check_supported(game: Game) -> None:

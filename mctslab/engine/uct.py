@@ -12,7 +12,7 @@ import numpy as np
 from .. import validation
 from ..games.base import Game, IllegalMoveError, State
 from ..games.compiled import CompiledGame
-from .backend import check_supported, games_with_kernels, kernels
+from .backend import check_supported, kernel_games, kernels
 from .tree import MAX_VISITS, NO_LIMIT, CompiledTree, check_capacity, check_tree_fits
 
 __all__ = ["SearchResult", "checked_search", "compile_kernel", "compile_seconds", "random_results", "search"]
@@ -60,9 +60,7 @@ def compile_kernel(name: str, make: Callable[[CompiledGame, np.ndarray], Compile
 
     A timed search calls it before its clock starts, so a first move is not spent compiling.
     """
-    from ..games import make_game
-
-    games = [game] if game is not None else [make_game(spec) for spec in games_with_kernels()]
+    games = [game] if game is not None else kernel_games()
     todo = [g for g in games if (name, g.compiled().rules) not in _COMPILED]
     if not todo:
         return 0.0

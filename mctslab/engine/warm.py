@@ -31,8 +31,7 @@ def warm() -> float:
     Raises:
         ImportError: (one line, naming the extra) if Numba is not installed: the compiled engine is optional.
     """
-    from ..games import make_game
-    from .backend import games_with_kernels, require
+    from .backend import kernel_games, require
     from .check import compiled_fault
     from .parallel import search_root_parallel
     from .rave import search_rave
@@ -43,8 +42,7 @@ def warm() -> float:
     require()
     start = time.perf_counter()
     budget = {"c": 1.4, "iterations": 16, "seconds": None, "max_moves": None}
-    for name in games_with_kernels():
-        game = make_game(name)
+    for game in kernel_games():
         state = game.initial_state()
         search(game, state, seed=0, **budget)
         search_solver(game, state, seed=0, **budget)
