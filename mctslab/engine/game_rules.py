@@ -8,9 +8,9 @@ functions. So each kernel is compiled once per game file (and cached on disk by 
 keyed by its argument types): the engine names no game, and a new game's rules are as
 fast as the built-in ones (the same code as when they were written into the kernels).
 
-The type's key holds a hash of the source of the game's module and of
-:mod:`mctslab.games._jit`: Numba's cache checks only the kernels' own file, so without it a
-changed game would run the kernels compiled for its old rules.
+The type's key holds a hash of the source of the game's module, of :mod:`mctslab.games._jit`
+and of this module: Numba's cache checks only the kernels' own file, so without it a changed
+game would run the kernels compiled for its old rules.
 """
 
 from __future__ import annotations
@@ -18,17 +18,24 @@ from __future__ import annotations
 import hashlib
 import inspect
 import sys
+import warnings
 from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from numba import types
+from numba.core.errors import NumbaIRAssumptionWarning
 from numba.core.extending import NativeValue, intrinsic, models, overload, register_model, typeof_impl, unbox
 
 from ..games import _jit
 from ..games.compiled import CompiledGame
 
 __all__ = ["RulesType", "game_apply", "game_legal", "game_rollout", "rules_key"]
+
+warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning, module=r"numba\.core\.ssa")
+# Inlining the game's functions into the overloads below (inline="always", as the kernels inlined their games' code
+# before) makes Numba's internal SSA check warn that a renamed variable "is not in scope" (a pedantic check that asks
+# for a bug report, not an error: the kernels build the same trees bit for bit); calls instead of inlining cost speed.
 
 _RULES: dict[str, Callable[[], Any]] = {}
 """The ``rules`` function of every key typed in this process (the overloads look the functions up here)."""
@@ -42,8 +49,10 @@ def _source_hash(module: str) -> str:
 
 @cache
 def rules_key(rules: Callable[[], Any]) -> str:
-    """The key of a game's ``rules`` function: its dotted name and a hash of its module's and ``_jit``'s source."""
-    key = f"{rules.__module__}.{rules.__qualname__}@{_source_hash(rules.__module__)}{_source_hash(_jit.__name__)[:8]}"
+    """The key of a game's ``rules`` function: its dotted name and a hash of the source of its module, of ``_jit``
+    and of this module (what the kernels inline besides their own file, which Numba's cache checks itself)."""
+    sources = _source_hash(rules.__module__) + _source_hash(_jit.__name__)[:8] + _source_hash(__name__)[:8]
+    key = f"{rules.__module__}.{rules.__qualname__}@{sources}"
     _RULES[key] = rules
     return key
 
@@ -87,7 +96,7 @@ def game_rollout(rules, prm, tab, st, buf, limit, played, mark):  # noqa: ANN001
     """The game's ``rollout(prm, tab, st, buf, limit, played, mark)``: a random playout's result."""
 
 
-@overload(game_legal)
+@overload(game_legal, inline="always")
 def _legal(rules, prm, tab, st, out):  # noqa: ANN001, ANN202
     if isinstance(rules, RulesType):
         legal = rules.functions().legal
@@ -99,7 +108,7 @@ def _legal(rules, prm, tab, st, out):  # noqa: ANN001, ANN202
     return None
 
 
-@overload(game_apply)
+@overload(game_apply, inline="always")
 def _apply(rules, prm, tab, st, move):  # noqa: ANN001, ANN202
     if isinstance(rules, RulesType):
         apply = rules.functions().apply
@@ -130,7 +139,7 @@ def _writable(typingctx, array):  # noqa: ANN001, ANN202
     return writable(array), codegen
 
 
-@overload(game_rollout)
+@overload(game_rollout, inline="always")
 def _rollout(rules, prm, tab, st, buf, limit, played, mark):  # noqa: ANN001, ANN202
     if isinstance(rules, RulesType):
         rollout = rules.functions().rollout
