@@ -2,9 +2,9 @@
 
 Numba compiles a kernel the first time it is called and keeps the machine code in its
 cache (:mod:`mctslab.engine.kernels`); a fresh install has an empty cache, so the first
-process to use each kernel pays for compiling it (about a minute for all of them, more on
-a busy machine). ``./run`` (``./run course``, ``./run test``) warms a cache kept inside
-``.venv`` once per install, by running this module, and again when the kernels' source
+process to use each kernel pays for compiling it (about 4 minutes of CPU for all of them, each
+kernel once per game file; more on a busy machine). ``./run`` (``./run course``, ``./run test``)
+warms a cache kept inside ``.venv`` once per install, by running this module, and again when the kernels' source
 changes::
 
     NUMBA_CACHE_DIR=.venv/numba-cache python -m mctslab.engine.warm
