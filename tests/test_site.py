@@ -392,6 +392,9 @@ def test_colab_and_binder_open_the_repository_given_and_the_instructor_site_open
         assert html.unescape(links[0]) == colab.format("my-school/mcts"), (name, links)
         # the badges above the page (and, on the page, the notebook's own Open in Colab badge)
         assert len(links) >= 2 and all("my-school/mcts" in link for link in links), (name, links)
+        # and "Report a problem" opens a new issue there (no --issues given)
+        report = re.findall(r'<a class="mctslab-report" href="([^"]*)">Report a problem</a>', page)
+        assert report == ["https://github.com/my-school/mcts/issues/new"], (name, report)
     download = nbformat.read(tmp_path / "out" / "notebooks" / "04b_write_uct_yourself.ipynb", as_version=4)
     assert colab.format("my-school/mcts") in download.cells[0].source
     # the instructor site opens the course's own repository

@@ -9,7 +9,8 @@ download each notebook and to open it in Colab or Binder; every page has the sam
 footer (previous, index, next). Every page also has what a reader of a Jupyter Book or d2l site
 expects (:mod:`mctslab.course.site_reader`): a search box over all chapters (its index built here,
 ``OUT/search-index.js``), the page's contents beside it, a dark mode following the system's setting,
-a copy button on each code cell, and (given ``issues``) a link to report a problem.
+a copy button on each code cell, and (given ``issues``, or else ``repo``: its GitHub issues) a link
+to report a problem.
 
 * The **student** site (the default) is made from the student edition
   (:func:`mctslab.course.editions.student_notebook`: no reference solution, no output a
@@ -66,6 +67,8 @@ INSTALL_FROM = f"https://github.com/{REPOSITORY}"
 """Where the index's install line installs the package from (the package is not on the package index)."""
 COLAB = "https://colab.research.google.com/github/{repo}/blob/main/notebooks/{name}"
 BINDER = "https://mybinder.org/v2/gh/{repo}/HEAD?urlpath=lab/tree/notebooks/{name}"
+ISSUES = "https://github.com/{repo}/issues/new"
+"""Where "Report a problem" goes when no ``issues`` URL is given: a new issue of the site's repository."""
 DOWNLOADS = "notebooks"
 """The site's folder of the notebooks to download (with their ``data/``)."""
 WHEELS = "wheels"
@@ -119,6 +122,12 @@ _CSS = """
 .jupyter-widgets, .jupyter-widgets *, .widget-label, .widget-html, .widget-button, .widget-inline-hbox {
   font-family: var(--jp-ui-font-family, system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif);
 }
+/* nbconvert's lab template sets every output's <pre> in the font around it (".jp-OutputArea-output pre
+   { font-family: inherit }"); JupyterLab sets one in an HTML output (09's results table, 07's board
+   statistics, 12b's Kuhn board) in its code font, so that its columns line up; and a narrow screen
+   scrolls it sideways rather than breaking its rows, mid-word, across lines (as Jupyter Book does) */
+.jp-OutputArea-output.jp-RenderedHTMLCommon pre { font-family: var(--jp-code-font-family, monospace);
+  white-space: pre; word-break: normal; overflow-wrap: normal; overflow-x: auto; }
 /* html-manager 1.0 stretches a grid beside a taller box (07's board beside its table): keep its rows square */
 .widget-hbox > .widget-gridbox { align-self: flex-start; }
 .mctslab-nav { display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; align-items: center; padding: 0.6em 1em;
@@ -489,7 +498,8 @@ def build_site(
             instead of copying them into ``out_dir/assets/``.
         cache: where the assets' tarballs are kept (default :func:`site_assets.default_cache`).
         issues: the URL of "Report a problem" links (say, ``https://github.com/OWNER/REPO/issues``);
-            ``None`` (the default) leaves them out.
+            ``None`` (the default): a new issue of ``repo`` (:data:`ISSUES`), and no such links
+            without a repository (a student site built without ``repo``).
         repo: the GitHub repository (``OWNER/NAME``, notebooks in ``notebooks/``) that the
             "Open in Colab" and "Launch Binder" links open. The student site has none without
             it (the course's own repository, :data:`REPOSITORY`, holds the reference
@@ -513,6 +523,7 @@ def build_site(
     if edition not in EDITIONS:
         raise ValueError(f"unknown edition {edition!r}: use one of {', '.join(EDITIONS)}")
     repo = editions.check_repo(repo) or (REPOSITORY if edition == "instructor" else None)
+    issues = issues or (ISSUES.format(repo=repo) if repo else None)
     wheel_file = check_wheel(wheel) if wheel is not None else None
     start, start_cpu = time.perf_counter(), _cpu_seconds()
     source = _source_folder(notebooks)
@@ -609,7 +620,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--issues",
         metavar="URL",
         default=None,
-        help="where each page's 'Report a problem' link goes (default: no such link)",
+        help="where each page's 'Report a problem' link goes (default: a new issue of --repo's "
+        "repository on GitHub; without --repo, no such link on the student site)",
     )
     parser.add_argument("--repo", metavar="OWNER/NAME", default=None, help=editions.REPO_HELP)
     parser.add_argument(

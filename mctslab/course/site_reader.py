@@ -220,6 +220,9 @@ CSS = f"""
   font: 12px/1.6 var(--jp-ui-font-family, sans-serif); color: inherit; background: var(--jp-layout-color1, #fff);
   border: 1px solid var(--jp-border-color1, #bbb); border-radius: 3px; }}
 .jp-InputArea-editor:hover .mctslab-copy, .mctslab-copy:focus {{ opacity: 1; }}
+@media only screen and (max-width: 760px) {{  /* the prompt stands above the code: the button beside it, off the code */
+  .mctslab-copy {{ top: auto; bottom: 100%; padding: 0 0.5em; font-size: 11px; line-height: 1.3; opacity: 0.8; }}
+}}
 @media print {{ .mctslab-toc, .mctslab-search, .mctslab-copy {{ display: none; }} }}
 @media (prefers-color-scheme: dark) {{
   body {{ background: var(--jp-layout-color0, #111); color: var(--jp-content-font-color1, #ddd); }}
