@@ -263,7 +263,7 @@ def test_the_assets_are_unpacked_once_into_the_cache_then_copied(tmp_path, monke
 
 
 def test_a_page_is_what_nbconvert_writes_without_parsing_it_again(monkeypatch):
-    """The site's exporter skips nbconvert's BeautifulSoup pass (45% of the build) and the sanitizing of
+    """The site's exporter skips nbconvert's BeautifulSoup pass (a third of the build) and the sanitizing of
     Pygments' markup, and writes the same page: the same elements, attributes and text."""
     from bs4 import BeautifulSoup
     from jinja2 import DictLoader

@@ -323,7 +323,7 @@ def _accessible(page: str) -> str:
     """What nbconvert's ``HTMLExporter`` adds to a page once written: each cell's input and each
     output can take the keyboard's focus (``tabindex="0"``), each picture has an alternative text.
 
-    nbconvert parses the whole page with BeautifulSoup to add them and writes it out again: 45% of
+    nbconvert parses the whole page with BeautifulSoup to add them and writes it out again: a third of
     the site's build time (2 s of CPU for 18 pages), for three attributes; here they are added to the
     tags as written, outside scripts (as an HTML parser reads them).
     """
