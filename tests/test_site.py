@@ -261,6 +261,14 @@ def test_the_assets_are_unpacked_once_into_the_cache_then_copied(tmp_path, monke
         assert len(opened) == (1 if n < 2 else 2), f"build {site}: the tarball was opened {len(opened)} times"
     assert site_assets.missing(cache) == [] and site_assets.missing(tmp_path) == ["fake-lib"]
 
+    def read_only(*args: object, **kwargs: object) -> None:
+        raise PermissionError("a cache this user may not write")
+
+    monkeypatch.setattr(site_assets.tempfile, "mkdtemp", read_only)  # as in a cache another user filled
+    monkeypatch.setattr(site_assets, "UNPACKED_MARK", "another-mark")  # so that it would unpack again
+    site_assets.install(tmp_path / "four" / "assets", cache)  # from the tarball, into the site
+    assert (tmp_path / "four" / "assets" / "fake" / "lib.js").read_bytes() == b"var a;"
+
 
 def test_a_page_is_what_nbconvert_writes_without_parsing_it_again(monkeypatch):
     """The site's exporter skips nbconvert's BeautifulSoup pass (a third of the build) and the sanitizing of

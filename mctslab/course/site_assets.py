@@ -229,9 +229,25 @@ def install(assets_dir: str | Path, cache: str | Path | None = None) -> dict[str
         folder = target / asset.folder
         if folder.exists():
             shutil.rmtree(folder)
-        source = unpacked(asset, tarballs[asset.package])
+        try:
+            source = unpacked(asset, tarballs[asset.package])
+        except OSError:  # a cache this user may read but not write: from the tarball, as before
+            _extract(asset, tarballs[asset.package], folder)
+            continue
         shutil.copytree(source, folder, ignore=shutil.ignore_patterns(UNPACKED_MARK), copy_function=shutil.copyfile)
     return local_urls(target.name)
+
+
+def _extract(asset: Asset, tarball: Path, folder: Path) -> None:
+    """Write the files ``asset`` keeps from ``tarball`` into ``folder``."""
+    with tarfile.open(tarball) as tar:
+        for member in tar.getmembers():
+            name = member.name.removeprefix("package/")
+            if member.isfile() and ".." not in Path(name).parts and _wanted(name, asset.keep):
+                path = folder / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with tar.extractfile(member) as source, path.open("wb") as out:  # type: ignore[union-attr]
+                    shutil.copyfileobj(source, out)
 
 
 UNPACKED_MARK = ".mctslab-unpacked"
@@ -245,6 +261,9 @@ def unpacked(asset: Asset, tarball: Path) -> Path:
     Unpacked on first use, into a fresh folder renamed into place when complete; its mark
     (:data:`UNPACKED_MARK`) names the tarball's hash and the files kept, so a change of either
     unpacks it again.
+
+    Raises:
+        OSError: if the folder cannot be written (:func:`install` then unpacks into the site).
     """
     folder = tarball.parent / "unpacked" / f"{asset.folder}-{asset.version}"
     mark = f"{asset.sha256}\n" + "\n".join(asset.keep) + "\n"
@@ -253,14 +272,7 @@ def unpacked(asset: Asset, tarball: Path) -> Path:
     folder.parent.mkdir(parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
-        with tarfile.open(tarball) as tar:
-            for member in tar.getmembers():
-                name = member.name.removeprefix("package/")
-                if member.isfile() and ".." not in Path(name).parts and _wanted(name, asset.keep):
-                    path = fresh / name
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    with tar.extractfile(member) as source, path.open("wb") as out:  # type: ignore[union-attr]
-                        shutil.copyfileobj(source, out)
+        _extract(asset, tarball, fresh)
         (fresh / UNPACKED_MARK).write_text(mark, encoding="utf-8")
         if folder.exists() and not _complete(folder, mark):
             shutil.rmtree(folder, ignore_errors=True)  # another version's files, or an interrupted copy
