@@ -18,11 +18,10 @@ A game declares its kind (:attr:`Game.num_players`, :attr:`Game.has_chance`,
 
 To add your own game, subclass :class:`Game`, implement the abstract methods, register
 it with :func:`mctslab.games.register_game` and run :func:`mctslab.check_game` on it.
-Optional hooks describe the game to the drawings and the play board
-(:class:`~mctslab.games.hooks.DrawingHooks`: :meth:`Game.mark`, :meth:`Game.move_text`,
-:meth:`Game.board_cells`, :meth:`Game.move_cell`, :meth:`Game.played_cell`,
-:meth:`Game.click_move`, :meth:`Game.column_labels`), so nothing outside ``games/``
-needs to know which game it is.
+What other consumers need is not part of the rules: optional adapters registered beside the
+game, in its file (:mod:`mctslab.games.adapters`), describe it to the drawings and the play
+board (:class:`~mctslab.games.hooks.Drawing`: ``mark``, ``move_text``, ``board_cells``,
+``move_cell``...), so nothing outside ``games/`` needs to know which game it is.
 """
 
 from __future__ import annotations
@@ -38,9 +37,10 @@ from typing import Any
 
 import numpy as np
 
+from .adapters import adapter_names_defined_by
 from .compiled import CompiledGame
 from .errors import IllegalMoveError, InvalidStateError, describe_value
-from .hooks import DrawingHooks
+from .hooks import Drawing, drawing
 from .kinds import CHANCE, GameKind
 from .rollouts import PlayedRollout, replay_rollout
 
@@ -54,7 +54,7 @@ RESULTS: dict[int | None, tuple[float, float]] = {0: WIN0, 1: WIN1, None: DRAW}
 """Winner (``None`` for a draw) -> returns per player."""
 
 
-class Game(DrawingHooks, ABC):
+class Game(ABC):
     """Rules of a game: by default two-player, without chance, with perfect information.
 
     Subclasses implement the abstract methods; :meth:`play` (checked) and
@@ -109,6 +109,13 @@ class Game(DrawingHooks, ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        misplaced = adapter_names_defined_by(cls)
+        if misplaced:
+            name, concern = next(iter(misplaced.items()))
+            raise TypeError(
+                f"{cls.__name__}.{name} belongs to the game's {concern} adapter, not to its rules: define it on a "
+                f"subclass of {ADAPTER_HOME[concern]} registered beside the game (see mctslab.games.adapters)"
+            )
         for name in cls.PLAYER_METHODS:
             method = vars(cls).get(name)
             if callable(method) and not getattr(method, "_checks_player", False):
@@ -469,6 +476,17 @@ class Game(DrawingHooks, ABC):
                 raise IllegalMoveError(f"move #{ply + 1} of the list: {err}") from None
         return state
 
+    def __getattr__(self, name: str) -> Any:
+        """An adapter's name asked of the game itself (``game.board_cells(state)``): the adapter's, for old callers.
+
+        The consumers ask the adapter (``drawing(game).board_cells(state)``); this keeps code written
+        before the split working. Only for names missing on the game (the rules are found first).
+        """
+        lookup = FORWARDED.get(name)
+        if lookup is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return getattr(lookup(self), name)
+
     def __repr__(self) -> str:
         return f"make_game({self.spec!r})"
 
@@ -477,6 +495,13 @@ class Game(DrawingHooks, ABC):
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.spec))
+
+
+ADAPTER_HOME = {"drawing": "mctslab.games.hooks.Drawing"}
+"""concern -> the adapter base class a game's adapter subclasses (for the error of :meth:`Game.__init_subclass__`)."""
+
+FORWARDED: dict[str, Any] = dict.fromkeys(Drawing.names, drawing)
+"""An adapter's name -> the lookup :meth:`Game.__getattr__` forwards it to."""
 
 
 def _player_checked(method: Any) -> Any:

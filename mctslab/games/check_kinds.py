@@ -14,6 +14,7 @@ from numbers import Real
 from typing import Any
 
 from .base import Game, IllegalMoveError
+from .hooks import drawing
 from .kinds import CHANCE
 
 PROBABILITY_TOLERANCE = 1e-9
@@ -33,7 +34,7 @@ def declaration_fault(game: Game) -> str | None:
         return f"score_range must be None or (lowest, highest) with lowest < highest, got {low_high!r}"
     if n == 2:
         return None  # check_game's own mark(0) / mark(1) rule
-    marks = [game.mark(p) for p in range(n)]
+    marks = [drawing(game).mark(p) for p in range(n)]
     if not all(isinstance(m, str) and m for m in marks) or len(set(marks)) != n:
         return f"mark(player) must give {n} different non-empty strings for players 0 to {n - 1}, got {marks!r}"
     return None

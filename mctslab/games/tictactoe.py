@@ -20,8 +20,9 @@ import numpy as np
 from .base import DRAW, RESULTS
 from .check_positions import result_fault
 from .compiled import CompiledGame
+from .hooks import register_drawing
 from .registry import register_game
-from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
+from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame, StoneGameDrawing
 
 
 class TicTacToeState(NamedTuple):
@@ -176,6 +177,7 @@ def compiled_rules() -> SimpleNamespace:
 
     return SimpleNamespace(legal=legal, apply=apply, rollout=rollout)
 
+
 @lru_cache(maxsize=8)
 def compiled_game(n: int, k: int) -> CompiledGame:
     """The :class:`~mctslab.games.compiled.CompiledGame` of n x n tic-tac-toe with k in a row."""
@@ -188,7 +190,6 @@ def compiled_game(n: int, k: int) -> CompiledGame:
         tab[c, 1 : 1 + len(masks)] = masks
     prm = np.array([n, k, cells, (1 << cells) - 1], dtype=np.int64)
     return CompiledGame(compiled_rules, prm, tab, fields=4, max_moves=cells, max_plies=cells)
-
 
 
 @register_game(
@@ -395,12 +396,6 @@ class TicTacToe(StoneGame):
         scale = len(self.lines) * self.k**2
         return 0.5 + 0.45 * score / scale
 
-    def winning_cells(self, state: TicTacToeState) -> set[tuple[int, int]]:
-        """The cells of the winner's k-in-a-row lines; empty while nobody has won."""
-        stones = state.x if state.result == X_WON else state.o if state.result == O_WON else 0
-        cells = self._cell_of_bit()
-        return {cell for line in self.lines if stones & line == line for bit, cell in cells.items() if line & bit}
-
     def render(self, state: TicTacToeState) -> str:
         """The board as text: ``X``, ``O`` and ``.`` for an empty cell, one row per line."""
         x, o, _ = state
@@ -411,3 +406,14 @@ class TicTacToe(StoneGame):
                 cells.append("X" if x >> c & 1 else "O" if o >> c & 1 else ".")
             rows.append(" ".join(cells))
         return "\n".join(rows)
+
+
+@register_drawing(TicTacToe)
+class TicTacToeDrawing(StoneGameDrawing):
+    """How TicTacToe is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
+
+    def winning_cells(self, state: TicTacToeState) -> set[tuple[int, int]]:
+        """The cells of the winner's k-in-a-row lines; empty while nobody has won."""
+        stones = state.x if state.result == X_WON else state.o if state.result == O_WON else 0
+        cells = self.game._cell_of_bit()
+        return {cell for line in self.game.lines if stones & line == line for bit, cell in cells.items() if line & bit}
