@@ -233,8 +233,14 @@ class _NeverCut(Strip):
     [
         (drawn_otherwise(mark=lambda self, player: "X"), r"mark\(0\) and mark\(1\)"),
         (drawn_otherwise(move_text=lambda self, move, short=False: "a move"), r"move_text\(move\) must name"),
-        (drawn_otherwise(move_text=lambda self, move, short=False: "" if short else f"cell {move}"), r"move_text\(move, short=True\)"),
-        (drawn_otherwise(board_cells=lambda self, state: [[""] * (5 + sum(1 for v in state if v))]), r"board_cells\(\) must give 1 rows of 5"),
+        (
+            drawn_otherwise(move_text=lambda self, move, short=False: "" if short else f"cell {move}"),
+            r"move_text\(move, short=True\)",
+        ),
+        (
+            drawn_otherwise(board_cells=lambda self, state: [[""] * (5 + sum(1 for v in state if v))]),
+            r"board_cells\(\) must give 1 rows of 5",
+        ),
         (drawn_otherwise(move_cell=lambda self, state, move: (1, move)), r"move_cell\(\) of move"),
         (drawn_otherwise(played_cell=lambda self, state, move: (0, move + 5)), r"played_cell\(\) of move"),
         (drawn_otherwise(click_move=lambda self, state, row, col: 0), r"click_move\(\) at"),
