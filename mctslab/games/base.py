@@ -21,7 +21,8 @@ it with :func:`mctslab.games.register_game` and run :func:`mctslab.check_game` o
 What other consumers need is not part of the rules: optional adapters registered beside the
 game, in its file (:mod:`mctslab.games.adapters`), describe it to the drawings and the play
 board (:class:`~mctslab.games.hooks.Drawing`: ``mark``, ``move_text``, ``board_cells``,
-``move_cell``...), so nothing outside ``games/`` needs to know which game it is.
+``move_cell``...), so nothing outside ``games/`` needs to know which game it is, and to a
+policy-value network (:class:`~mctslab.games.network.NetworkEncoding`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from .compiled import CompiledGame
 from .errors import IllegalMoveError, InvalidStateError, describe_value
 from .hooks import Drawing, drawing
 from .kinds import CHANCE, GameKind
+from .network import NetworkEncoding, network_or_none
 from .rollouts import PlayedRollout, replay_rollout
 
 State = Hashable
@@ -405,30 +407,6 @@ class Game(ABC):
         """
         return None
 
-    # -- what a learned evaluator sees (mctslab.alphazero) ---------------------------
-    policy_size: int | None = None
-    """Number of move ids for a policy network: every move is an int in ``range(policy_size)``
-    (``None``: the game has no network encoding, and ``puct:evaluator=net`` refuses it)."""
-
-    def features(self, state: State) -> np.ndarray:
-        """The position as a flat float vector for a network, from the point of view of the player to move.
-
-        Raises:
-            NotImplementedError: for a game without a network encoding (:attr:`policy_size` is ``None``).
-        """
-        raise NotImplementedError(f"{self.spec} has no network encoding (features); PUCT can use evaluator=rollout")
-
-    def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-        """The board's symmetries for a network's training data, identity included.
-
-        Each is ``(feature_perm, move_perm)``: the symmetric position's features are
-        ``features[feature_perm]`` and its move ``i`` is the original's ``move_perm[i]``
-        (index arrays, so a policy target ``pi`` becomes ``pi[move_perm]``). The default
-        is the identity alone.
-        """
-        n = len(self.features(self.initial_state()))
-        return ((tuple(range(n)), tuple(range(self.policy_size or 0))),)
-
     # -- the compiled engine (mctslab.engine) ---------------------------------------
     def compiled(self) -> CompiledGame | None:
         """The game's compiled rules for :mod:`mctslab.engine` (:mod:`mctslab.games.compiled`), or ``None``.
@@ -497,10 +475,13 @@ class Game(ABC):
         return hash((type(self).__name__, self.spec))
 
 
-ADAPTER_HOME = {"drawing": "mctslab.games.hooks.Drawing"}
+ADAPTER_HOME = {"drawing": "mctslab.games.hooks.Drawing", "network": "mctslab.games.network.NetworkEncoding"}
 """concern -> the adapter base class a game's adapter subclasses (for the error of :meth:`Game.__init_subclass__`)."""
 
-FORWARDED: dict[str, Any] = dict.fromkeys(Drawing.names, drawing)
+FORWARDED: dict[str, Any] = {
+    **dict.fromkeys(Drawing.names, drawing),
+    **dict.fromkeys(NetworkEncoding.names, network_or_none),
+}
 """An adapter's name -> the lookup :meth:`Game.__getattr__` forwards it to."""
 
 

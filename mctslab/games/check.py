@@ -12,11 +12,13 @@ from collections.abc import Hashable
 
 import numpy as np
 
+from .adapters import BASES, adapter_names_defined_by, find_adapter
 from .base import Game, IllegalMoveError, InvalidStateError
 from .check_kinds import declaration_fault, information_fault, player_fault, position_fault
 from .compiled import COMPILED_CHECKS, capacity_fault
 from .hooks import drawing
 from .kinds import CHANCE, CLASSIC
+from .network import encoding_fault
 from .registry import GAMES, make_game
 from .rollouts import reports_its_rollout
 
@@ -70,9 +72,9 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     plays legal moves to its final position and ends with the returns of
     :meth:`~Game.rollout` with the generator left in the same state (unless the game
     overrides ``rollout`` alone, whose replay the drawings flag as possibly different).
-    A game with a network encoding (:attr:`~Game.policy_size` set) must give
-    :meth:`~Game.features` of one length, moves in ``range(policy_size)`` and
-    :meth:`~Game.symmetries` that are permutations, the identity first.
+    A game with a network encoding (:func:`~mctslab.games.network.network_encoding`) must give
+    ``features`` of one length, moves in ``range(policy_size)`` and ``symmetries`` that are
+    permutations, the identity first (:func:`~mctslab.games.network.encoding_fault`).
     A game with compiled rules (:meth:`~Game.compiled`) must keep their declared sizes at every
     position (:func:`~mctslab.games.compiled.capacity_fault`), and, where Numba is installed,
     its compiled rules must play the random games in lock step with its Python rules: the
@@ -110,6 +112,10 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     fault = declaration_fault(game)
     if fault:
         raise _fail(game, [], fault)
+    misplaced = adapter_names_defined_by(type(game)) or {n: c for n, c in _adapter_names().items() if n in vars(game)}
+    if misplaced:
+        name, concern = next(iter(misplaced.items()))
+        raise _fail(game, [], f"the game sets {name}, a name of its {concern} adapter: register the adapter instead")
     _check_spec_rebuilds(game)
     _check_refuses_foreign_players(game, initial)
     _check_marks(game)
@@ -167,8 +173,15 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
         fault = check(game, played)
         if fault:
             raise _fail(game, [], fault)
-    if game.policy_size is not None:
-        _check_network_encoding(game, [s for s, _ in replays] or [initial])
+    if find_adapter("network", game) is not None:
+        fault = encoding_fault(game, [s for s, _ in replays] or [initial])
+        if fault:
+            raise _fail(game, [], fault)
+
+
+def _adapter_names() -> dict[str, str]:
+    """Every adapter's names: name -> concern."""
+    return {name: base.concern for base in BASES.values() for name in base.names}
 
 
 def _public(game: Game) -> dict:
@@ -216,23 +229,6 @@ def _check_refuses_foreign_players(game: Game, state) -> None:
             raise _fail(
                 game, [], f"{name}(state, {player}) must raise ValueError: players are 0 to {game.num_players - 1}"
             )
-
-
-def _check_network_encoding(game: Game, states: list) -> None:
-    """``features`` has one length everywhere, moves fit ``policy_size``, ``symmetries`` are permutations."""
-    width = len(game.features(game.initial_state()))
-    for state in states:
-        x = np.asarray(game.features(state))
-        if x.shape != (width,):
-            raise _fail(game, [], f"features() must have one length ({width}) at every position, got {x.shape}")
-        if any(not 0 <= m < game.policy_size for m in game.legal_moves(state)):
-            raise _fail(game, [], f"every move must be an int in range(policy_size={game.policy_size})")
-    syms = game.symmetries()
-    for feature_perm, move_perm in syms:
-        if sorted(feature_perm) != list(range(width)) or sorted(move_perm) != list(range(game.policy_size)):
-            raise _fail(game, [], "symmetries() must give permutations of the features and of the moves")
-    if not syms or list(syms[0][0]) != list(range(width)):
-        raise _fail(game, [], "symmetries() must start with the identity")
 
 
 def foreign_states(game: Game) -> list:

@@ -29,8 +29,9 @@ from .base import DRAW, RESULTS
 from .check_positions import result_fault
 from .compiled import CompiledGame
 from .hooks import register_drawing
+from .network import register_network
 from .registry import register_game
-from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame, StoneGameDrawing
+from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame, StoneGameDrawing, StoneNetwork
 
 MAX_SIDE = 16
 """Largest number of rows or columns accepted."""
@@ -207,7 +208,6 @@ class ConnectFour(StoneGame):
         self.spec = f"connect4:rows={rows},cols={cols},k={k}"
         self.height = height = rows + 1  # bits per column, sentinel included
         self.cells = rows * cols
-        self.policy_size = cols
         self.column = tuple(((1 << rows) - 1) << (c * height) for c in range(cols))
         self.bottom = tuple(1 << (c * height) for c in range(cols))
         self.top = tuple(1 << (c * height + rows - 1) for c in range(cols))
@@ -302,14 +302,6 @@ class ConnectFour(StoneGame):
                 fault = f"{'X' if x_wins else 'O'} has lines no single last stone made (play stops at the first)"
         if fault is not None:
             self.refuse_state(state, fault)
-
-    def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-        """The identity and the left-right mirror, as index maps over the two feature planes and the columns."""
-        rows, cols = self.rows, self.cols
-        flip = [r * cols + (cols - 1 - c) for r in range(rows) for c in range(cols)]
-        ident = tuple(range(2 * rows * cols))
-        mirrored = tuple(flip) + tuple(p + rows * cols for p in flip)
-        return ((ident, tuple(range(cols))), (mirrored, tuple(reversed(range(cols)))))
 
     def initial_state(self) -> ConnectFourState:
         """The empty grid, X to move."""
@@ -505,3 +497,21 @@ class ConnectFourDrawing(StoneGameDrawing):
         """The cell of the top stone of column ``move`` (``state`` is the position after the move)."""
         stones = (state.x | state.o) & self.game.column[move]
         return self.game._cell_of_bit().get(1 << (stones.bit_length() - 1)) if stones else None
+
+
+@register_network(ConnectFour)
+class ConnectFourNetwork(StoneNetwork):
+    """ConnectFour's network encoding: the board's two planes (:class:`~.stones.StoneNetwork`), its moves."""
+
+    @property
+    def policy_size(self) -> int:
+        """Every move: a column."""
+        return self.game.cols
+
+    def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """The identity and the left-right mirror, as index maps over the two feature planes and the columns."""
+        rows, cols = self.game.rows, self.game.cols
+        flip = [r * cols + (cols - 1 - c) for r in range(rows) for c in range(cols)]
+        ident = tuple(range(2 * rows * cols))
+        mirrored = tuple(flip) + tuple(p + rows * cols for p in flip)
+        return ((ident, tuple(range(cols))), (mirrored, tuple(reversed(range(cols)))))

@@ -18,6 +18,7 @@ import numpy as np
 
 from .base import RESULTS, Game
 from .hooks import Drawing, register_drawing
+from .network import NetworkEncoding
 
 ONGOING, X_WON, O_WON, DRAWN = -1, 0, 1, 2
 """Values of ``state.result``: still playing, X (player 0) won, O (player 1) won, drawn."""
@@ -116,12 +117,6 @@ class StoneGame(Game):
         """The one-bit mask of the cell where ``move`` puts its stone in ``state`` (0 if nowhere)."""
         return 1 << move
 
-    def features(self, state: StoneState) -> np.ndarray:
-        """Two planes over the board (:attr:`board_bits`, row by row): the mover's stones, then the opponent's."""
-        mine, theirs = (state.x, state.o) if self.to_move(state) == 0 else (state.o, state.x)
-        bits = [bit for row in self.board_bits for bit in row]
-        return np.array([1.0 if mine & b else 0.0 for b in bits] + [1.0 if theirs & b else 0.0 for b in bits])
-
     def _cell_of_bit(self) -> dict[int, tuple[int, int]]:
         """One-bit mask -> ``(row, column)`` on the drawn board, built once per game."""
         cells = self.__dict__.get("_cells_by_bit")
@@ -147,3 +142,13 @@ class StoneGameDrawing(Drawing):
     def move_cell(self, state: StoneState, move: int) -> tuple[int, int] | None:
         """``(row, column)`` of the cell where ``move``, played in ``state``, puts its stone."""
         return self.game._cell_of_bit().get(self.game.move_bit(state, move))
+
+
+class StoneNetwork(NetworkEncoding):
+    """The network encoding a stone game may register (tic-tac-toe and Connect Four do): two planes over the board."""
+
+    def features(self, state: StoneState) -> np.ndarray:
+        """Two planes over the board (:attr:`board_bits`, row by row): the mover's stones, then the opponent's."""
+        mine, theirs = (state.x, state.o) if self.game.to_move(state) == 0 else (state.o, state.x)
+        bits = [bit for row in self.game.board_bits for bit in row]
+        return np.array([1.0 if mine & b else 0.0 for b in bits] + [1.0 if theirs & b else 0.0 for b in bits])

@@ -21,8 +21,9 @@ from .base import DRAW, RESULTS
 from .check_positions import result_fault
 from .compiled import CompiledGame
 from .hooks import register_drawing
+from .network import register_network
 from .registry import register_game
-from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame, StoneGameDrawing
+from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame, StoneGameDrawing, StoneNetwork
 
 
 class TicTacToeState(NamedTuple):
@@ -223,7 +224,6 @@ class TicTacToe(StoneGame):
             raise ValueError(f"k (stones in a row) must be an int from 1 to n={n}, got {k!r}")
         self.n, self.k = n, k
         self.cells = n * n
-        self.policy_size = n * n
         self.full = (1 << self.cells) - 1
         self.spec = f"tictactoe:n={n},k={k}"
         self.lines, self.lines_through, self.bits, self.has_line, self.empty_cells, self.board_bits = _tables(n, k)
@@ -250,22 +250,6 @@ class TicTacToe(StoneGame):
             fault = f"{'X' if x_lines else 'O'} has lines no single last stone made (play stops at the first)"
         if fault is not None:
             self.refuse_state(state, fault)
-
-    def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-        """The 8 symmetries of the square board (rotations and reflections), as index maps."""
-        n, out = self.n, []
-        for turns in range(4):
-            for mirror in (False, True):
-                perm = []
-                for cell in range(self.cells):
-                    r, c = divmod(cell, n)
-                    if mirror:
-                        c = n - 1 - c
-                    for _ in range(turns):
-                        r, c = c, n - 1 - r
-                    perm.append(r * n + c)
-                out.append((tuple(perm) + tuple(p + self.cells for p in perm), tuple(perm)))
-        return tuple(out)
 
     def initial_state(self) -> TicTacToeState:
         """The empty board, X to move."""
@@ -417,3 +401,29 @@ class TicTacToeDrawing(StoneGameDrawing):
         stones = state.x if state.result == X_WON else state.o if state.result == O_WON else 0
         cells = self.game._cell_of_bit()
         return {cell for line in self.game.lines if stones & line == line for bit, cell in cells.items() if line & bit}
+
+
+@register_network(TicTacToe)
+class TicTacToeNetwork(StoneNetwork):
+    """TicTacToe's network encoding: the board's two planes (:class:`~.stones.StoneNetwork`), its moves."""
+
+    @property
+    def policy_size(self) -> int:
+        """Every move: a cell."""
+        return self.game.cells
+
+    def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """The 8 symmetries of the square board (rotations and reflections), as index maps."""
+        n, out = self.game.n, []
+        for turns in range(4):
+            for mirror in (False, True):
+                perm = []
+                for cell in range(self.game.cells):
+                    r, c = divmod(cell, n)
+                    if mirror:
+                        c = n - 1 - c
+                    for _ in range(turns):
+                        r, c = c, n - 1 - r
+                    perm.append(r * n + c)
+                out.append((tuple(perm) + tuple(p + self.game.cells for p in perm), tuple(perm)))
+        return tuple(out)
