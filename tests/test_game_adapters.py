@@ -11,6 +11,7 @@ import pytest
 from mctslab import GameContractError, check_game, make_game
 from mctslab.games.adapters import MissingAdapterError
 from mctslab.games.base import Game
+from mctslab.games.compiled import compiled_encoding, compiled_rules
 from mctslab.games.network import NetworkEncoding, network_encoding, register_network
 from mctslab.games.tictactoe import TicTacToe, TicTacToeNetwork
 
@@ -55,3 +56,16 @@ def test_check_game_checks_a_network_encoding_and_refuses_its_names_on_the_game(
     with pytest.raises(TypeError, match="subclasses NetworkEncoding"):
         register_network(TicTacToe)(object)
     assert issubclass(TicTacToeNetwork, NetworkEncoding)
+
+
+def test_the_compiled_rules_are_an_adapter_the_engine_looks_up_and_a_game_without_them_is_refused_by_name():
+    assert not {"compiled", "compiled_state"} & set(vars(Game))
+    fractio = make_game("fractio")
+    assert type(compiled_encoding(fractio)).__name__ == "UltimateTicTacToeCompiled"  # its base's, its own parameters
+    assert compiled_rules(fractio).prm.tolist() != compiled_rules(make_game("uttt")).prm.tolist()
+    assert compiled_rules(make_game("hex:size=9")) is None and compiled_rules(make_game("hex:size=7")).fields == 4
+    with pytest.raises(MissingAdapterError, match=r"nim:heaps=3-4-5 has no compiled rules: register a Compiled"):
+        compiled_encoding(make_game("nim"))
+    assert compiled_rules(make_game("nim")) is None and make_game("nim").compiled() is None  # old callers' answer
+    with pytest.raises(TypeError, match="compiled_state belongs to the game's compiled adapter"):
+        type("Encoded", (TicTacToe,), {"compiled_state": lambda self, state: ()})

@@ -21,8 +21,9 @@ it with :func:`mctslab.games.register_game` and run :func:`mctslab.check_game` o
 What other consumers need is not part of the rules: optional adapters registered beside the
 game, in its file (:mod:`mctslab.games.adapters`), describe it to the drawings and the play
 board (:class:`~mctslab.games.hooks.Drawing`: ``mark``, ``move_text``, ``board_cells``,
-``move_cell``...), so nothing outside ``games/`` needs to know which game it is, and to a
-policy-value network (:class:`~mctslab.games.network.NetworkEncoding`).
+``move_cell``...), so nothing outside ``games/`` needs to know which game it is, to a
+policy-value network (:class:`~mctslab.games.network.NetworkEncoding`) and to the compiled engine
+(:class:`~mctslab.games.compiled.CompiledEncoding`).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from .adapters import adapter_names_defined_by
-from .compiled import CompiledGame
+from .compiled import CompiledEncoding, compiled_or_none
 from .errors import IllegalMoveError, InvalidStateError, describe_value
 from .hooks import Drawing, drawing
 from .kinds import CHANCE, GameKind
@@ -407,24 +408,6 @@ class Game(ABC):
         """
         return None
 
-    # -- the compiled engine (mctslab.engine) ---------------------------------------
-    def compiled(self) -> CompiledGame | None:
-        """The game's compiled rules for :mod:`mctslab.engine` (:mod:`mctslab.games.compiled`), or ``None``.
-
-        ``None`` (the default) when the compiled engine cannot play it. A game that returns a
-        :class:`~mctslab.games.compiled.CompiledGame` also implements :meth:`compiled_state`;
-        :func:`mctslab.check_game` checks the two against the Python rules.
-        """
-        return None
-
-    def compiled_state(self, state: State) -> tuple[int, ...]:
-        """``state`` as the compiled engine's integer vector: result, player to move, then the game's fields.
-
-        Raises:
-            NotImplementedError: for a game without :meth:`compiled`.
-        """
-        raise NotImplementedError(f"{self.spec} has no compiled rules")
-
     def rollout_moves(self, state: State, rng: random.Random, max_moves: int | None = None) -> PlayedRollout:
         """:meth:`rollout`, keeping the moves: the same random draws, the same moves, the same end.
 
@@ -475,12 +458,17 @@ class Game(ABC):
         return hash((type(self).__name__, self.spec))
 
 
-ADAPTER_HOME = {"drawing": "mctslab.games.hooks.Drawing", "network": "mctslab.games.network.NetworkEncoding"}
+ADAPTER_HOME = {
+    "drawing": "mctslab.games.hooks.Drawing",
+    "network": "mctslab.games.network.NetworkEncoding",
+    "compiled": "mctslab.games.compiled.CompiledEncoding",
+}
 """concern -> the adapter base class a game's adapter subclasses (for the error of :meth:`Game.__init_subclass__`)."""
 
 FORWARDED: dict[str, Any] = {
     **dict.fromkeys(Drawing.names, drawing),
     **dict.fromkeys(NetworkEncoding.names, network_or_none),
+    **dict.fromkeys(CompiledEncoding.names, compiled_or_none),
 }
 """An adapter's name -> the lookup :meth:`Game.__getattr__` forwards it to."""
 

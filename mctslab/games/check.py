@@ -15,7 +15,7 @@ import numpy as np
 from .adapters import BASES, adapter_names_defined_by, find_adapter
 from .base import Game, IllegalMoveError, InvalidStateError
 from .check_kinds import declaration_fault, information_fault, player_fault, position_fault
-from .compiled import COMPILED_CHECKS, capacity_fault
+from .compiled import COMPILED_CHECKS, capacity_fault, compiled_rules
 from .hooks import drawing
 from .kinds import CHANCE, CLASSIC
 from .network import encoding_fault
@@ -75,7 +75,7 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     A game with a network encoding (:func:`~mctslab.games.network.network_encoding`) must give
     ``features`` of one length, moves in ``range(policy_size)`` and ``symmetries`` that are
     permutations, the identity first (:func:`~mctslab.games.network.encoding_fault`).
-    A game with compiled rules (:meth:`~Game.compiled`) must keep their declared sizes at every
+    A game with compiled rules (:func:`~mctslab.games.compiled.compiled_rules`) must keep their declared sizes at every
     position (:func:`~mctslab.games.compiled.capacity_fault`), and, where Numba is installed,
     its compiled rules must play the random games in lock step with its Python rules: the
     same legal moves, and the position vector of every position (result, player, fields)
@@ -126,7 +126,7 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     replayed = reports_its_rollout(game)
     replays = []  # positions to compare rollout_moves() with rollout() on, after the basic rules
     sample_rng, seen = random.Random(seed), {}  # sample_state's own generator: the random games stay the same
-    compiled, played = game.compiled(), []
+    compiled, played = compiled_rules(game), []
     for number in range(games):
         state, moves = initial, []
         while True:

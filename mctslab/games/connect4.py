@@ -27,7 +27,7 @@ import numpy as np
 
 from .base import DRAW, RESULTS
 from .check_positions import result_fault
-from .compiled import CompiledGame
+from .compiled import CompiledEncoding, CompiledGame, register_compiled
 from .hooks import register_drawing
 from .network import register_network
 from .registry import register_game
@@ -423,14 +423,6 @@ class ConnectFour(StoneGame):
                 return RESULTS[player ^ (step & 1)]
         return DRAW
 
-    def compiled(self) -> CompiledGame | None:
-        """The compiled rules for :mod:`mctslab.engine` (boards of up to 63 bits; ``None`` beyond)."""
-        return compiled_game(self.rows, self.cols, self.k) if self.cols * self.height <= 63 else None
-
-    def compiled_state(self, state: ConnectFourState) -> tuple[int, ...]:
-        """``(result, player to move, x, o)``, the bitboards as they are."""
-        return (state.result, self.to_move(state), state.x, state.o)
-
     def evaluate(self, state: ConnectFourState, player: int) -> float:
         """Open-windows heuristic in (0.05, 0.95).
 
@@ -463,6 +455,23 @@ class ConnectFour(StoneGame):
             lines.append(" ".join(cells))
         lines.append(" ".join(str(c).rjust(width) for c in range(self.cols)))
         return "\n".join(lines)
+
+
+@register_compiled(ConnectFour)
+class ConnectFourCompiled(CompiledEncoding):
+    """ConnectFour's compiled rules for :mod:`mctslab.engine` (:mod:`mctslab.games.compiled`)."""
+
+    def compiled(self) -> CompiledGame | None:
+        """The compiled rules for :mod:`mctslab.engine` (boards of up to 63 bits; ``None`` beyond)."""
+        return (
+            compiled_game(self.game.rows, self.game.cols, self.game.k)
+            if self.game.cols * self.game.height <= 63
+            else None
+        )
+
+    def compiled_state(self, state: ConnectFourState) -> tuple[int, ...]:
+        """``(result, player to move, x, o)``, the bitboards as they are."""
+        return (state.result, self.game.to_move(state), state.x, state.o)
 
 
 @register_drawing(ConnectFour)

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .compiled import CompiledGame
+from .compiled import CompiledEncoding, CompiledGame, register_compiled
 from .hooks import register_drawing
 from .registry import register_game
 from .stones import ONGOING, StoneGame, StoneGameDrawing
@@ -134,13 +134,18 @@ class Hex(StoneGame):
             rows.append(" " * r + cells)
         return "\n".join(rows)
 
+
+@register_compiled(Hex)
+class HexCompiled(CompiledEncoding):
+    """Hex's compiled rules for :mod:`mctslab.engine` (:mod:`mctslab.games.compiled`)."""
+
     def compiled(self) -> CompiledGame | None:
         """The compiled rules for :mod:`mctslab.engine` (boards of up to 7 x 7; ``None`` beyond)."""
-        return compiled_game(self.size) if self.cells <= MAX_COMPILED_CELLS else None
+        return compiled_game(self.game.size) if self.game.cells <= MAX_COMPILED_CELLS else None
 
     def compiled_state(self, state: HexState) -> tuple[int, ...]:
         """``(result, player to move, x, o)``."""
-        return (state.result, self.to_move(state), state.x, state.o)
+        return (state.result, self.game.to_move(state), state.x, state.o)
 
 
 @register_drawing(Hex)

@@ -19,7 +19,7 @@ import numpy as np
 
 from .base import DRAW, RESULTS
 from .check_positions import result_fault
-from .compiled import CompiledGame
+from .compiled import CompiledEncoding, CompiledGame, register_compiled
 from .hooks import register_drawing
 from .network import register_network
 from .registry import register_game
@@ -354,14 +354,6 @@ class TicTacToe(StoneGame):
         index = np.repeat(np.arange(len(states)), playouts) * 3 + outcome
         return np.bincount(index, minlength=3 * len(states)).reshape(len(states), 3)
 
-    def compiled(self) -> CompiledGame | None:
-        """The compiled rules for :mod:`mctslab.engine` (boards of up to 49 cells; ``None`` beyond)."""
-        return compiled_game(self.n, self.k) if self.cells <= 49 else None
-
-    def compiled_state(self, state: TicTacToeState) -> tuple[int, ...]:
-        """``(result, player to move, x, o)``."""
-        return (state.result, self.to_move(state), state.x, state.o)
-
     def _completes_line(self, stones: int, cell: int) -> bool:
         """Whether ``stones`` hold a winning line through ``cell`` (for boards too big for ``has_line``)."""
         return any(stones & m == m for m in self.lines_through[cell])
@@ -390,6 +382,19 @@ class TicTacToe(StoneGame):
                 cells.append("X" if x >> c & 1 else "O" if o >> c & 1 else ".")
             rows.append(" ".join(cells))
         return "\n".join(rows)
+
+
+@register_compiled(TicTacToe)
+class TicTacToeCompiled(CompiledEncoding):
+    """TicTacToe's compiled rules for :mod:`mctslab.engine` (:mod:`mctslab.games.compiled`)."""
+
+    def compiled(self) -> CompiledGame | None:
+        """The compiled rules for :mod:`mctslab.engine` (boards of up to 49 cells; ``None`` beyond)."""
+        return compiled_game(self.game.n, self.game.k) if self.game.cells <= 49 else None
+
+    def compiled_state(self, state: TicTacToeState) -> tuple[int, ...]:
+        """``(result, player to move, x, o)``."""
+        return (state.result, self.game.to_move(state), state.x, state.o)
 
 
 @register_drawing(TicTacToe)

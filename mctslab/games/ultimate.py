@@ -31,7 +31,7 @@ import numpy as np
 
 from .base import DRAW, RESULTS
 from .check_positions import result_fault
-from .compiled import CompiledGame
+from .compiled import CompiledEncoding, CompiledGame, register_compiled
 from .hooks import register_drawing
 from .registry import register_game
 from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame, StoneGameDrawing
@@ -379,20 +379,6 @@ class UltimateTicTacToe(StoneGame):
             player ^= 1
         return DRAW
 
-    def compiled(self) -> CompiledGame | None:
-        """The compiled rules for :mod:`mctslab.engine`."""
-        return compiled_game(self.local_win_ends_game)
-
-    def compiled_state(self, state: UltimateState) -> tuple[int, ...]:
-        """``(result, player to move)``, X's nine 9-bit boards, O's, boards won by X, by O, decided, forced."""
-        x, o, x_won, o_won, decided, forced, result = state
-        return (
-            (result, self.to_move(state))
-            + tuple(x >> shift & FULL for shift in SHIFTS)
-            + tuple(o >> shift & FULL for shift in SHIFTS)
-            + (x_won, o_won, decided, forced)
-        )
-
     def evaluate(self, state: UltimateState, player: int) -> float:
         """Heuristic in (0.05, 0.95): won local boards, open macro lines, open local lines.
 
@@ -470,6 +456,25 @@ class UltimateTicTacToe(StoneGame):
         else:
             lines.append("draw" if result == DRAWN else f"{'XO'[result]} wins")
         return "\n".join(lines)
+
+
+@register_compiled(UltimateTicTacToe)
+class UltimateTicTacToeCompiled(CompiledEncoding):
+    """UltimateTicTacToe's compiled rules for :mod:`mctslab.engine` (:mod:`mctslab.games.compiled`)."""
+
+    def compiled(self) -> CompiledGame | None:
+        """The compiled rules for :mod:`mctslab.engine`."""
+        return compiled_game(self.game.local_win_ends_game)
+
+    def compiled_state(self, state: UltimateState) -> tuple[int, ...]:
+        """``(result, player to move)``, X's nine 9-bit boards, O's, boards won by X, by O, decided, forced."""
+        x, o, x_won, o_won, decided, forced, result = state
+        return (
+            (result, self.game.to_move(state))
+            + tuple(x >> shift & FULL for shift in SHIFTS)
+            + tuple(o >> shift & FULL for shift in SHIFTS)
+            + (x_won, o_won, decided, forced)
+        )
 
 
 @register_drawing(UltimateTicTacToe)
