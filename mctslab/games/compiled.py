@@ -47,7 +47,8 @@ import numpy as np
 from .adapters import Adapter, MissingAdapterError, concern_base, find_adapter, register_adapter
 
 __all__ = [
-    "COMPILED_CHECKS", "DRAWN", "ONGOING", "CompiledCheck", "CompiledEncoding", "CompiledGame", "capacity_fault",
+    "COMPILED_CHECKS", "DRAWN", "ONGOING", "CompiledCheck", "CompiledEncoding", "CompiledGame", "NoCompiledEncoding",
+    "capacity_fault",
     "compiled_encoding", "compiled_rules", "register_compiled", "register_compiled_check",
 ]  # fmt: skip
 
