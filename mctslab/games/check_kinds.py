@@ -113,8 +113,9 @@ def information_fault(
         return f"sample_state(state, {player}, rng) must give a state where {player} is to move"
     if game.legal_moves(sampled) != legal:
         return _same_key_fault(player, legal, game.legal_moves(sampled), "in the position sample_state() drew")
+    draw = drawing(game)
     for view in ("render_for", "board_cells_for"):  # what the play board shows the player
-        if getattr(game, view)(sampled, player) != getattr(game, view)(state, player):
+        if getattr(draw, view)(sampled, player) != getattr(draw, view)(state, player):
             return (
                 f"{view}(state, {player}) differs between two positions with the same information_state for "
                 f"{player}: it shows the player something they cannot know"
