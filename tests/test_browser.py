@@ -643,7 +643,8 @@ def test_saved_notebooks_read_well_before_anything_runs(browser, lab):
     found, cut_off = [], set()
     for name in EVERY:
         page.evaluate(OPEN_WITHOUT_KERNEL, f"trusted/{name}")
-        _shots(page, f"stored_trusted_{Path(name).stem[:3]}")
+        if name in STORED or os.environ.get("MCTSLAB_SCREENSHOTS") == "all":  # 0.1-0.2 s of CPU a picture
+            _shots(page, f"stored_trusted_{Path(name).stem[:3]}")
         for problem in _look(page, walk=True):
             cell = int(problem.split(":")[0].split()[1])
             if "a picture cut off" in problem and (name, cell) in STILL_CUT_OFF:
