@@ -52,9 +52,6 @@ EVERY = tuple(sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb")))
 """Every notebook of the course, opened as saved (trusted, no kernel) by the walk's check."""
 WALK = {"width": 1280, "height": 900}
 """The window of issue 41's walk through the notebooks (JupyterLab's file browser open, 250 px)."""
-STILL_CUT_OFF = {("04_uct_step_by_step.ipynb", 30)}
-"""Pictures at their smallest (labels of 10 px) that still scroll at :data:`WALK` (notebook, cell): known, to be
-narrowed. A new one fails the walk's check; so does an entry here that no longer scrolls (then delete it)."""
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the notebook on show
 SHOT_PREFIX = os.environ.get("MCTSLAB_SCREENSHOT_PREFIX", "")
 
@@ -640,17 +637,12 @@ def test_saved_notebooks_read_well_before_anything_runs(browser, lab):
     0.65, no picture cut off); 04, 06 and 07 also at 1100 px, trusted and untrusted.
     """
     page = _lab_page(browser, lab, WALK)
-    found, cut_off = [], set()
+    found = []
     for name in EVERY:
         page.evaluate(OPEN_WITHOUT_KERNEL, f"trusted/{name}")
         if name in STORED or os.environ.get("MCTSLAB_SCREENSHOTS") == "all":  # 0.1-0.2 s of CPU a picture
             _shots(page, f"stored_trusted_{Path(name).stem[:3]}")
-        for problem in _look(page, walk=True):
-            cell = int(problem.split(":")[0].split()[1])
-            if "a picture cut off" in problem and (name, cell) in STILL_CUT_OFF:
-                cut_off.add((name, cell))
-                continue
-            found.append(f"{name} at 1280 px: {problem}")
+        found += [f"{name} at 1280 px: {p}" for p in _look(page, walk=True)]
         if name in STORED:
             page.set_viewport_size(NARROW)
             found += [f"{name} at 1100 px: {p}" for p in _look(page)]
@@ -662,4 +654,3 @@ def test_saved_notebooks_read_well_before_anything_runs(browser, lab):
         found += [f"{name} untrusted: {p}" for p in _look(page)]
     page.close()
     assert not found, "as saved, JupyterLab's file browser open:\n" + "\n".join(found)
-    assert cut_off == STILL_CUT_OFF, f"no longer cut off (delete from STILL_CUT_OFF): {STILL_CUT_OFF - cut_off}"
