@@ -641,7 +641,7 @@ def test_saved_notebooks_read_well_before_anything_runs(browser, lab):
     for name in EVERY:
         page.evaluate(OPEN_WITHOUT_KERNEL, f"trusted/{name}")
         if name in STORED or os.environ.get("MCTSLAB_SCREENSHOTS") == "all":  # 0.1-0.2 s of CPU a picture
-            _shots(page, f"stored_trusted_{Path(name).stem[:3]}")
+            _shots(page, f"stored_trusted_{name.split('_')[0]}")
         found += [f"{name} at 1280 px: {p}" for p in _look(page, walk=True)]
         if name in STORED:
             page.set_viewport_size(NARROW)
