@@ -233,12 +233,18 @@ class PlaySession:
         A line starts where the mover changes between you and the agent and names them once;
         chance's outcomes stay on the line of the move that called for them:
         ``"the agent (P1): roll; chance: rolled 6; roll; chance: rolled 1: loses 6, turn over"``.
+        The agent's hidden moves in a row are said once: in phantom tic-tac-toe its failed tries on
+        your marks keep its turn, and you are not told how many it made.
         """
         shown = self.events if self.over else self.events[self._yours :]
         text, mover = "", None
         prefixes = {"you": "you: ", "agent": f"the agent ({mark(self.game, 1 - self.human)}): "}
+        previous = None
         for event in shown:
             said = self.event_text(event)
+            if event.who == "agent" and said == previous and not self._seen(event):
+                continue  # its tries that failed on your hidden marks are hidden too: how many it made is not told
+            previous = said
             if text and event.who != "chance" and event.who != mover:
                 text += "\n"
             elif text:
