@@ -5,8 +5,8 @@ and 12; each slip is one change in one student's own code, and must fail exactly
 that name its function ("named"), never a check naming another ("misblamed"), never pass
 ("passed"). The four correct students pass every check at 20 seed streams each (the agent's
 seed offset by 1,000 per stream); the streams after the first are made cheap (:func:`cheap`):
-smaller budgets for the checks whose verdict is exact, and the statistical strength checks,
-whose margins are derived for their own budgets (``strength.py``, ``chance_probes.py``), run
+smaller budgets for the checks whose verdict is exact, and the statistical checks (playouts, strength),
+whose margins are derived for their own budgets (``playout_probes.py``, ``strength.py``, ``chance_probes.py``), run
 at full budget in the first stream only. All in-process, no kernels.
 """
 
@@ -151,7 +151,8 @@ def _not_run(self) -> None:
 
 @contextmanager
 def cheap(strength: bool = False) -> Iterator[None]:
-    """Smaller budgets for the checks whose verdict is exact; the strength checks run only with ``strength``."""
+    """Smaller budgets for the checks whose verdict is exact; the statistical ones (the playouts', the strength
+    checks) run only with ``strength``, at the budget their margins are derived for."""
     patches = [
         mock.patch.dict(uct.BUDGETS, {"legal": 5, "tree": 40, "determinism": 10}),
         mock.patch.object(agent_probes, "VIEW_ITERATIONS", 40),
@@ -167,7 +168,9 @@ def cheap(strength: bool = False) -> Iterator[None]:
         mock.patch.object(chance_depth, "POLICY_SEARCHES", 24),
     ]
     if not strength:
-        patches += [mock.patch.object(uct._Checker, name, _not_run) for name in ("one_move", "draws", "perfect")]
+        patches += [
+            mock.patch.object(uct._Checker, name, _not_run) for name in ("playouts", "one_move", "draws", "perfect")
+        ]
         patches.append(mock.patch.object(chance._Runner, "strength", _not_run))
     with ExitStack() as stack:
         for p in patches:
