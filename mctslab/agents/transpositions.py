@@ -83,8 +83,10 @@ class EdgeRule(SelectionRule):
 class TranspositionUCT(UCT):
     """UCT on a DAG of positions (transpositions), with the UCT2 update of Childs et al. (2008).
 
-    Same parameters as :class:`~mctslab.agents.uct.UCT`. :attr:`table` maps each position
-    searched to its one node; ``len(agent.table)`` is the number of nodes built.
+    Parameters: :class:`~mctslab.agents.uct.UCT`'s but ``threads`` (one DAG, one thread: its
+    analysis reads the root's edges, which K summed roots would not have; ``threads=K`` is
+    refused when the agent is made). :attr:`table` maps each position searched to its one
+    node; ``len(agent.table)`` is the number of nodes built.
 
     Example:
 
@@ -97,11 +99,13 @@ class TranspositionUCT(UCT):
     """
 
     name = "transpositions"
-    params = VARIANT_PARAMS
+    params = tuple(p for p in VARIANT_PARAMS if p.name != "threads")  # one DAG in one thread: threads=K is refused
     node_class = TNode
     rule_class = EdgeRule
 
     def __init__(self, iterations: int | None = None, c: float = SQRT2, *, seed: Seed = None, **kwargs) -> None:
+        if kwargs.get("threads", 1) != 1:  # it once took threads=K, wrote it in its spec, and searched one DAG
+            raise ValueError(f"threads={kwargs['threads']}: UCT with transpositions searches one DAG; use threads=1")
         super().__init__(iterations, c, seed=seed, **kwargs)
         self.table: dict[State, TNode] = {}
         self._path: list[tuple[TNode, int]] = []
