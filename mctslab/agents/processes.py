@@ -208,6 +208,11 @@ def analyse_in_processes(agent: Any, game: Game, state: State) -> Analysis:
     """
     from .compiled import merged_root
 
+    if type(agent.rule) is not type(agent).rule_class:  # the K searches are made from the class and parameters
+        raise ValueError(
+            f"rule_class={type(agent.rule).__name__} set on this agent: its K searches in K processes are made from"
+            f" its class and parameters ({type(agent).rule_class.__name__}); use threads=1, or a class naming the rule"
+        )
     legal_or_raise(game, state)
     seeds = tuple(agent.rng.getrandbits(32) for _ in range(agent.threads))
     sums = search_in_processes(game, state, (type(agent), single_values(agent)), seeds)

@@ -182,7 +182,7 @@ class Rave(UCT):
             )
         if self.threads > 1:
             raise ValueError(f"threads={self.threads}: RAVE searches in one thread; use threads=1")
-        self._check_compiled_budget()
+        self._check_compiled_instance()
 
     def analyse(self, game: Game, state: State) -> Analysis:
         """Search, then return the final move with per-move statistics, depth and the tree (see :class:`UCT`)."""

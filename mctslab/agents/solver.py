@@ -222,7 +222,7 @@ class Solver(UCT):
             raise ValueError(
                 f"threads={self.threads}: the compiled solver searches one tree in one thread; use threads=1"
             )
-        self._check_compiled_budget()
+        self._check_compiled_instance()
 
 
 class CompiledSolverNode(CompiledNode):

@@ -31,14 +31,12 @@ that were walked (not the first parents). The recorder and the pictures of
 
 from __future__ import annotations
 
-from math import inf, log, sqrt
-
 from ..games.base import Game, State
 from ..seeding import Seed
 from ..ucb import SQRT2, exploration
 from .base import Analysis, MoveStat
 from .registry import register_agent
-from .rules import SelectionRule
+from .rules import UCB1
 from .uct import UCT, VARIANT_PARAMS, Node
 
 
@@ -58,17 +56,14 @@ class TNode(Node):
         self.edge_visits: list[int] = []
 
 
-class EdgeRule(SelectionRule):
+class EdgeRule(UCB1):
     """UCT2's rule: the mean of the position an edge reaches plus the exploration term of the edge's count."""
 
     name = "UCB1 (edge counts)"
 
     def edge_value(self, node: TNode, i: int) -> float:
         """The value of ``node``'s edge ``i``: ``mean(s') + c * sqrt(ln N(s) / n(s, a))`` (``inf`` untried)."""
-        n = node.edge_visits[i]
-        if n == 0:
-            return inf
-        return node.children[i].mean + self.c * sqrt(log(node.visits) / n)
+        return self.bound(node.children[i].mean, node.visits, node.edge_visits[i])
 
     def value(self, parent: TNode, child: TNode) -> float:
         """:meth:`edge_value` of the first edge from ``parent`` to ``child``."""

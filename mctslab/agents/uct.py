@@ -26,7 +26,7 @@ import contextlib
 import gc
 import time
 from collections.abc import Iterator
-from math import floor, inf, log, sqrt
+from math import floor, inf, log, sqrt  # noqa: F401 - inf, log, sqrt: names of the docstring example (UCB1-Tuned)
 from typing import Any
 
 from ..engine import check_engine, check_parallel, check_threads
@@ -44,7 +44,7 @@ from .compiled import search_root
 from .node import Node
 from .playouts import check_playout, policy_rollout
 from .registry import register_agent
-from .rules import UCB1, SelectionRule, best_child_by, descend, pair_node_with_rule
+from .rules import UCB1, Ruled, SelectionRule, descend, pair_node_with_rule
 
 __all__ = ["UCT", "VARIANT_PARAMS", "Node", "check_c", "check_final", "check_seconds"]
 
@@ -67,7 +67,7 @@ not declare one of them in its ``params`` refuses a value other than UCT's defau
 
 
 @register_agent
-class UCT(Agent):
+class UCT(Ruled, Agent):
     """Monte Carlo Tree Search with the UCB1 tree policy (UCT).
 
     Args:
@@ -190,7 +190,8 @@ class UCT(Agent):
 
     rule_class: type[SelectionRule] = UCB1
     """The selection rule's class: :attr:`rule` is ``rule_class(c)``. A variant names its
-    own :class:`~mctslab.agents.rules.SelectionRule` subclass here."""
+    own :class:`~mctslab.agents.rules.SelectionRule` subclass here; one set on an instance
+    (``agent.rule_class = MyRule``) is searched with too (:class:`~mctslab.agents.rules.Ruled`)."""
 
     # Methods a variant once overrode, now parts of the rule: a subclass that still
     # defines one is told at once where its code goes (rather than silently ignored).
@@ -199,14 +200,6 @@ class UCT(Agent):
         "child_exploration": "exploration(parent, child)",
         "rule_name": "name",
     }
-
-    _chance_game: Game | None = None
-    """The game searched, if it has chance nodes (set by :meth:`new_root`); ``None`` otherwise."""
-    _drawn: int | None = None
-    """The outcome selection drew at a chance node without its child, for :meth:`expand`."""
-
-    _plain_ucb1 = True
-    """Whether :meth:`select` may run its inlined UCB1 (set for each class when it is made)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -220,8 +213,6 @@ class UCT(Agent):
         changed = [name for name in UCT.CHANCE_PARTS if getattr(cls, name) is not getattr(UCT, name)]
         if changed and "handles" not in vars(cls):  # its own steps may not know chance nodes: it says if they do
             cls.handles = CLASSIC
-        # Decided once per class, so that selection, run every iteration, asks one question.
-        cls._plain_ucb1 = cls.rule_class is UCB1 and cls.rule is UCT.rule and cls.select_child is UCT.select_child
 
     def __init__(
         self,
@@ -273,18 +264,8 @@ class UCT(Agent):
                 f"playout={self.playout}: the compiled engine plays random playouts only; use engine=python"
             )
         if engine == "compiled":
-            self._check_compiled_budget()
+            self._check_compiled_instance()
         self._previous: tuple[Game, Node] | None = None
-
-    @property
-    def rule(self) -> SelectionRule:
-        """The selection rule this agent searches by: ``rule_class(c)`` (UCB1 for UCT).
-
-        Built from the agent's ``c`` when asked, so it follows a change of ``c``. The
-        recorder, :func:`~mctslab.viz.draw_tree` (``rule=agent.rule``) and
-        :meth:`Analysis.table <mctslab.agents.base.Analysis.table>` show its name.
-        """
-        return self.rule_class(self.c)
 
     # -- the four steps ------------------------------------------------------------
     def select_child(self, node: Node) -> Node:
@@ -296,40 +277,36 @@ class UCT(Agent):
         Args:
             node: a fully expanded node with at least one child.
         """
-        return best_child_by(self.rule, node)
+        return self.rule.choose(node)
 
     def select(self, node: Node) -> tuple[Node, int]:
         """Step 1: descend to the child with the highest :attr:`rule` value while the node is fully expanded.
 
-        Plain UCT runs an inlined copy of UCB1 (the same choices, a faster loop); an
-        agent with another :attr:`rule_class` (or its own :meth:`select_child`) asks
-        its rule at every step, so a new rule is used without overriding this method.
+        The agent's rule descends (:meth:`SelectionRule.descend
+        <mctslab.agents.rules.SelectionRule.descend>`; UCB1's is its formula factored, the same
+        choices in a faster loop), so a new rule is used without overriding this method; a
+        variant's own :meth:`select_child` is asked at every step instead.
 
         Returns:
             The node where selection stops (not fully expanded, or terminal) and its
             depth below ``node``.
         """
-        if self._chance_game is not None:  # searching a game with chance (set by new_root)
-            return self.select_through_chance(self._chance_game, node)
-        if not self._plain_ucb1:
-            if type(self).select_child is not UCT.select_child:  # a variant's own choice of one child
-                return descend(node, self.select_child)
-            rule = self.rule  # a variant's own rule, built once per descent
-            return descend(node, lambda parent: best_child_by(rule, parent))
-        c, depth = self.c, 0
-        while not node.untried and node.children:
-            # UCB1(mean, N, n, c) = mean + c * sqrt(ln N / n), written out as
-            # mean + (c * sqrt(ln N)) * (1 / sqrt(n)): the first factor once per node, the
-            # second kept on each child (Node.inv_sqrt). Ties go to the first best child.
-            scale = c * sqrt(log(node.visits))
-            best_value = -inf
-            for child in node.children:
-                value = child.mean + scale * child.inv_sqrt
-                if value > best_value:
-                    best, best_value = child, value
-            node = best
-            depth += 1
-        return node, depth
+        if type(self).select_child is not UCT.select_child:  # a variant's own choice of one child
+            return descend(node, self.select_child)
+        return self.rule.descend(node)
+
+    def selection(self, game: Game, node: Node) -> tuple[Node, int, int | None]:
+        """Step 1 in any game: :meth:`select`, or :meth:`select_through_chance` in a game with chance.
+
+        Returns:
+            The node where selection stops, its depth below ``node``, and the outcome drawn
+            at that node if it is a chance node whose outcome has no child yet (``None``
+            otherwise), which :meth:`expand` then adds.
+        """
+        if game.has_chance:
+            return self.select_through_chance(game, node)
+        leaf, depth = self.select(node)
+        return leaf, depth, None
 
     def pop_untried(self, game: Game, node: Node) -> int | None:
         """Remove one of ``node``'s untried moves, chosen at random, and return it (``None`` if none is left).
@@ -348,14 +325,15 @@ class UCT(Agent):
         untried.pop()
         return move
 
-    def expand(self, game: Game, node: Node) -> Node:
+    def expand(self, game: Game, node: Node, outcome: int | None = None) -> Node:
         """Step 2: add one child (a :attr:`node_class`) for a random untried move; a terminal node is returned as is.
 
-        At a chance node, the child of the outcome that selection drew (an outcome's node
-        keeps the statistics of the player who rolled: its ``player`` is the chance node's).
+        At a chance node, the child of ``outcome``, the outcome that selection drew
+        (:meth:`selection`); an outcome's node keeps the statistics of the player who
+        rolled: its ``player`` is the chance node's.
         """
-        if game.has_chance and game.to_move(node.state) == CHANCE:
-            move, self._drawn = self._drawn, None
+        if outcome is not None:
+            move = outcome
             child = self.node_class(game.apply(node.state, move), node.player, move, node)
             node.children = [*node.children, child]
             return child
@@ -385,58 +363,46 @@ class UCT(Agent):
         """One iteration of the four steps; returns the depth of the node simulated from.
 
         In a game with chance (:attr:`Game.has_chance`) selection goes through chance nodes
-        (:meth:`select_through_chance`) and expansion may add an outcome (:meth:`expand`).
+        (:meth:`select_through_chance`) and expansion may add the outcome it drew (:meth:`expand`).
         """
-        leaf, depth = self.select(root)
-        node = self.expand(game, leaf)
+        leaf, depth, drawn = self.selection(game, root)
+        node = self.expand(game, leaf) if drawn is None else self.expand(game, leaf, drawn)
         if node is not leaf:
             depth += 1
         self.backpropagate(node, self.simulate(game, node))
         return depth
 
-    def select_through_chance(self, game: Game, node: Node) -> tuple[Node, int]:
+    def select_through_chance(self, game: Game, node: Node) -> tuple[Node, int, int | None]:
         """Step 1 in a game with chance: descend by the :attr:`rule`, drawing an outcome at each chance node.
 
         At a chance node (``to_move`` is :data:`CHANCE`) the children are the outcomes: one is
         drawn with its probability (:meth:`Game.chance_move`) and followed if it has a node;
-        if not, selection stops there and :meth:`expand` adds the drawn outcome's node. A
-        player's node is left as in :meth:`select`: by the rule while fully expanded.
+        if not, selection stops there and returns the drawn outcome, whose node :meth:`expand`
+        adds. A player's node is left as in :meth:`select`: by the rule while fully expanded.
 
         Returns:
-            The node where selection stops and its depth below ``node``.
+            The node where selection stops, its depth below ``node``, and the outcome drawn
+            there if it is a chance node (``None`` otherwise).
         """
-        if type(self).select_child is not UCT.select_child:
-            pick = self.select_child
-        else:
-            rule = self.rule
-            pick = lambda parent: best_child_by(rule, parent)  # noqa: E731
+        pick = self.select_child if type(self).select_child is not UCT.select_child else self.rule.choose
         depth = 0
         while True:
             if game.to_move(node.state) == CHANCE:
                 move = game.chance_move(node.state, self.rng)
                 child = next((ch for ch in node.children if ch.move == move), None)
                 if child is None:
-                    self._drawn = move
-                    return node, depth
+                    return node, depth, move
             elif not node.untried and node.children:
                 child = pick(node)
             else:
-                return node, depth
+                return node, depth, None
             node = child
             depth += 1
 
     # -- searching -----------------------------------------------------------------
     def new_root(self, game: Game, state: State) -> Node:
-        """A fresh root (a :attr:`node_class`) for ``state``; ``player`` is the opponent of the player to move.
-
-        Also tells :meth:`select` whether this search goes through chance nodes.
-        """
-        self._search_game(game)
+        """A fresh root (a :attr:`node_class`) for ``state``; ``player`` is the opponent of the player to move."""
         return self.node_class(state, 1 - game.to_move(state))
-
-    def _search_game(self, game: Game) -> None:
-        """Remember ``game`` for :meth:`select` if it has chance (``None`` otherwise)."""
-        self._chance_game = game if game.has_chance else None
 
     def search(self, game: Game, state: State) -> Node:
         """Run the search from ``state`` within the budget and return the root of the tree.
@@ -469,7 +435,6 @@ class UCT(Agent):
 
     def _run(self, game: Game, state: State) -> tuple[Node, int, int]:
         legal_or_raise(game, state)
-        self._search_game(game)
         root = self._reusable(game, state) or self.new_root(game, state)
         max_depth = done = 0
         if self.seconds is None:
@@ -527,7 +492,9 @@ class UCT(Agent):
             for ch in sorted(root.children, key=lambda ch: ch.move)
         )
 
-    CHANCE_PARTS = ("select", "expand", "simulate", "backpropagate", "iterate", "new_root", "select_through_chance")
+    CHANCE_PARTS = (
+        "select", "selection", "expand", "simulate", "backpropagate", "iterate", "new_root", "select_through_chance",
+    )  # fmt: skip
     """The steps a search through chance nodes runs: a variant that changes one plays games without chance
     only (its :attr:`handles` is :data:`~mctslab.games.kinds.CLASSIC`) unless it declares ``handles`` itself."""
 
@@ -553,9 +520,15 @@ class UCT(Agent):
             raise ValueError(
                 f"playout={self.playout}: the compiled engine plays random playouts only; use engine=python"
             )
-        self._check_compiled_budget()
+        self._check_compiled_instance()
 
-    def _check_compiled_budget(self) -> None:
+    def _check_compiled_instance(self) -> None:
+        """What the compiled engine refuses of this agent beyond its class: a rule of its own, a budget too big."""
+        if type(self.rule) is not type(self).rule_class:  # one set on this agent: the kernels run the class's
+            raise ValueError(
+                f"rule_class={type(self.rule).__name__} set on this agent: the compiled engine runs"
+                f" {type(self).rule_class.__name__} only; use engine=python"
+            )
         if self.iterations is not None and self.iterations > MAX_VISITS:
             raise ValueError(
                 f"iterations={self.iterations}: the compiled engine counts in 32 bits, up to {MAX_VISITS}"
