@@ -34,7 +34,7 @@ from __future__ import annotations
 from ..games.base import Game, State
 from ..seeding import Seed
 from ..ucb import SQRT2, exploration
-from .base import Analysis, MoveStat
+from .base import MoveStat
 from .registry import register_agent
 from .rules import UCB1
 from .uct import UCT, VARIANT_PARAMS, Node
@@ -176,13 +176,9 @@ class TranspositionUCT(UCT):
             for m, v, ch in sorted(zip(root.moves, root.edge_visits, root.children, strict=True), key=lambda t: t[0])
         )
 
-    def analyse(self, game: Game, state: State) -> Analysis:
-        """Search, then the move of the best edge, per-move statistics and the root."""
-        root, max_depth, done = self._run(game, state)
-        move = root.moves[self._best_edge(root)]
-        return Analysis(
-            move, self.move_stats(root), iterations=done, max_depth=max_depth, root=root, rule=self.rule.name
-        )
+    def final_move(self, root: Node) -> int:
+        """The move of the best edge (the node it reaches may keep another parent's move as its ``move``)."""
+        return root.moves[self._best_edge(root)]
 
 
 def dag_size(root: TNode) -> tuple[int, int]:

@@ -22,10 +22,6 @@ pictures of :mod:`mctslab.viz` read the agent's own rule, so a variant is drawn 
 
 from __future__ import annotations
 
-import contextlib
-import gc
-import time
-from collections.abc import Iterator
 from math import floor, inf, log, sqrt  # noqa: F401 - inf, log, sqrt: names of the docstring example (UCB1-Tuned)
 from typing import Any
 
@@ -37,28 +33,17 @@ from ..games.kinds import CHANCE, CLASSIC, TWO_PLAYERS, WITH_CHANCE
 from ..seeding import Seed
 from ..specs import to_bool
 from ..ucb import SQRT2
-from .base import Agent, Analysis, MoveStat, Param, check_bool, check_optional_positive_int, legal_or_raise
+from .base import Agent, Analysis, MoveStat, Param, check_bool, check_optional_positive_int
 from .checks import check_c, check_final, check_seconds, overridden
 from .compiled import analyse as analyse_compiled
-from .compiled import search_root
+from .engines import CompiledEngine, ProcessesEngine, PythonEngine
 from .node import Node
 from .playouts import check_playout, policy_rollout
+from .protocols import SearchEngine
 from .registry import register_agent
 from .rules import UCB1, Ruled, SelectionRule, descend, pair_node_with_rule
 
 __all__ = ["UCT", "VARIANT_PARAMS", "Node", "check_c", "check_final", "check_seconds"]
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for a timed search (restored after, even on error)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 ENGINE_PARAMS = ("engine", "threads", "parallel", "virtual_loss")
@@ -265,7 +250,6 @@ class UCT(Ruled, Agent):
             )
         if engine == "compiled":
             self._check_compiled_instance()
-        self._previous: tuple[Game, Node] | None = None
 
     # -- the four steps ------------------------------------------------------------
     def select_child(self, node: Node) -> Node:
@@ -404,6 +388,37 @@ class UCT(Ruled, Agent):
         """A fresh root (a :attr:`node_class`) for ``state``; ``player`` is the opponent of the player to move."""
         return self.node_class(state, 1 - game.to_move(state))
 
+    python_engine: type[PythonEngine] = PythonEngine
+    """The engine class of ``engine="python"`` with one thread (a variant with its own loop names its own)."""
+
+    compiled_analysis = staticmethod(analyse_compiled)
+    """``engine="compiled"``: ``compiled_analysis(agent, game, state, engine)`` searches with the kernels and
+    decides (:func:`mctslab.agents.compiled.analyse`; MCTS-Solver and RAVE name their own)."""
+
+    _engines: dict[str, SearchEngine] | None = None
+    """The engines this agent has searched with, by kind (each keeps its own tree for ``reuse``)."""
+
+    @property
+    def search_engine(self) -> SearchEngine:
+        """The engine this agent searches with now (:mod:`mctslab.agents.engines`), by ``engine`` and ``threads``.
+
+        ``engine="compiled"``: a :class:`~mctslab.agents.engines.CompiledEngine`; ``engine="python"``
+        with ``threads=K > 1``: a :class:`~mctslab.agents.engines.ProcessesEngine` (K searches in K
+        processes); otherwise :attr:`python_engine`. Made when first needed and kept.
+        """
+        if self.engine == "compiled":
+            kind = "compiled"
+        else:
+            kind = "processes" if getattr(self, "threads", 1) > 1 else "python"
+        engines = self.__dict__.get("_engines")
+        if engines is None:
+            engines = self._engines = {}
+        engine = engines.get(kind)
+        if engine is None:
+            made = {"compiled": CompiledEngine, "processes": ProcessesEngine, "python": self.python_engine}[kind]
+            engine = engines[kind] = made()
+        return engine
+
     def search(self, game: Game, state: State) -> Node:
         """Run the search from ``state`` within the budget and return the root of the tree.
 
@@ -412,49 +427,7 @@ class UCT(Ruled, Agent):
         above 1 and ``parallel="root"``, on either engine, a :class:`Node` of one level
         holding the trees' summed root statistics).
         """
-        threads = getattr(self, "threads", 1)  # a variant has no threads
-        if self.engine == "compiled" and threads == 1 and type(self).analyse is UCT.analyse and not game.has_chance:
-            return search_root(self, game, state)  # analyse's root, without its final move and statistics
-        if self.engine == "compiled" or threads > 1:
-            return self.analyse(game, state).root
-        return self._run(game, state)[0]
-
-    def _reusable(self, game: Game, state: State) -> Node | None:
-        """The node for ``state`` in the previous tree (within two plies), detached, or None."""
-        if not self.reuse or self._previous is None or self._previous[0] != game:
-            return None
-        frontier = [self._previous[1]]
-        for _ in range(3):
-            for node in frontier:
-                if node.state == state:
-                    node.parent = None
-                    node.move = None
-                    return node
-            frontier = [ch for node in frontier for ch in node.children]
-        return None
-
-    def _run(self, game: Game, state: State) -> tuple[Node, int, int]:
-        legal_or_raise(game, state)
-        root = self._reusable(game, state) or self.new_root(game, state)
-        max_depth = done = 0
-        if self.seconds is None:
-            for _ in range(self.iterations):
-                max_depth = max(max_depth, self.iterate(game, root))
-            done = self.iterations
-        else:
-            limit = self.iterations
-            # The cyclic garbage collector is paused while the clock runs: a full collection
-            # walks the whole (reused) tree, 0.1-0.25 s in one piece, which overshot a 1 s
-            # budget by up to 43%. Nothing searched here is garbage; it is collected after.
-            with _collector_paused():
-                deadline = time.perf_counter() + self.seconds
-                # At least one iteration, so there is always a move to return.
-                while done == 0 or (time.perf_counter() < deadline and (limit is None or done < limit)):
-                    max_depth = max(max_depth, self.iterate(game, root))
-                    done += 1
-        if self.reuse:
-            self._previous = (game, root)
-        return root, max_depth, done
+        return self.search_engine.search(self, game, state)
 
     def best_child(self, root: Node) -> Node:
         """The child to play: most visited (``final="visits"``) or highest mean (``"mean"``)."""
@@ -462,24 +435,13 @@ class UCT(Ruled, Agent):
             return max(root.children, key=lambda ch: (ch.visits, ch.mean))
         return max(root.children, key=lambda ch: (ch.mean, ch.visits))
 
-    def analyse(self, game: Game, state: State) -> Analysis:
-        """Search, then return the final move with per-move statistics, depth and the tree."""
-        if self.engine == "compiled":
-            if game.has_chance:
-                raise ValueError(f"engine=compiled cannot play {game.spec}: it has chance nodes; use engine=python")
-            return analyse_compiled(self, game, state)
-        if getattr(self, "threads", 1) > 1:  # root parallelism on the python engine: K searches in K processes
-            from .processes import analyse_in_processes
+    def final_move(self, root: Node) -> int:
+        """The move played after a search: :meth:`best_child`'s."""
+        return self.best_child(root).move
 
-            return analyse_in_processes(self, game, state)
-        # With a time budget the collector stays paused until the decision is made, so a
-        # full collection deferred by the search is not paid inside this move's clock.
-        with _collector_paused() if self.seconds is not None else contextlib.nullcontext():
-            root, max_depth, done = self._run(game, state)
-            best = self.best_child(root)
-            return Analysis(
-                best.move, self.move_stats(root), iterations=done, max_depth=max_depth, root=root, rule=self.rule.name
-            )
+    def analyse(self, game: Game, state: State) -> Analysis:
+        """Search, then return the final move with per-move statistics, depth and the tree (:attr:`search_engine`)."""
+        return self.search_engine.analyse(self, game, state)
 
     def move_stats(self, root: Node) -> tuple[MoveStat, ...]:
         """Per-child statistics of ``root``, in move order: visits, mean and the rule's exploration term.
@@ -524,9 +486,9 @@ class UCT(Ruled, Agent):
 
     def _check_compiled_instance(self) -> None:
         """What the compiled engine refuses of this agent beyond its class: a rule of its own, a budget too big."""
-        if type(self.rule) is not type(self).rule_class:  # one set on this agent: the kernels run the class's
+        if self.rule_class is not type(self).rule_class:  # one set on this agent: the kernels run the class's
             raise ValueError(
-                f"rule_class={type(self.rule).__name__} set on this agent: the compiled engine runs"
+                f"rule_class={self.rule_class.__name__} set on this agent: the compiled engine runs"
                 f" {type(self).rule_class.__name__} only; use engine=python"
             )
         if self.iterations is not None and self.iterations > MAX_VISITS:
@@ -540,8 +502,8 @@ class UCT(Ruled, Agent):
 
     def reset(self) -> None:
         """Forget the kept tree (call between games when ``reuse`` is on)."""
-        self._previous = None
-        self._compiled_previous = None
+        for engine in (self.__dict__.get("_engines") or {}).values():
+            engine.reset()
 
 
 VARIANT_PARAMS = tuple(p for p in UCT.params if p.name not in ("engine", "parallel", "virtual_loss"))
