@@ -3,7 +3,9 @@
 A spec is a registered name with optional ``key=value`` parameters after a colon,
 separated by commas: ``"tictactoe"``, ``"tictactoe:n=4,k=3"``,
 ``"uct:iterations=1000,c=1.414"``, ``"nim:heaps=3-4-5"``. The command line, the
-tournament code and the notebooks all use them, so one parser lives here.
+tournament code and the notebooks all use them, so one parser lives here, with the one
+declaration of a parameter (:class:`Param`) and the writer of a spec from declared
+parameters (:func:`spec_text`).
 """
 
 from __future__ import annotations
@@ -89,6 +91,78 @@ def build(spec: str, registry: Mapping[str, Entry], kind: str, **extra: Any) -> 
         raise
     except ValueError as err:  # a TypeError is about an extra argument (e.g. the seed): let it say so itself
         raise SpecError(f"{kind} spec {spec!r}: {err}") from None
+
+
+def format_value(value: Any) -> str:
+    """A parameter value as spec text: ``true``/``false``, ``4-2`` for a tuple, floats exactly.
+
+    A float is written with ``:g`` when that reads back as the same float, else with
+    ``repr`` (so ``c=1.414`` stays short and ``c=0.1 + 0.2`` still round-trips).
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        short = f"{value:g}"
+        return short if float(short) == value else repr(value)
+    if isinstance(value, (tuple, list, frozenset, set)):
+        return "-".join(map(str, value))
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of an agent (or any object named by a spec): how a spec names it, reads it, checks it, writes it.
+
+    An agent class lists its parameters in :attr:`Agent.params <mctslab.agents.base.Agent.params>`;
+    :func:`mctslab.make_agent` parses a spec's ``key=value`` pairs with :attr:`parse`,
+    :meth:`Agent.set_params <mctslab.agents.base.Agent.set_params>` checks and stores the values
+    with :attr:`check`, and the spec is written from the stored values (:func:`spec_text`). So
+    every parameter round-trips, and none is written by hand.
+
+    Attributes:
+        name: the keyword in the spec and in the constructor; also the attribute that
+            holds the value on the agent.
+        parse: spec text -> value (e.g. ``int``, :func:`mctslab.specs.to_bool`); raises
+            ``ValueError`` on bad text.
+        default: the constructor's default.
+        check: ``check(name, value)`` returns the value to store (normalised) or raises
+            ``TypeError`` (wrong type) or ``ValueError`` (out of range); ``None``: any value.
+        doc: one line for ``--help`` and error messages.
+        show: when the parameter is written into the spec: ``"changed"`` (value is not
+            the default), ``"always"`` (value is not ``None``), or a predicate on the holder.
+        format: value -> spec text (default :func:`format_value`).
+    """
+
+    name: str
+    parse: Callable[[str], Any]
+    default: Any = None
+    check: Callable[[str, Any], Any] | None = None
+    doc: str = ""
+    show: str | Callable[[Any], bool] = "changed"
+    format: Callable[[Any], str] = format_value
+
+    def validate(self, value: Any) -> Any:
+        """The value to store, checked (``None`` is left to the check: it may mean "unset")."""
+        return value if self.check is None else self.check(self.name, value)
+
+    def shown(self, holder: Any) -> bool:
+        """Whether this parameter appears in the spec of ``holder`` (the agent holding its value)."""
+        value = getattr(holder, self.name)
+        if callable(self.show):
+            return bool(self.show(holder))
+        if self.show == "always":
+            return value is not None
+        return value is not None and value != self.default
+
+
+def spec_text(name: str, params: tuple[Param, ...], holder: Any) -> str:
+    """The spec of ``holder`` (an agent): ``name`` and each shown parameter's value as it holds it.
+
+    ``name:key=value,...`` with the parameters in declared order, each written by its
+    :attr:`Param.format`; a parameter left out when not :meth:`Param.shown`.
+    """
+    parts = [f"{p.name}={p.format(getattr(holder, p.name))}" for p in params if p.shown(holder)]
+    return name + (":" + ",".join(parts) if parts else "")
 
 
 def to_bool(text: str) -> bool:

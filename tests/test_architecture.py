@@ -8,6 +8,7 @@ module, the line and the import, and says which rule it breaks.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,11 @@ def test_init_files_only_re_export(name):
             f"{MODULES[name].relative_to(PACKAGE.parent)}:{node.lineno} defines code ({type(node).__name__}); "
             "an __init__.py only re-exports: move it to a module named for what it is"
         )
+
+
+def test_no_engine_reads_an_agents_private_fields():
+    # before: agents/compiled.py read and wrote agent._compiled_previous (the tree kept for reuse)
+    engines = [PACKAGE / "agents" / name for name in ("compiled.py", "processes.py", "engines.py")]
+    for path in [*engines, *sorted((PACKAGE / "engine").glob("*.py"))]:
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            assert not re.search(r"\bagent\._", line), f"{path.relative_to(PACKAGE.parent)}:{number}: {line.strip()}"

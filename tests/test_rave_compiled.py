@@ -316,7 +316,7 @@ def test_a_game_with_tree_reuse_is_reproducible_and_reuses_the_tree():
     def game_moves():
         agent = make_agent("rave:iterations=300,reuse=true,engine=compiled", seed=7)
         record = play_game(UTTT, [agent, make_agent("random", seed=1)])
-        return record.moves, agent._compiled_previous[1].root
+        return record.moves, agent.search_engine.previous[1].root  # the tree the compiled engine kept
 
     moves, root = game_moves()
     assert game_moves() == (moves, root) and root != 0  # the last search started inside the previous tree

@@ -396,6 +396,23 @@ def test_every_agent_made_with_threads_or_an_engine_is_rebuilt_from_its_spec_or_
             assert getattr(rebuilt, param, None) == getattr(agent, param, None), f"{name} {extra}: {param}"
 
 
+@pytest.mark.parametrize("name", sorted(n for n, cls in AGENTS.items() if "iterations" in {p.name for p in cls.params}))
+def test_every_agent_whose_spec_says_threads_k_plays_k_searches(name):
+    # before: transpositions:iterations=20,threads=2 took threads=2, wrote it in its spec and searched one
+    # DAG of 20 iterations (its own analyse never looked at threads)
+    cls, game = AGENTS[name], make_game("tictactoe")
+    try:
+        agent = cls(iterations=12, threads=2, seed=0)
+    except (TypeError, ValueError) as err:  # refused when made, in one line: then its spec never says threads=2
+        assert "\n" not in str(err)
+        return
+    one = cls(iterations=12, seed=0).analyse(game, game.initial_state())
+    assert "threads=2" in agent.spec
+    two = agent.analyse(game, game.initial_state())
+    assert two.iterations == 2 * one.iterations, f"{agent.spec}: {two.iterations} iterations"
+    assert sum(s.visits for s in two.stats) == 2 * sum(s.visits for s in one.stats)
+
+
 def test_every_agent_module_is_imported_by_the_package():
     missing = unimported_modules("agents", discovery.agent_modules())
     assert not missing, f"mctslab.agents.discovery did not import {missing}"

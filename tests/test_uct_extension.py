@@ -18,6 +18,7 @@ from mctslab import UCT, Node, make_agent, make_game, play_game
 from mctslab.agents import AGENTS
 from mctslab.agents import uct as uct_module
 from mctslab.agents.rules import UCB1, SelectionRule, rule_for
+from mctslab.engine import available as engine_available
 from mctslab.ucb import SQRT2, exploration, ucb1
 from mctslab.viz import (
     PHASES,
@@ -265,6 +266,37 @@ def test_the_rule_follows_a_change_of_c():
     assert agent.rule.c == 0.5 and type(agent.rule) is TunedRule
     agent.c = 2.0
     assert agent.rule.c == 2.0
+
+
+class HighestMove(SelectionRule):
+    """Always the child of the highest move: choices nobody could mistake for UCB1's."""
+
+    name = "highest"
+
+    def value(self, parent, child):
+        return child.move
+
+
+def test_a_rule_class_set_on_an_instance_is_what_the_search_uses_and_what_the_table_shows():
+    # before: selection ran UCB1 by a flag set once per class, so the instance's rule changed the table only
+    game = make_game("tictactoe")
+    state = game.initial_state()
+    agent = UCT(iterations=100, seed=0)
+    agent.rule_class = HighestMove
+    analysis = agent.analyse(game, state)
+    # each move is expanded once (9 iterations); every later iteration descends into move 8
+    assert {s.move: s.visits for s in analysis.stats} == {**dict.fromkeys(range(8), 1), 8: 92}
+    assert analysis.rule == "highest" and " highest " in analysis.table() and " ucb " not in analysis.table()
+    assert type(agent.rule) is HighestMove
+    plain = UCT(iterations=100, seed=0).analyse(game, state)
+    assert max(s.visits for s in plain.stats) < 92
+    # the engines that could not search with it refuse it, in one line, before searching
+    for extra in ({"threads": 2}, *(({"engine": "compiled"},) if engine_available() else ())):
+        other = UCT(iterations=100, seed=0, **extra)
+        other.rule_class = HighestMove
+        with pytest.raises(ValueError, match="rule_class=HighestMove set on this agent") as err:
+            other.analyse(game, state)
+        assert "\n" not in str(err.value)
 
 
 @pytest.mark.parametrize("old", ["child_value", "child_exploration", "rule_name"])

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from ..games.base import Game, IllegalMoveError, State
 from ..games.kinds import CHANCE, CLASSIC, describe_traits
 from ..seeding import Seed, make_rng
+from ..specs import Param, format_value, spec_text  # noqa: F401 - format_value: still importable from here
 from ..validation import optional, positive_int
 
 
@@ -94,67 +95,6 @@ class Analysis:
 def score_label(rule: str) -> str:
     """How tables and pictures label a selection rule's values: ``"ucb"`` for UCB1, else the rule's name."""
     return "ucb" if rule == "UCB1" else rule
-
-
-def format_value(value: Any) -> str:
-    """A parameter value as spec text: ``true``/``false``, ``4-2`` for a tuple, floats exactly.
-
-    A float is written with ``:g`` when that reads back as the same float, else with
-    ``repr`` (so ``c=1.414`` stays short and ``c=0.1 + 0.2`` still round-trips).
-    """
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        short = f"{value:g}"
-        return short if float(short) == value else repr(value)
-    if isinstance(value, (tuple, list, frozenset, set)):
-        return "-".join(map(str, value))
-    return str(value)
-
-
-@dataclass(frozen=True)
-class Param:
-    """One parameter of an agent: how a spec names it, reads it, checks it and writes it back.
-
-    An agent class lists its parameters in :attr:`Agent.params`; :func:`mctslab.make_agent`
-    parses a spec's ``key=value`` pairs with :attr:`parse`, :meth:`Agent.set_params`
-    checks and stores the values with :attr:`check`, and :attr:`Agent.spec` is written
-    from the stored values. So every parameter round-trips, and none is written by hand.
-
-    Attributes:
-        name: the keyword in the spec and in the constructor; also the attribute that
-            holds the value on the agent.
-        parse: spec text -> value (e.g. ``int``, :func:`mctslab.specs.to_bool`); raises
-            ``ValueError`` on bad text.
-        default: the constructor's default.
-        check: ``check(name, value)`` returns the value to store (normalised) or raises
-            ``TypeError`` (wrong type) or ``ValueError`` (out of range); ``None``: any value.
-        doc: one line for ``--help`` and error messages.
-        show: when the parameter is written into the spec: ``"changed"`` (value is not
-            the default), ``"always"`` (value is not ``None``), or a predicate on the agent.
-        format: value -> spec text (default :func:`format_value`).
-    """
-
-    name: str
-    parse: Callable[[str], Any]
-    default: Any = None
-    check: Callable[[str, Any], Any] | None = None
-    doc: str = ""
-    show: str | Callable[[Any], bool] = "changed"
-    format: Callable[[Any], str] = format_value
-
-    def validate(self, value: Any) -> Any:
-        """The value to store, checked (``None`` is left to the check: it may mean "unset")."""
-        return value if self.check is None else self.check(self.name, value)
-
-    def shown(self, agent: Agent) -> bool:
-        """Whether this parameter appears in ``agent``'s spec."""
-        value = getattr(agent, self.name)
-        if callable(self.show):
-            return bool(self.show(agent))
-        if self.show == "always":
-            return value is not None
-        return value is not None and value != self.default
 
 
 class CannotPlayError(ValueError):
@@ -346,8 +286,7 @@ class Agent(ABC):
     @property
     def spec(self) -> str:
         """The spec :func:`mctslab.make_agent` accepts to rebuild this agent (generated, never written by hand)."""
-        parts = [f"{p.name}={p.format(getattr(self, p.name))}" for p in self.params if p.shown(self)]
-        return self.name + (":" + ",".join(parts) if parts else "")
+        return spec_text(self.name, self.params, self)
 
     @property
     def label(self) -> str:

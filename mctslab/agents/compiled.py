@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from math import inf, sqrt
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from ..engine.uct import checked_search
 from ..games.base import Game, State
 from .base import Analysis, MoveStat, legal_or_raise
 from .node import Node
+
+if TYPE_CHECKING:
+    from .protocols import Searcher, TreeKeeper
 
 __all__ = ["CompiledNode", "analyse", "merged_root", "search_root"]
 
@@ -112,9 +115,9 @@ class CompiledNode(Node):
         return f"CompiledNode(move={self.move}, player={self.player}, wins={self.wins:g}, visits={self.visits})"
 
 
-def _reusable(agent: Any, game: Game, state: State) -> CompiledTree | None:
-    """The previous tree re-rooted at ``state`` (found within two plies), or None."""
-    previous = getattr(agent, "_compiled_previous", None)
+def _reusable(agent: Searcher, game: Game, state: State, engine: TreeKeeper) -> CompiledTree | None:
+    """The tree ``engine`` kept re-rooted at ``state`` (found within two plies), or None."""
+    previous = engine.previous
     if not agent.reuse or previous is None or previous[0] != game:
         return None
     _, tree, root_state = previous
@@ -130,12 +133,12 @@ def _reusable(agent: Any, game: Game, state: State) -> CompiledTree | None:
     return None
 
 
-def analyse(agent: Any, game: Game, state: State) -> Analysis:
+def analyse(agent: Searcher, game: Game, state: State, engine: TreeKeeper) -> Analysis:
     """:meth:`mctslab.agents.uct.UCT.analyse` on the compiled engine (see :mod:`mctslab.engine`).
 
     The agent's generator gives the search's seed (32 bits per search), so a seeded agent
     plays the same moves every time. ``Analysis.root`` is a :class:`CompiledNode` (its
-    ``tree`` attribute holds the arrays).
+    ``tree`` attribute holds the arrays); ``engine`` keeps the tree that ``reuse`` continues from.
 
     With ``threads=K > 1`` (``parallel="root"``): K seeds drawn from the agent's generator
     (the first is the seed ``threads=1`` would use), K trees searched at once
@@ -156,10 +159,10 @@ def analyse(agent: Any, game: Game, state: State) -> Analysis:
         return _analyse_root_parallel(agent, game, state)
     if agent.threads > 1:
         return _analyse_shared(agent, game, state)
-    return _tree_analysis(agent, game, state, searched(agent, game, state, checked_search))
+    return _tree_analysis(agent, game, state, searched(agent, game, state, checked_search, engine))
 
 
-def search_root(agent: Any, game: Game, state: State) -> CompiledNode:
+def search_root(agent: Searcher, game: Game, state: State, engine: TreeKeeper) -> CompiledNode:
     """:meth:`mctslab.agents.uct.UCT.search` on the compiled engine in one thread: :func:`analyse`'s root alone.
 
     The same checks, seed and tree as :func:`analyse`, without the final move and the per-move
@@ -171,10 +174,10 @@ def search_root(agent: Any, game: Game, state: State) -> CompiledNode:
     agent.check_compiled()
     check_supported(game)
     legal_or_raise(game, state)
-    return CompiledNode.root_of(searched(agent, game, state, checked_search).tree, game, state)
+    return CompiledNode.root_of(searched(agent, game, state, checked_search, engine).tree, game, state)
 
 
-def _tree_analysis(agent: Any, game: Game, state: State, result: SearchResult) -> Analysis:
+def _tree_analysis(agent: Searcher, game: Game, state: State, result: SearchResult) -> Analysis:
     """The analysis of one compiled tree's root: the move by ``agent.final``, per-move statistics, the root's view."""
     if not result.moves:
         raise _no_legal_move(game, state)
@@ -194,11 +197,13 @@ def _no_legal_move(game: Game, state: State) -> RuntimeError:
     return RuntimeError(f"the compiled engine found no legal move in {game.spec} position {state!r}; use engine=python")
 
 
-def searched(agent: Any, game: Game, state: State, search: Callable[..., Any], **extra: Any) -> Any:
+def searched(
+    agent: Searcher, game: Game, state: State, search: Callable[..., Any], engine: TreeKeeper, **extra: Any
+) -> Any:
     """One compiled search as every compiled agent runs it (``search``: the engine's function for its tree).
 
     The seed is 32 bits of the agent's generator, the tree the previous one re-rooted when
-    ``reuse`` is on (and kept for the next move), ``extra`` the variant's own arguments (RAVE's
+    ``reuse`` is on (kept by ``engine`` for the next move), ``extra`` the variant's own arguments (RAVE's
     ``k``). The agent's parameters were checked when it was made, the state by its caller.
 
     Raises:
@@ -213,17 +218,17 @@ def searched(agent: Any, game: Game, state: State, search: Callable[..., Any], *
         seconds=agent.seconds,
         max_moves=agent.max_moves,
         seed=agent.rng.getrandbits(32),
-        tree=_reusable(agent, game, state),
+        tree=_reusable(agent, game, state, engine),
         **extra,
     )
     if agent.reuse:
-        agent._compiled_previous = (game, result.tree, state)
+        engine.previous = (game, result.tree, state)
     if not result.tree.children():
         raise _no_legal_move(game, state)
     return result
 
 
-def final_choice(agent: Any, children: list[tuple]) -> tuple:
+def final_choice(agent: Searcher, children: list[tuple]) -> tuple:
     """:meth:`UCT.best_child <mctslab.agents.uct.UCT.best_child>` on ``(move, visits, mean, ...)`` rows (no view made).
 
     The most visited (ties: the higher mean), or with ``final="mean"`` the highest mean (ties: more visits).
@@ -267,7 +272,7 @@ def merged_root(game: Game, state: State, result: ParallelResult | Any) -> Node:
     return root
 
 
-def _analyse_shared(agent: Any, game: Game, state: State) -> Analysis:
+def _analyse_shared(agent: Searcher, game: Game, state: State) -> Analysis:
     """Tree or leaf parallelism: K seeds from the agent's generator, one tree searched by K threads."""
     seeds = tuple(agent.rng.getrandbits(32) for _ in range(agent.threads))
     budget = {"c": agent.c, "iterations": agent.iterations, "seconds": agent.seconds, "max_moves": agent.max_moves}
@@ -278,7 +283,7 @@ def _analyse_shared(agent: Any, game: Game, state: State) -> Analysis:
     return _tree_analysis(agent, game, state, result)
 
 
-def _analyse_root_parallel(agent: Any, game: Game, state: State) -> Analysis:
+def _analyse_root_parallel(agent: Searcher, game: Game, state: State) -> Analysis:
     """Root parallelism: K seeds from the agent's generator, K trees at once, the move by the summed visits."""
     if agent.reuse:
         raise ValueError(
@@ -299,7 +304,7 @@ def _analyse_root_parallel(agent: Any, game: Game, state: State) -> Analysis:
         raise _no_legal_move(game, state)
     root = merged_root(game, state, result)
     return Analysis(
-        agent.best_child(root).move,
+        agent.final_move(root),
         agent.move_stats(root),
         iterations=result.done,
         max_depth=result.max_depth,

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from math import log, sqrt
 
 from ..games.base import Game, State
 from ..games.kinds import CHANCE, TRAITS
@@ -42,6 +41,7 @@ from ..ucb import SQRT2
 from .base import Agent, Analysis, MoveStat, Param, check_optional_positive_int, legal_or_raise
 from .checks import check_c, check_final
 from .registry import register_agent
+from .rules import UCB1, Ruled
 
 
 @dataclass
@@ -67,12 +67,12 @@ class InfoNode:
 
 
 @register_agent
-class ISMCTS(Agent):
+class ISMCTS(Ruled, Agent):
     """ISMCTS: one tree keyed by each mover's information sets, a world sampled per iteration.
 
     Args:
         iterations: iterations (worlds) per move.
-        c: the exploration constant of the UCB rule.
+        c: the exploration constant of the UCB rule (the agent's :attr:`rule`, UCB1 on availability counts).
         final: the move played: ``"visits"`` (most visited) or ``"mean"`` (best mean).
         seed: randomness (see :func:`mctslab.seeding.make_rng`).
     """
@@ -84,6 +84,9 @@ class ISMCTS(Agent):
         Param("c", float, SQRT2, check_c, "exploration constant of the UCB rule"),
         Param("final", str, "visits", check_final, "the move played: most visits, or best mean"),
     )
+
+    rule_class = UCB1
+    """The selection rule (:class:`~mctslab.agents.rules.Ruled`): ``rule.bound(mean, available, n)`` is maximised."""
 
     def __init__(self, iterations: int = 1000, c: float = SQRT2, final: str = "visits", seed: Seed = None) -> None:
         super().__init__(seed)
@@ -129,11 +132,8 @@ class ISMCTS(Agent):
         untried = [m for m in legal if m not in node.visits]
         if untried:
             return untried[int(self.rng.random() * len(untried))]
-        return max(legal, key=lambda m: (self._ucb(node, m), -m))
-
-    def _ucb(self, node: InfoNode, move: int) -> float:
-        n = node.visits[move]
-        return node.mean(move) + self.c * sqrt(log(node.available[move]) / n)
+        bound = self.rule.bound
+        return max(legal, key=lambda m: (bound(node.mean(m), node.available[m], node.visits[m]), -m))
 
     def analyse(self, game: Game, state: State) -> Analysis:
         """Search, then play the root's most visited move (or best mean); stats per legal move."""

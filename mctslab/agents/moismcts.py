@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from math import log, sqrt
 
 from ..games.base import Game, State
 from ..games.kinds import CHANCE
@@ -136,10 +135,13 @@ class MOISMCTS(ISMCTS):
                 child.available += 1
         if untried:
             return untried[int(self.rng.random() * len(untried))], True
-        return max(legal, key=lambda m: (self._ucb(node.children[("act", m)]), -m)), False
+        bound = self.rule.bound  # UCB1 on the child's availability count
 
-    def _ucb(self, child: ObserverNode) -> float:
-        return child.mean() + self.c * sqrt(log(child.available) / child.visits)
+        def score(move: int) -> tuple[float, int]:
+            child = node.children[("act", move)]
+            return bound(child.mean(), child.available, child.visits), -move
+
+        return max(legal, key=score), False
 
     def analyse(self, game: Game, state: State) -> Analysis:
         """Search, then play the most visited move (or best mean) of the searching player's tree."""

@@ -31,13 +31,16 @@ import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games import make_game
 from ..games.base import Game, State
 from ..lifetime import die_with_parent
 from .base import Analysis, legal_or_raise
 from .registry import make_agent
+
+if TYPE_CHECKING:
+    from .protocols import Searcher
 
 __all__ = ["RootSums", "analyse_in_processes", "one_root", "single_spec"]
 
@@ -65,7 +68,7 @@ class RootSums:
     max_depth: int
 
 
-def single_values(agent: Any) -> dict[str, Any]:
+def single_values(agent: Searcher) -> dict[str, Any]:
     """The parameters of one of ``agent``'s K searches: its own, with one thread (``threads``, ``parallel``,
     ``virtual_loss`` at UCT's defaults where the agent declares them)."""
     values = {p.name: getattr(agent, p.name) for p in type(agent).params}
@@ -74,7 +77,7 @@ def single_values(agent: Any) -> dict[str, Any]:
     return values
 
 
-def single_spec(agent: Any) -> str:
+def single_spec(agent: Searcher) -> str:
     """The spec of one of ``agent``'s K searches: its own, without ``threads``, ``parallel`` and ``virtual_loss``."""
     return type(agent)(**single_values(agent)).spec
 
@@ -200,7 +203,7 @@ def search_in_processes(
     )
 
 
-def analyse_in_processes(agent: Any, game: Game, state: State) -> Analysis:
+def analyse_in_processes(agent: Searcher, game: Game, state: State) -> Analysis:
     """:meth:`UCT.analyse <mctslab.agents.uct.UCT.analyse>` for ``threads=K`` on the python engine (see the module).
 
     ``Analysis.root`` is a :class:`~mctslab.agents.node.Node` of one level (the summed
@@ -208,12 +211,17 @@ def analyse_in_processes(agent: Any, game: Game, state: State) -> Analysis:
     """
     from .compiled import merged_root
 
+    if agent.rule_class is not type(agent).rule_class:  # the K searches are made from the class and parameters
+        raise ValueError(
+            f"rule_class={agent.rule_class.__name__} set on this agent: its K searches in K processes are made from"
+            f" its class and parameters ({type(agent).rule_class.__name__}); use threads=1, or a class naming the rule"
+        )
     legal_or_raise(game, state)
     seeds = tuple(agent.rng.getrandbits(32) for _ in range(agent.threads))
     sums = search_in_processes(game, state, (type(agent), single_values(agent)), seeds)
     root = merged_root(game, state, sums)
     return Analysis(
-        agent.best_child(root).move,
+        agent.final_move(root),
         agent.move_stats(root),
         iterations=sums.done,
         max_depth=sums.max_depth,

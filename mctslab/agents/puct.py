@@ -158,7 +158,7 @@ class PUCT(UCT):
             raise ValueError(f"weights={weights} is only read with evaluator=net, got evaluator={evaluator}")
         # What UCT's inherited methods read (PUCT declares none of them: no playout policy,
         # no tree reuse, no compiled engine).
-        self.max_moves, self.reuse, self.playout, self.engine, self._previous = None, False, "random", "python", None
+        self.max_moves, self.reuse, self.playout, self.engine = None, False, "random", "python"
         self._network = network
         self._evaluators: dict[Game, Any] = {}
         self._leaf_value = 0.5

@@ -38,6 +38,7 @@ from .base import Analysis, MoveStat, Param, legal_or_raise
 from .checks import overridden
 from .compiled import CompiledNode, final_choice, searched
 from .playouts import policy_rollout
+from .protocols import TreeKeeper
 from .registry import register_agent
 from .rules import SelectionRule, pair_node_with_rule
 from .uct import UCT, VARIANT_PARAMS, Node
@@ -182,15 +183,12 @@ class Rave(UCT):
             )
         if self.threads > 1:
             raise ValueError(f"threads={self.threads}: RAVE searches in one thread; use threads=1")
-        self._check_compiled_budget()
+        self._check_compiled_instance()
 
-    def analyse(self, game: Game, state: State) -> Analysis:
-        """Search, then return the final move with per-move statistics, depth and the tree (see :class:`UCT`)."""
-        if self.engine != "compiled":
-            return super().analyse(game, state)
-        if game.has_chance:
-            raise ValueError(f"engine=compiled cannot play {game.spec}: it has chance nodes; use engine=python")
-        return analyse_compiled(self, game, state)
+    @staticmethod
+    def compiled_analysis(agent: Rave, game: Game, state: State, engine: TreeKeeper) -> Analysis:
+        """``engine="compiled"``: :func:`analyse_compiled` (the compiled engine's kernels for RAVE)."""
+        return analyse_compiled(agent, game, state, engine)
 
 
 def amaf_pairs(first: int, moves: tuple[int, ...]) -> set[tuple[int, int]]:
@@ -254,7 +252,7 @@ class _Counts(NamedTuple):
     amaf_mean: float
 
 
-def analyse_compiled(agent: Rave, game: Game, state: State) -> Analysis:
+def analyse_compiled(agent: Rave, game: Game, state: State, engine: TreeKeeper) -> Analysis:
     """:meth:`Rave.analyse` on the compiled engine (:func:`mctslab.engine.rave.search_rave`).
 
     As :func:`mctslab.agents.compiled.analyse`: the search's seed is 32 bits of the agent's
@@ -271,7 +269,7 @@ def analyse_compiled(agent: Rave, game: Game, state: State) -> Analysis:
     agent.check_compiled()
     check_supported(game)
     legal_or_raise(game, state)
-    result = searched(agent, game, state, checked_search_rave, k=agent.k)
+    result = searched(agent, game, state, checked_search_rave, engine, k=agent.k)
     tree = result.tree
     children = [
         (int(tree.move[s]), int(tree.visits[s]), float(tree.mean[s]), _amaf_mean(tree, s)) for s in tree.children()

@@ -10,19 +10,27 @@ not the child's mean, as pictures show it). :class:`~mctslab.agents.uct.UCT` hol
 :meth:`Analysis.table <mctslab.agents.base.Analysis.table>` and the tree explorer
 all ask it, so a variant is shown under its own rule's name.
 
+Every search that selects by a rule asks the agent's one rule object (:class:`Ruled`):
+UCT and its variants (:meth:`SelectionRule.descend`), ISMCTS and MO-ISMCTS
+(:meth:`UCB1.bound` on their availability counts), and the tables of every engine. UCB1
+is written once, :func:`mctslab.ucb.ucb1`; :meth:`UCB1.descend` is the same formula
+factored for speed (``c * sqrt(ln N)`` once per node, ``1 / sqrt(n)`` kept on each child).
+
 Rules follow OpenSpiel's ``child_selection_fn`` and Ludii's selection strategies.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
-from typing import Any
+from math import inf, log, sqrt
+from typing import Any, ClassVar
 
 from ..ucb import SQRT2, exploration, ucb1
 from .base import score_label
 from .node import Node
 
-__all__ = ["UCB1", "SelectionRule", "best_child_by", "descend", "pair_node_with_rule", "rule_for"]
+__all__ = ["UCB1", "Ruled", "SelectionRule", "best_child_by", "descend", "pair_node_with_rule", "rule_for"]
 
 
 class SelectionRule:
@@ -33,15 +41,34 @@ class SelectionRule:
     (:class:`~mctslab.agents.node.Node` or the variant's node class): ``child.mean`` is
     the chooser's mean reward, ``child.visits`` and ``parent.visits`` the counts.
 
+    A rule that draws random numbers (Thompson sampling, say) sets :attr:`uses_rng`; the
+    agent then gives it a generator of its own (:attr:`rng`), seeded from the agent's.
+
     Args:
         c: the exploration constant, >= 0 (the agent's ``c``).
+        rng: the rule's own generator (``None`` for a rule that draws nothing).
     """
 
     name: str = "rule"
     """The rule's name in tables, pictures and descriptions (``"UCB1"``, ``"UCB1-Tuned"``...)."""
+    uses_rng: ClassVar[bool] = False
+    """Whether :meth:`value` draws random numbers (from :attr:`rng`)."""
 
-    def __init__(self, c: float = SQRT2) -> None:
+    def __init__(self, c: float = SQRT2, rng: random.Random | None = None) -> None:
         self.c = c
+        self.rng = rng
+
+    def choose(self, parent: Any) -> Any:
+        """The child of ``parent`` with the highest :meth:`value` (the first one on a tie)."""
+        return best_child_by(self, parent)
+
+    def descend(self, node: Any) -> tuple[Any, int]:
+        """Selection by this rule: :meth:`choose` from ``node`` while the node is fully expanded.
+
+        Returns:
+            The node where selection stops (not fully expanded, or terminal) and its depth below ``node``.
+        """
+        return descend(node, self.choose)
 
     def value(self, parent: Any, child: Any) -> float:
         """The score of ``child`` that ``parent`` maximises (the first highest child wins a tie)."""
@@ -69,9 +96,34 @@ class UCB1(SelectionRule):
 
     name = "UCB1"
 
+    def bound(self, mean: float, n_parent: float, n_child: float) -> float:
+        """UCB1 on counts alone (:func:`mctslab.ucb.ucb1`): ISMCTS's availability counts, UCT2's edge counts."""
+        return ucb1(mean, n_parent, n_child, self.c)
+
     def value(self, parent: Any, child: Any) -> float:
         """UCB1 of ``child`` as ``parent`` sees it."""
         return ucb1(child.mean, parent.visits, child.visits, self.c)
+
+    def descend(self, node: Any) -> tuple[Any, int]:
+        """Selection by UCB1, :meth:`value`'s formula factored: the same choices, a faster loop.
+
+        ``mean + c * sqrt(ln N / n)`` is computed as ``mean + (c * sqrt(ln N)) * (1 / sqrt(n))``,
+        the first factor once per node, the second kept on each child (``Node.inv_sqrt``); ties
+        go to the first best child. A subclass with its own :meth:`value` is asked its value.
+        """
+        if type(self).value is not UCB1.value:
+            return super().descend(node)
+        c, depth = self.c, 0
+        while not node.untried and node.children:
+            scale = c * sqrt(log(node.visits))
+            best_value = -inf
+            for child in node.children:
+                value = child.mean + scale * child.inv_sqrt
+                if value > best_value:
+                    best, best_value = child, value
+            node = best
+            depth += 1
+        return node, depth
 
     def exploration(self, parent: Any, child: Any) -> float:
         """The exploration term ``c * sqrt(ln N / n)`` (:func:`mctslab.ucb.exploration`)."""
@@ -95,6 +147,39 @@ def descend(node: Node, choose: Callable[[Node], Node]) -> tuple[Node, int]:
         node = choose(node)
         depth += 1
     return node, depth
+
+
+class Ruled:
+    """An agent that selects by one rule object: :attr:`rule_class` names it, :attr:`rule` is it.
+
+    The rule is built when first asked (``rule_class(c)``, with a generator of its own if it
+    :attr:`~SelectionRule.uses_rng`) and kept; it is built again when ``c`` or ``rule_class``
+    changes, also on the instance: an agent given ``agent.rule_class = MyRule`` searches
+    with ``MyRule``, and its tables are labelled with it.
+    """
+
+    rule_class: type[SelectionRule] = UCB1
+    """The selection rule's class: :attr:`rule` is ``rule_class(c)``. A variant names its
+    own :class:`SelectionRule` subclass here (or an instance is given one)."""
+    c: float
+    rng: random.Random
+    _rule: SelectionRule | None = None
+    """The rule built last (the agent's own cache: no other object reads it)."""
+
+    @property
+    def rule(self) -> SelectionRule:
+        """The selection rule this agent searches by: ``rule_class(c)`` (UCB1 for UCT).
+
+        Built from the agent's ``c`` and :attr:`rule_class` and kept while they stay the same.
+        The search, the recorder, :func:`~mctslab.viz.draw_tree` (``rule=agent.rule``) and
+        :meth:`Analysis.table <mctslab.agents.base.Analysis.table>` all use this one object.
+        """
+        rule = self._rule
+        if rule is None or type(rule) is not self.rule_class or rule.c != self.c:
+            cls = self.rule_class
+            rng = random.Random(self.rng.getrandbits(64)) if cls.uses_rng else None
+            rule = self._rule = cls(self.c, rng) if cls.uses_rng else cls(self.c)
+        return rule
 
 
 _RULE_OF_NODE: dict[type, type[SelectionRule]] = {}

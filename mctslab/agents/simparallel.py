@@ -46,6 +46,7 @@ from ..games.base import Game, State
 from ..seeding import Seed, child_seeds
 from ..ucb import SQRT2
 from .base import Param, check_positive_int, legal_or_raise
+from .engines import PythonEngine
 from .node import Node
 from .registry import register_agent
 from .uct import UCT, VARIANT_PARAMS
@@ -123,6 +124,34 @@ def merge_roots(game: Game, state: State, roots: list[Node]) -> Node:
     return merged
 
 
+class Rounds(PythonEngine):
+    """SimParallel's python engine: ``iterations`` rounds of ``workers`` simulated threads (tree, treenovl,
+    leaf: :meth:`SimParallel.iterate`), or ``workers`` separate UCT searches whose roots are merged (root)."""
+
+    def run(self, agent: SimParallel, game: Game, state: State) -> tuple[Node, int, int]:
+        """The root, the deepest depth simulated from, and the playouts of all workers."""
+        if agent.mode != "root":
+            root, max_depth, rounds = super().run(agent, game, state)
+            return root, max_depth, rounds * agent.workers
+        legal_or_raise(game, state)
+        seeds = child_seeds(agent.rng.getrandbits(63), agent.workers)
+        roots, max_depth, done = [], 0, 0
+        for seed in seeds:
+            worker = UCT(
+                agent.iterations,
+                agent.c,
+                seconds=agent.seconds,
+                max_moves=agent.max_moves,
+                final=agent.final,
+                playout=agent.playout,
+                seed=seed,
+            )
+            root, depth, iterations = PythonEngine().run(worker, game, state)
+            roots.append(root)
+            max_depth, done = max(max_depth, depth), done + iterations
+        return merge_roots(game, state, roots), max_depth, done
+
+
 @register_agent
 class SimParallel(UCT):
     """UCT parallelized over ``workers`` simulated threads (root, tree, tree without virtual loss, leaf).
@@ -150,6 +179,7 @@ class SimParallel(UCT):
         Param("virtual_loss", int, 1, check_positive_int, "lost playouts per node on a tree worker's path"),
     )
     node_class = SimNode
+    python_engine = Rounds
 
     def __init__(
         self,
@@ -216,25 +246,3 @@ class SimParallel(UCT):
         for node, returns in zip(ends, results, strict=True):
             self.backpropagate(node, returns)
         return deepest
-
-    def _run(self, game: Game, state: State) -> tuple[Node, int, int]:
-        if self.mode != "root":
-            root, max_depth, rounds = super()._run(game, state)
-            return root, max_depth, rounds * self.workers
-        legal_or_raise(game, state)
-        seeds = child_seeds(self.rng.getrandbits(63), self.workers)
-        roots, max_depth, done = [], 0, 0
-        for seed in seeds:
-            worker = UCT(
-                self.iterations,
-                self.c,
-                seconds=self.seconds,
-                max_moves=self.max_moves,
-                final=self.final,
-                playout=self.playout,
-                seed=seed,
-            )
-            root, depth, iterations = worker._run(game, state)
-            roots.append(root)
-            max_depth, done = max(max_depth, depth), done + iterations
-        return merge_roots(game, state, roots), max_depth, done

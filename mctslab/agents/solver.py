@@ -47,6 +47,7 @@ from ..ucb import ucb1
 from .base import Analysis, Param, legal_or_raise
 from .checks import overridden
 from .compiled import CompiledNode, searched
+from .protocols import TreeKeeper
 from .registry import register_agent
 from .rules import SelectionRule, best_child_by
 from .uct import UCT, VARIANT_PARAMS, Node
@@ -194,10 +195,13 @@ class Solver(UCT):
 
     def analyse(self, game: Game, state: State) -> Analysis:
         """UCT's analysis, with ``value``: the root's proven value for the player to move, or ``None``."""
-        if self.engine == "compiled":
-            return _analyse_compiled(self, game, state)
         a = super().analyse(game, state)
-        return replace(a, value=root_value(a.root))
+        return a if self.engine == "compiled" else replace(a, value=root_value(a.root))
+
+    @staticmethod
+    def compiled_analysis(agent: Solver, game: Game, state: State, engine: TreeKeeper) -> Analysis:
+        """``engine="compiled"``: the search in the compiled solver's arrays, the rest Solver's own."""
+        return _analyse_compiled(agent, game, state, engine)
 
     COMPILED_PARTS = (*UCT.COMPILED_PARTS, "best_child", "move_stats")
     """The parts the compiled solver runs as :class:`Solver`'s own (the kernel's, or read on the arrays)."""
@@ -222,7 +226,7 @@ class Solver(UCT):
             raise ValueError(
                 f"threads={self.threads}: the compiled solver searches one tree in one thread; use threads=1"
             )
-        self._check_compiled_budget()
+        self._check_compiled_instance()
 
 
 class CompiledSolverNode(CompiledNode):
@@ -239,7 +243,7 @@ class CompiledSolverNode(CompiledNode):
         return super().__repr__().replace("CompiledNode(", "CompiledSolverNode(")[:-1] + f", proven={self.proven})"
 
 
-def _analyse_compiled(agent: Solver, game: Game, state: State) -> Analysis:
+def _analyse_compiled(agent: Solver, game: Game, state: State, engine: TreeKeeper) -> Analysis:
     """:meth:`Solver.analyse` on the compiled engine: the search in the arrays, the rest Solver's own.
 
     The seed of the search is drawn from the agent's generator (32 bits per search, as
@@ -257,7 +261,7 @@ def _analyse_compiled(agent: Solver, game: Game, state: State) -> Analysis:
         raise ValueError(f"engine=compiled cannot play {game.spec}: it has chance nodes; use engine=python")
     check_supported(game)
     legal_or_raise(game, state)
-    result = searched(agent, game, state, search)
+    result = searched(agent, game, state, search, engine)
     root = CompiledSolverNode.root_of(result.tree, game, state)
     best = agent.best_child(root)
     return Analysis(

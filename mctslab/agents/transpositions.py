@@ -31,14 +31,12 @@ that were walked (not the first parents). The recorder and the pictures of
 
 from __future__ import annotations
 
-from math import inf, log, sqrt
-
 from ..games.base import Game, State
 from ..seeding import Seed
 from ..ucb import SQRT2, exploration
-from .base import Analysis, MoveStat
+from .base import MoveStat
 from .registry import register_agent
-from .rules import SelectionRule
+from .rules import UCB1
 from .uct import UCT, VARIANT_PARAMS, Node
 
 
@@ -58,17 +56,14 @@ class TNode(Node):
         self.edge_visits: list[int] = []
 
 
-class EdgeRule(SelectionRule):
+class EdgeRule(UCB1):
     """UCT2's rule: the mean of the position an edge reaches plus the exploration term of the edge's count."""
 
     name = "UCB1 (edge counts)"
 
     def edge_value(self, node: TNode, i: int) -> float:
         """The value of ``node``'s edge ``i``: ``mean(s') + c * sqrt(ln N(s) / n(s, a))`` (``inf`` untried)."""
-        n = node.edge_visits[i]
-        if n == 0:
-            return inf
-        return node.children[i].mean + self.c * sqrt(log(node.visits) / n)
+        return self.bound(node.children[i].mean, node.visits, node.edge_visits[i])
 
     def value(self, parent: TNode, child: TNode) -> float:
         """:meth:`edge_value` of the first edge from ``parent`` to ``child``."""
@@ -83,8 +78,10 @@ class EdgeRule(SelectionRule):
 class TranspositionUCT(UCT):
     """UCT on a DAG of positions (transpositions), with the UCT2 update of Childs et al. (2008).
 
-    Same parameters as :class:`~mctslab.agents.uct.UCT`. :attr:`table` maps each position
-    searched to its one node; ``len(agent.table)`` is the number of nodes built.
+    Parameters: :class:`~mctslab.agents.uct.UCT`'s but ``threads`` (one DAG, one thread: its
+    analysis reads the root's edges, which K summed roots would not have; ``threads=K`` is
+    refused when the agent is made). :attr:`table` maps each position searched to its one
+    node; ``len(agent.table)`` is the number of nodes built.
 
     Example:
 
@@ -97,11 +94,13 @@ class TranspositionUCT(UCT):
     """
 
     name = "transpositions"
-    params = VARIANT_PARAMS
+    params = tuple(p for p in VARIANT_PARAMS if p.name != "threads")  # one DAG in one thread: threads=K is refused
     node_class = TNode
     rule_class = EdgeRule
 
     def __init__(self, iterations: int | None = None, c: float = SQRT2, *, seed: Seed = None, **kwargs) -> None:
+        if kwargs.get("threads", 1) != 1:  # it once took threads=K, wrote it in its spec, and searched one DAG
+            raise ValueError(f"threads={kwargs['threads']}: UCT with transpositions searches one DAG; use threads=1")
         super().__init__(iterations, c, seed=seed, **kwargs)
         self.table: dict[State, TNode] = {}
         self._path: list[tuple[TNode, int]] = []
@@ -177,13 +176,9 @@ class TranspositionUCT(UCT):
             for m, v, ch in sorted(zip(root.moves, root.edge_visits, root.children, strict=True), key=lambda t: t[0])
         )
 
-    def analyse(self, game: Game, state: State) -> Analysis:
-        """Search, then the move of the best edge, per-move statistics and the root."""
-        root, max_depth, done = self._run(game, state)
-        move = root.moves[self._best_edge(root)]
-        return Analysis(
-            move, self.move_stats(root), iterations=done, max_depth=max_depth, root=root, rule=self.rule.name
-        )
+    def final_move(self, root: Node) -> int:
+        """The move of the best edge (the node it reaches may keep another parent's move as its ``move``)."""
+        return root.moves[self._best_edge(root)]
 
 
 def dag_size(root: TNode) -> tuple[int, int]:

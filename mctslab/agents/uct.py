@@ -22,11 +22,7 @@ pictures of :mod:`mctslab.viz` read the agent's own rule, so a variant is drawn 
 
 from __future__ import annotations
 
-import contextlib
-import gc
-import time
-from collections.abc import Iterator
-from math import floor, inf, log, sqrt
+from math import floor, inf, log, sqrt  # noqa: F401 - inf, log, sqrt: names of the docstring example (UCB1-Tuned)
 from typing import Any
 
 from ..engine import check_engine, check_parallel, check_threads
@@ -37,28 +33,17 @@ from ..games.kinds import CHANCE, CLASSIC, TWO_PLAYERS, WITH_CHANCE
 from ..seeding import Seed
 from ..specs import to_bool
 from ..ucb import SQRT2
-from .base import Agent, Analysis, MoveStat, Param, check_bool, check_optional_positive_int, legal_or_raise
+from .base import Agent, Analysis, MoveStat, Param, check_bool, check_optional_positive_int
 from .checks import check_c, check_final, check_seconds, overridden
 from .compiled import analyse as analyse_compiled
-from .compiled import search_root
+from .engines import CompiledEngine, ProcessesEngine, PythonEngine
 from .node import Node
 from .playouts import check_playout, policy_rollout
+from .protocols import SearchEngine
 from .registry import register_agent
-from .rules import UCB1, SelectionRule, best_child_by, descend, pair_node_with_rule
+from .rules import UCB1, Ruled, SelectionRule, descend, pair_node_with_rule
 
 __all__ = ["UCT", "VARIANT_PARAMS", "Node", "check_c", "check_final", "check_seconds"]
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for a timed search (restored after, even on error)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 ENGINE_PARAMS = ("engine", "threads", "parallel", "virtual_loss")
@@ -67,7 +52,7 @@ not declare one of them in its ``params`` refuses a value other than UCT's defau
 
 
 @register_agent
-class UCT(Agent):
+class UCT(Ruled, Agent):
     """Monte Carlo Tree Search with the UCB1 tree policy (UCT).
 
     Args:
@@ -190,7 +175,8 @@ class UCT(Agent):
 
     rule_class: type[SelectionRule] = UCB1
     """The selection rule's class: :attr:`rule` is ``rule_class(c)``. A variant names its
-    own :class:`~mctslab.agents.rules.SelectionRule` subclass here."""
+    own :class:`~mctslab.agents.rules.SelectionRule` subclass here; one set on an instance
+    (``agent.rule_class = MyRule``) is searched with too (:class:`~mctslab.agents.rules.Ruled`)."""
 
     # Methods a variant once overrode, now parts of the rule: a subclass that still
     # defines one is told at once where its code goes (rather than silently ignored).
@@ -199,14 +185,6 @@ class UCT(Agent):
         "child_exploration": "exploration(parent, child)",
         "rule_name": "name",
     }
-
-    _chance_game: Game | None = None
-    """The game searched, if it has chance nodes (set by :meth:`new_root`); ``None`` otherwise."""
-    _drawn: int | None = None
-    """The outcome selection drew at a chance node without its child, for :meth:`expand`."""
-
-    _plain_ucb1 = True
-    """Whether :meth:`select` may run its inlined UCB1 (set for each class when it is made)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -220,8 +198,6 @@ class UCT(Agent):
         changed = [name for name in UCT.CHANCE_PARTS if getattr(cls, name) is not getattr(UCT, name)]
         if changed and "handles" not in vars(cls):  # its own steps may not know chance nodes: it says if they do
             cls.handles = CLASSIC
-        # Decided once per class, so that selection, run every iteration, asks one question.
-        cls._plain_ucb1 = cls.rule_class is UCB1 and cls.rule is UCT.rule and cls.select_child is UCT.select_child
 
     def __init__(
         self,
@@ -273,18 +249,7 @@ class UCT(Agent):
                 f"playout={self.playout}: the compiled engine plays random playouts only; use engine=python"
             )
         if engine == "compiled":
-            self._check_compiled_budget()
-        self._previous: tuple[Game, Node] | None = None
-
-    @property
-    def rule(self) -> SelectionRule:
-        """The selection rule this agent searches by: ``rule_class(c)`` (UCB1 for UCT).
-
-        Built from the agent's ``c`` when asked, so it follows a change of ``c``. The
-        recorder, :func:`~mctslab.viz.draw_tree` (``rule=agent.rule``) and
-        :meth:`Analysis.table <mctslab.agents.base.Analysis.table>` show its name.
-        """
-        return self.rule_class(self.c)
+            self._check_compiled_instance()
 
     # -- the four steps ------------------------------------------------------------
     def select_child(self, node: Node) -> Node:
@@ -296,40 +261,36 @@ class UCT(Agent):
         Args:
             node: a fully expanded node with at least one child.
         """
-        return best_child_by(self.rule, node)
+        return self.rule.choose(node)
 
     def select(self, node: Node) -> tuple[Node, int]:
         """Step 1: descend to the child with the highest :attr:`rule` value while the node is fully expanded.
 
-        Plain UCT runs an inlined copy of UCB1 (the same choices, a faster loop); an
-        agent with another :attr:`rule_class` (or its own :meth:`select_child`) asks
-        its rule at every step, so a new rule is used without overriding this method.
+        The agent's rule descends (:meth:`SelectionRule.descend
+        <mctslab.agents.rules.SelectionRule.descend>`; UCB1's is its formula factored, the same
+        choices in a faster loop), so a new rule is used without overriding this method; a
+        variant's own :meth:`select_child` is asked at every step instead.
 
         Returns:
             The node where selection stops (not fully expanded, or terminal) and its
             depth below ``node``.
         """
-        if self._chance_game is not None:  # searching a game with chance (set by new_root)
-            return self.select_through_chance(self._chance_game, node)
-        if not self._plain_ucb1:
-            if type(self).select_child is not UCT.select_child:  # a variant's own choice of one child
-                return descend(node, self.select_child)
-            rule = self.rule  # a variant's own rule, built once per descent
-            return descend(node, lambda parent: best_child_by(rule, parent))
-        c, depth = self.c, 0
-        while not node.untried and node.children:
-            # UCB1(mean, N, n, c) = mean + c * sqrt(ln N / n), written out as
-            # mean + (c * sqrt(ln N)) * (1 / sqrt(n)): the first factor once per node, the
-            # second kept on each child (Node.inv_sqrt). Ties go to the first best child.
-            scale = c * sqrt(log(node.visits))
-            best_value = -inf
-            for child in node.children:
-                value = child.mean + scale * child.inv_sqrt
-                if value > best_value:
-                    best, best_value = child, value
-            node = best
-            depth += 1
-        return node, depth
+        if type(self).select_child is not UCT.select_child:  # a variant's own choice of one child
+            return descend(node, self.select_child)
+        return self.rule.descend(node)
+
+    def selection(self, game: Game, node: Node) -> tuple[Node, int, int | None]:
+        """Step 1 in any game: :meth:`select`, or :meth:`select_through_chance` in a game with chance.
+
+        Returns:
+            The node where selection stops, its depth below ``node``, and the outcome drawn
+            at that node if it is a chance node whose outcome has no child yet (``None``
+            otherwise), which :meth:`expand` then adds.
+        """
+        if game.has_chance:
+            return self.select_through_chance(game, node)
+        leaf, depth = self.select(node)
+        return leaf, depth, None
 
     def pop_untried(self, game: Game, node: Node) -> int | None:
         """Remove one of ``node``'s untried moves, chosen at random, and return it (``None`` if none is left).
@@ -348,14 +309,15 @@ class UCT(Agent):
         untried.pop()
         return move
 
-    def expand(self, game: Game, node: Node) -> Node:
+    def expand(self, game: Game, node: Node, outcome: int | None = None) -> Node:
         """Step 2: add one child (a :attr:`node_class`) for a random untried move; a terminal node is returned as is.
 
-        At a chance node, the child of the outcome that selection drew (an outcome's node
-        keeps the statistics of the player who rolled: its ``player`` is the chance node's).
+        At a chance node, the child of ``outcome``, the outcome that selection drew
+        (:meth:`selection`); an outcome's node keeps the statistics of the player who
+        rolled: its ``player`` is the chance node's.
         """
-        if game.has_chance and game.to_move(node.state) == CHANCE:
-            move, self._drawn = self._drawn, None
+        if outcome is not None:
+            move = outcome
             child = self.node_class(game.apply(node.state, move), node.player, move, node)
             node.children = [*node.children, child]
             return child
@@ -385,58 +347,77 @@ class UCT(Agent):
         """One iteration of the four steps; returns the depth of the node simulated from.
 
         In a game with chance (:attr:`Game.has_chance`) selection goes through chance nodes
-        (:meth:`select_through_chance`) and expansion may add an outcome (:meth:`expand`).
+        (:meth:`select_through_chance`) and expansion may add the outcome it drew (:meth:`expand`).
         """
-        leaf, depth = self.select(root)
-        node = self.expand(game, leaf)
+        leaf, depth, drawn = self.selection(game, root)
+        node = self.expand(game, leaf) if drawn is None else self.expand(game, leaf, drawn)
         if node is not leaf:
             depth += 1
         self.backpropagate(node, self.simulate(game, node))
         return depth
 
-    def select_through_chance(self, game: Game, node: Node) -> tuple[Node, int]:
+    def select_through_chance(self, game: Game, node: Node) -> tuple[Node, int, int | None]:
         """Step 1 in a game with chance: descend by the :attr:`rule`, drawing an outcome at each chance node.
 
         At a chance node (``to_move`` is :data:`CHANCE`) the children are the outcomes: one is
         drawn with its probability (:meth:`Game.chance_move`) and followed if it has a node;
-        if not, selection stops there and :meth:`expand` adds the drawn outcome's node. A
-        player's node is left as in :meth:`select`: by the rule while fully expanded.
+        if not, selection stops there and returns the drawn outcome, whose node :meth:`expand`
+        adds. A player's node is left as in :meth:`select`: by the rule while fully expanded.
 
         Returns:
-            The node where selection stops and its depth below ``node``.
+            The node where selection stops, its depth below ``node``, and the outcome drawn
+            there if it is a chance node (``None`` otherwise).
         """
-        if type(self).select_child is not UCT.select_child:
-            pick = self.select_child
-        else:
-            rule = self.rule
-            pick = lambda parent: best_child_by(rule, parent)  # noqa: E731
+        pick = self.select_child if type(self).select_child is not UCT.select_child else self.rule.choose
         depth = 0
         while True:
             if game.to_move(node.state) == CHANCE:
                 move = game.chance_move(node.state, self.rng)
                 child = next((ch for ch in node.children if ch.move == move), None)
                 if child is None:
-                    self._drawn = move
-                    return node, depth
+                    return node, depth, move
             elif not node.untried and node.children:
                 child = pick(node)
             else:
-                return node, depth
+                return node, depth, None
             node = child
             depth += 1
 
     # -- searching -----------------------------------------------------------------
     def new_root(self, game: Game, state: State) -> Node:
-        """A fresh root (a :attr:`node_class`) for ``state``; ``player`` is the opponent of the player to move.
-
-        Also tells :meth:`select` whether this search goes through chance nodes.
-        """
-        self._search_game(game)
+        """A fresh root (a :attr:`node_class`) for ``state``; ``player`` is the opponent of the player to move."""
         return self.node_class(state, 1 - game.to_move(state))
 
-    def _search_game(self, game: Game) -> None:
-        """Remember ``game`` for :meth:`select` if it has chance (``None`` otherwise)."""
-        self._chance_game = game if game.has_chance else None
+    python_engine: type[PythonEngine] = PythonEngine
+    """The engine class of ``engine="python"`` with one thread (a variant with its own loop names its own)."""
+
+    compiled_analysis = staticmethod(analyse_compiled)
+    """``engine="compiled"``: ``compiled_analysis(agent, game, state, engine)`` searches with the kernels and
+    decides (:func:`mctslab.agents.compiled.analyse`; MCTS-Solver and RAVE name their own)."""
+
+    _engines: dict[str, SearchEngine] | None = None
+    """The engines this agent has searched with, by kind (each keeps its own tree for ``reuse``)."""
+
+    @property
+    def search_engine(self) -> SearchEngine:
+        """The engine this agent searches with now (:mod:`mctslab.agents.engines`), by ``engine`` and ``threads``.
+
+        ``engine="compiled"``: a :class:`~mctslab.agents.engines.CompiledEngine`; ``engine="python"``
+        with ``threads=K > 1``: a :class:`~mctslab.agents.engines.ProcessesEngine` (K searches in K
+        processes); otherwise :attr:`python_engine`. Made when first needed and kept.
+        """
+        if self.engine == "compiled":
+            kind = "compiled"
+        else:
+            kind = "processes" if getattr(self, "threads", 1) > 1 else "python"
+        engines = self.__dict__.get("_engines")
+        if engines is None:
+            engines = self._engines = {}
+        engine = engines.get(kind)
+        if engine is None:
+            made = {"compiled": CompiledEngine, "processes": ProcessesEngine, "python": self.python_engine}[kind]
+            engine = engines[kind] = made()
+        return engine
 
     def search(self, game: Game, state: State) -> Node:
         """Run the search from ``state`` within the budget and return the root of the tree.
@@ -446,50 +427,7 @@ class UCT(Agent):
         above 1 and ``parallel="root"``, on either engine, a :class:`Node` of one level
         holding the trees' summed root statistics).
         """
-        threads = getattr(self, "threads", 1)  # a variant has no threads
-        if self.engine == "compiled" and threads == 1 and type(self).analyse is UCT.analyse and not game.has_chance:
-            return search_root(self, game, state)  # analyse's root, without its final move and statistics
-        if self.engine == "compiled" or threads > 1:
-            return self.analyse(game, state).root
-        return self._run(game, state)[0]
-
-    def _reusable(self, game: Game, state: State) -> Node | None:
-        """The node for ``state`` in the previous tree (within two plies), detached, or None."""
-        if not self.reuse or self._previous is None or self._previous[0] != game:
-            return None
-        frontier = [self._previous[1]]
-        for _ in range(3):
-            for node in frontier:
-                if node.state == state:
-                    node.parent = None
-                    node.move = None
-                    return node
-            frontier = [ch for node in frontier for ch in node.children]
-        return None
-
-    def _run(self, game: Game, state: State) -> tuple[Node, int, int]:
-        legal_or_raise(game, state)
-        self._search_game(game)
-        root = self._reusable(game, state) or self.new_root(game, state)
-        max_depth = done = 0
-        if self.seconds is None:
-            for _ in range(self.iterations):
-                max_depth = max(max_depth, self.iterate(game, root))
-            done = self.iterations
-        else:
-            limit = self.iterations
-            # The cyclic garbage collector is paused while the clock runs: a full collection
-            # walks the whole (reused) tree, 0.1-0.25 s in one piece, which overshot a 1 s
-            # budget by up to 43%. Nothing searched here is garbage; it is collected after.
-            with _collector_paused():
-                deadline = time.perf_counter() + self.seconds
-                # At least one iteration, so there is always a move to return.
-                while done == 0 or (time.perf_counter() < deadline and (limit is None or done < limit)):
-                    max_depth = max(max_depth, self.iterate(game, root))
-                    done += 1
-        if self.reuse:
-            self._previous = (game, root)
-        return root, max_depth, done
+        return self.search_engine.search(self, game, state)
 
     def best_child(self, root: Node) -> Node:
         """The child to play: most visited (``final="visits"``) or highest mean (``"mean"``)."""
@@ -497,24 +435,13 @@ class UCT(Agent):
             return max(root.children, key=lambda ch: (ch.visits, ch.mean))
         return max(root.children, key=lambda ch: (ch.mean, ch.visits))
 
-    def analyse(self, game: Game, state: State) -> Analysis:
-        """Search, then return the final move with per-move statistics, depth and the tree."""
-        if self.engine == "compiled":
-            if game.has_chance:
-                raise ValueError(f"engine=compiled cannot play {game.spec}: it has chance nodes; use engine=python")
-            return analyse_compiled(self, game, state)
-        if getattr(self, "threads", 1) > 1:  # root parallelism on the python engine: K searches in K processes
-            from .processes import analyse_in_processes
+    def final_move(self, root: Node) -> int:
+        """The move played after a search: :meth:`best_child`'s."""
+        return self.best_child(root).move
 
-            return analyse_in_processes(self, game, state)
-        # With a time budget the collector stays paused until the decision is made, so a
-        # full collection deferred by the search is not paid inside this move's clock.
-        with _collector_paused() if self.seconds is not None else contextlib.nullcontext():
-            root, max_depth, done = self._run(game, state)
-            best = self.best_child(root)
-            return Analysis(
-                best.move, self.move_stats(root), iterations=done, max_depth=max_depth, root=root, rule=self.rule.name
-            )
+    def analyse(self, game: Game, state: State) -> Analysis:
+        """Search, then return the final move with per-move statistics, depth and the tree (:attr:`search_engine`)."""
+        return self.search_engine.analyse(self, game, state)
 
     def move_stats(self, root: Node) -> tuple[MoveStat, ...]:
         """Per-child statistics of ``root``, in move order: visits, mean and the rule's exploration term.
@@ -527,7 +454,9 @@ class UCT(Agent):
             for ch in sorted(root.children, key=lambda ch: ch.move)
         )
 
-    CHANCE_PARTS = ("select", "expand", "simulate", "backpropagate", "iterate", "new_root", "select_through_chance")
+    CHANCE_PARTS = (
+        "select", "selection", "expand", "simulate", "backpropagate", "iterate", "new_root", "select_through_chance",
+    )  # fmt: skip
     """The steps a search through chance nodes runs: a variant that changes one plays games without chance
     only (its :attr:`handles` is :data:`~mctslab.games.kinds.CLASSIC`) unless it declares ``handles`` itself."""
 
@@ -553,9 +482,15 @@ class UCT(Agent):
             raise ValueError(
                 f"playout={self.playout}: the compiled engine plays random playouts only; use engine=python"
             )
-        self._check_compiled_budget()
+        self._check_compiled_instance()
 
-    def _check_compiled_budget(self) -> None:
+    def _check_compiled_instance(self) -> None:
+        """What the compiled engine refuses of this agent beyond its class: a rule of its own, a budget too big."""
+        if self.rule_class is not type(self).rule_class:  # one set on this agent: the kernels run the class's
+            raise ValueError(
+                f"rule_class={self.rule_class.__name__} set on this agent: the compiled engine runs"
+                f" {type(self).rule_class.__name__} only; use engine=python"
+            )
         if self.iterations is not None and self.iterations > MAX_VISITS:
             raise ValueError(
                 f"iterations={self.iterations}: the compiled engine counts in 32 bits, up to {MAX_VISITS}"
@@ -567,8 +502,8 @@ class UCT(Agent):
 
     def reset(self) -> None:
         """Forget the kept tree (call between games when ``reuse`` is on)."""
-        self._previous = None
-        self._compiled_previous = None
+        for engine in (self.__dict__.get("_engines") or {}).values():
+            engine.reset()
 
 
 VARIANT_PARAMS = tuple(p for p in UCT.params if p.name not in ("engine", "parallel", "virtual_loss"))

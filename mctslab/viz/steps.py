@@ -267,14 +267,14 @@ class SearchRecorder:
         agent, game, root = self.agent, self.game, self.root
         # 1. selection: the agent's own select; the scores are read off the path it
         # took (nothing changes before backpropagation, so they are the ones it saw).
-        leaf, depth = agent.select(root)
+        leaf, depth, drawn = agent.selection(game, root)
         path = [leaf]
         while path[-1].parent is not None and path[-1] is not root:
             path.append(path[-1].parent)
         path.reverse()
         selection = tuple(self._scores(node, chosen) for node, chosen in zip(path, path[1:], strict=False))
         # 2. expansion
-        node = agent.expand(game, leaf)
+        node = agent.expand(game, leaf) if drawn is None else agent.expand(game, leaf, drawn)
         expanded = node if node is not leaf else None
         if expanded is not None:
             depth += 1
