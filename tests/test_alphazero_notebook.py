@@ -24,6 +24,7 @@ from mctslab.course.experiments.alphazero_selfplay import (
     greedy_self_play,
 )
 from mctslab.exact import best_moves, reachable_states, solve
+from mctslab.games import network_encoding
 from mctslab.nets.evaluators import shipped_network
 from mctslab.tournament import wilson
 
@@ -78,7 +79,9 @@ class _ExactNet:
 
     def __init__(self):
         self.values = {
-            TTT.features(s).tobytes(): (solve(TTT, s) + 1) / 2 for s in reachable_states(TTT) if not TTT.is_terminal(s)
+            network_encoding(TTT).features(s).tobytes(): (solve(TTT, s) + 1) / 2
+            for s in reachable_states(TTT)
+            if not TTT.is_terminal(s)
         }
 
     def predict(self, x, legal):

@@ -17,6 +17,7 @@ from test_nmcs import level_one_distribution
 from mctslab import check_game, make_game, play_game
 from mctslab.agents.nmcs import nested_search
 from mctslab.exact.binarytree import level1_cost, level1_distribution, mean, playout_distribution
+from mctslab.games import drawing
 from mctslab.tournament.stats import wilson
 
 
@@ -52,8 +53,8 @@ def test_the_puzzles_pass_check_game_and_score_their_paths(spec):
     rule = {"leftmove": (0, 1, 0, 0, 1), "leftmost": (0, 1, 0, 0, 1)}
     assert game.score(rule[game.name]) == (3 if game.name == "leftmove" else 1)
     assert game.returns((0,) * 5) == (1.0,) and game.returns((1,) * 5) == (0.0,)
-    assert game.board_cells((0, 1)) == [["L", "", "", "", ""], ["", "R", "", "", ""]]
-    assert game.click_move((0, 1), 1, 2) == 1 and game.click_move((0, 1), 0, 0) is None
+    assert drawing(game).board_cells((0, 1)) == [["L", "", "", "", ""], ["", "R", "", "", ""]]
+    assert drawing(game).click_move((0, 1), 1, 2) == 1 and drawing(game).click_move((0, 1), 0, 0) is None
 
 
 def test_a_depth_out_of_range_is_refused_in_one_line():

@@ -30,6 +30,7 @@ import numpy as np
 import pytest
 
 from mctslab.cli import main
+from mctslab.games import network_encoding
 
 # -- helpers -------------------------------------------------------------------------------
 
@@ -433,9 +434,9 @@ def nets(tmp_path_factory) -> dict[str, Path]:
 
     d = tmp_path_factory.mktemp("nets")
     game = make_game("tictactoe")
-    good = PolicyValueNet(len(game.features(game.initial_state())), 9, 8, seed=1)
+    good = PolicyValueNet(len(network_encoding(game).features(game.initial_state())), 9, 8, seed=1)
     good.save(d / "good.npz")
-    PolicyValueNet(len(game.features(game.initial_state())), 9, 8, seed=2).save(d / "other.npz")
+    PolicyValueNet(len(network_encoding(game).features(game.initial_state())), 9, 8, seed=2).save(d / "other.npz")
     names = {"good": "good.npz", "other": "other.npz", "missing": "missing.npz", "directory": "dir.npz"}
     names |= {"empty": "empty.npz", "truncated": "truncated.npz", "npy": "one.npy", "text": "text.npz"}
     files = {k: d / v for k, v in names.items()}

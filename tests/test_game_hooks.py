@@ -140,34 +140,42 @@ def test_the_toy_game_is_playable_on_the_play_board():
 
 def test_move_names_of_the_games():
     ttt, c4, uttt, nim = (make_game(s) for s in ("tictactoe", "connect4", "uttt", "nim"))
-    assert (ttt.move_text(4), ttt.move_text(4, short=True)) == ("4", "4")
-    assert (c4.move_text(3), c4.move_text(3, short=True)) == ("col 3", "3")
-    assert (uttt.move_text(40), uttt.move_text(40, short=True)) == ("40 (b4 c4)", "40")
-    assert (nim.move_text(nim.encode(1, 2)), nim.move_text(nim.encode(1, 2), short=True)) == ("heap 1 take 2", "1:2")
-    assert [g.mark(0) + g.mark(1) for g in (ttt, c4, uttt, nim)] == ["XO", "XO", "XO", "P0P1"]
+    assert (drawing(ttt).move_text(4), drawing(ttt).move_text(4, short=True)) == ("4", "4")
+    assert (drawing(c4).move_text(3), drawing(c4).move_text(3, short=True)) == ("col 3", "3")
+    assert (drawing(uttt).move_text(40), drawing(uttt).move_text(40, short=True)) == ("40 (b4 c4)", "40")
+    assert (drawing(nim).move_text(nim.encode(1, 2)), drawing(nim).move_text(nim.encode(1, 2), short=True)) == (
+        "heap 1 take 2",
+        "1:2",
+    )
+    assert [drawing(g).mark(0) + drawing(g).mark(1) for g in (ttt, c4, uttt, nim)] == ["XO", "XO", "XO", "P0P1"]
     assert move_text(None, 7) == "7" and move_text(ttt, None) == "root" and mark(None, 1) == "P1"
 
 
 def test_boards_and_cells_of_the_stone_games():
     ttt = make_game("tictactoe")
     state = ttt.state_from_moves([4, 0])
-    assert ttt.board_cells(state) == [["O", "", ""], ["", "X", ""], ["", "", ""]]
-    assert ttt.move_cell(state, 5) == (1, 2) and ttt.played_cell(state, 0) == (0, 0)
+    assert drawing(ttt).board_cells(state) == [["O", "", ""], ["", "X", ""], ["", "", ""]]
+    assert drawing(ttt).move_cell(state, 5) == (1, 2) and drawing(ttt).played_cell(state, 0) == (0, 0)
     c4 = make_game("connect4:rows=3,cols=4,k=3")
     state = c4.state_from_moves([1, 1])
-    assert c4.board_cells(state) == [["", "", "", ""], ["", "O", "", ""], ["", "X", "", ""]]
-    assert c4.move_cell(state, 1) == (0, 1) and c4.move_cell(state, 0) == (2, 0)
-    assert c4.played_cell(state, 1) == (1, 1)  # the top stone of the column
+    assert drawing(c4).board_cells(state) == [["", "", "", ""], ["", "O", "", ""], ["", "X", "", ""]]
+    assert drawing(c4).move_cell(state, 1) == (0, 1) and drawing(c4).move_cell(state, 0) == (2, 0)
+    assert drawing(c4).played_cell(state, 1) == (1, 1)  # the top stone of the column
     # A click anywhere in a column plays it (the stone falls); the columns are numbered by their moves.
-    assert [c4.click_move(state, r, 1) for r in range(3)] == [1, 1, 1] and c4.click_move(state, 0, 3) == 3
-    assert c4.column_labels() == ["0", "1", "2", "3"] and ttt.column_labels() is None
+    assert [drawing(c4).click_move(state, r, 1) for r in range(3)] == [1, 1, 1] and drawing(c4).click_move(
+        state, 0, 3
+    ) == 3
+    assert drawing(c4).column_labels() == ["0", "1", "2", "3"] and drawing(ttt).column_labels() is None
     full = c4.state_from_moves([1, 1, 1])
-    assert c4.move_cell(full, 1) is None and c4.click_move(full, 0, 1) is None
+    assert drawing(c4).move_cell(full, 1) is None and drawing(c4).click_move(full, 0, 1) is None
     uttt = make_game("uttt")
-    cells = uttt.board_cells(uttt.state_from_moves([40]))
+    cells = drawing(uttt).board_cells(uttt.state_from_moves([40]))
     assert len(cells) == 9 and all(len(row) == 9 for row in cells) and cells[4][4] == "X"
-    assert uttt.move_cell(uttt.initial_state(), 9 * 2 + 3) == (1, 6)  # board 2 (top right), cell 3 (middle left)
-    assert make_game("nim").board_cells(make_game("nim").initial_state()) is None
+    assert drawing(uttt).move_cell(uttt.initial_state(), 9 * 2 + 3) == (
+        1,
+        6,
+    )  # board 2 (top right), cell 3 (middle left)
+    assert drawing(make_game("nim")).board_cells(make_game("nim").initial_state()) is None
 
 
 def test_stone_games_share_one_base():
@@ -183,7 +191,7 @@ def test_a_game_without_a_board_is_played_on_the_play_board_by_its_moves_names()
     game = make_game("nim")
     session = PlaySession(game, make_agent("random", seed=0))
     assert session.grid() == []
-    assert session.choices() == [(game.move_text(m), m) for m in game.legal_moves(session.state)]
+    assert session.choices() == [(drawing(game).move_text(m), m) for m in game.legal_moves(session.state)]
 
 
 @pytest.mark.parametrize("spec", [*registered_games(), "tictactoe:n=4,k=3"])
@@ -292,31 +300,39 @@ def _random_finished_game(game, seed: int, want_winner: bool = True):
 
 def test_winning_cells_mark_the_line_that_won():
     ttt = make_game("tictactoe")
-    assert ttt.winning_cells(ttt.state_from_moves([0, 3, 1, 4, 2])) == {(0, 0), (0, 1), (0, 2)}  # X's top row
-    assert ttt.winning_cells(ttt.state_from_moves([0, 2, 1, 4, 3, 6])) == {(0, 2), (1, 1), (2, 0)}  # O's diagonal
-    assert ttt.winning_cells(ttt.state_from_moves([0, 3, 1])) == set()
+    assert drawing(ttt).winning_cells(ttt.state_from_moves([0, 3, 1, 4, 2])) == {(0, 0), (0, 1), (0, 2)}  # X's top row
+    assert drawing(ttt).winning_cells(ttt.state_from_moves([0, 2, 1, 4, 3, 6])) == {
+        (0, 2),
+        (1, 1),
+        (2, 0),
+    }  # O's diagonal
+    assert drawing(ttt).winning_cells(ttt.state_from_moves([0, 3, 1])) == set()
     drawn = ttt.state_from_moves([0, 1, 2, 4, 3, 5, 7, 6, 8])
-    assert ttt.is_terminal(drawn) and ttt.winner(drawn) is None and ttt.winning_cells(drawn) == set()
+    assert ttt.is_terminal(drawn) and ttt.winner(drawn) is None and drawing(ttt).winning_cells(drawn) == set()
     c4 = make_game("connect4")
-    assert c4.winning_cells(c4.state_from_moves([0, 1, 0, 1, 0, 1, 0])) == {(2, 0), (3, 0), (4, 0), (5, 0)}
-    assert c4.winning_cells(c4.state_from_moves([0, 1, 0, 1, 0, 1, 2, 1])) == {(2, 1), (3, 1), (4, 1), (5, 1)}
-    assert ttt.board_blocks() is None and ttt.block_winners(drawn) is None and c4.board_blocks() is None
+    assert drawing(c4).winning_cells(c4.state_from_moves([0, 1, 0, 1, 0, 1, 0])) == {(2, 0), (3, 0), (4, 0), (5, 0)}
+    assert drawing(c4).winning_cells(c4.state_from_moves([0, 1, 0, 1, 0, 1, 2, 1])) == {(2, 1), (3, 1), (4, 1), (5, 1)}
+    assert (
+        drawing(ttt).board_blocks() is None
+        and drawing(ttt).block_winners(drawn) is None
+        and drawing(c4).board_blocks() is None
+    )
     strip = Strip()  # the defaults: nothing to mark
-    assert strip.winning_cells(strip.initial_state()) == set() and strip.board_blocks() is None
+    assert drawing(strip).winning_cells(strip.initial_state()) == set() and drawing(strip).board_blocks() is None
 
 
 @pytest.mark.parametrize("spec", ["uttt", "fractio"])
 def test_ultimate_marks_its_won_local_boards_and_the_lines_that_won(spec):
     game = make_game(spec)
-    assert game.board_blocks() == 3
+    assert drawing(game).board_blocks() == 3
     state = _random_finished_game(game, seed=3)
-    mark = game.mark(game.winner(state))
-    owners = game.block_winners(state)
+    mark = drawing(game).mark(game.winner(state))
+    owners = drawing(game).block_winners(state)
     # The same boards as the text rendering's "boards won" (X, O; - or . or * for the others).
     rendered = game.render(state).split("boards won:\n")[1].splitlines()[:3]
     assert [[m if m in "XO" else "" for m in line.split()] for line in rendered] == owners
-    cells = game.winning_cells(state)
-    board = game.board_cells(state)
+    cells = drawing(game).winning_cells(state)
+    board = drawing(game).board_cells(state)
     assert cells and all(board[r][c] == mark for r, c in cells)
     boards = {(r // 3, c // 3) for r, c in cells}
     assert all(owners[br][bc] == mark for br, bc in boards)
@@ -328,7 +344,7 @@ def test_ultimate_marks_its_won_local_boards_and_the_lines_that_won(spec):
     for br, bc in boards:  # in each, a whole local line of the winner's stones
         local = {(r % 3, c % 3) for r, c in cells if (r // 3, c // 3) == (br, bc)}
         assert any(line <= local for line in LINES_3X3)
-    assert game.winning_cells(game.state_from_moves([40])) == set()
+    assert drawing(game).winning_cells(game.state_from_moves([40])) == set()
 
 
 def test_the_drawing_is_an_adapter_beside_the_rules_and_a_hook_on_the_game_itself_is_refused():
@@ -337,7 +353,7 @@ def test_the_drawing_is_an_adapter_beside_the_rules_and_a_hook_on_the_game_itsel
     assert type(drawing(make_game("fractio"))).__name__ == "UltimateTicTacToeDrawing"  # Fractio: its base's
     assert type(drawing(make_game("nim"))).__name__ == "NimDrawing" and drawing(Strip()).game == Strip()
     plain = type("Plain", (Strip,), {})()  # no adapter of its own: Strip's
-    assert isinstance(drawing(plain), StripDrawing) and plain.board_cells(plain.initial_state()) == [[""] * 5]
+    assert isinstance(drawing(plain), StripDrawing) and drawing(plain).board_cells(plain.initial_state()) == [[""] * 5]
     with pytest.raises(TypeError, match=r"Hooked.board_cells belongs to the game's drawing adapter.*hooks.Drawing"):
         type("Hooked", (Strip,), {"board_cells": lambda self, state: None})
     with pytest.raises(TypeError, match="subclasses Drawing"):

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from mctslab import check_game, make_game
-from mctslab.games import CHANCE
+from mctslab.games import CHANCE, drawing
 
 
 @pytest.fixture(scope="module")
@@ -71,10 +71,10 @@ def test_sample_state_deals_the_two_other_cards_evenly(kuhn):
 def test_end_of_hand_text_says_hidden_only_while_the_other_card_is(kuhn, player):
     """A showdown names both cards, so the header no longer says the other card is hidden (issue 38)."""
     other = "KJ"[player]  # player 0 holds J against K, player 1 holds K against J
-    showdown = kuhn.render_for(kuhn.state_from_moves([0, 2, 1, 1]), player)  # bet, call: cards turned over
+    showdown = drawing(kuhn).render_for(kuhn.state_from_moves([0, 2, 1, 1]), player)  # bet, call: cards turned over
     assert "hidden" not in showdown and "both cards are turned over" in showdown
     assert f"{other} beats" in showdown or f"beats {other}" in showdown
-    fold = kuhn.render_for(kuhn.state_from_moves([0, 2, 1, 0]), player)  # bet, fold: no card shown
+    fold = drawing(kuhn).render_for(kuhn.state_from_moves([0, 2, 1, 0]), player)  # bet, fold: no card shown
     assert "the other card is hidden" in fold and other not in fold.replace("J < Q < K", "")
-    playing = kuhn.render_for(kuhn.state_from_moves([0, 2]), player)
+    playing = drawing(kuhn).render_for(kuhn.state_from_moves([0, 2]), player)
     assert "the other card is hidden" in playing

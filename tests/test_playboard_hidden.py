@@ -18,6 +18,7 @@ import pytest
 from test_viz_chance import widget_texts
 
 from mctslab import make_agent, make_game
+from mctslab.games import drawing
 from mctslab.games.kuhn import CARDS, FOLDS
 from mctslab.viz.playboard import play_board
 
@@ -152,8 +153,8 @@ def test_phantom_board_shows_your_marks_and_the_ones_your_tries_found_only(human
             if session.over:
                 break
             shown_cells = [[b.description.replace("\xa0", "") for b in row] for row in board.buttons]
-            assert shown_cells == game.board_cells_for(session.state, human), game.render(session.state)
-            truth = game.board_cells(session.state)
+            assert shown_cells == drawing(game).board_cells_for(session.state, human), game.render(session.state)
+            truth = drawing(game).board_cells(session.state)
             pairs = zip(sum(truth, []), sum(shown_cells, []), strict=True)
             hidden_seen += sum(bool(t) and not s for t, s in pairs)
             assert "hidden" in board._repr_mimebundle_()["text/plain"]  # the words say how many are hidden
@@ -162,7 +163,7 @@ def test_phantom_board_shows_your_marks_and_the_ones_your_tries_found_only(human
             board.click(row, col)
         assert session.over
         marks = [[b.description if b.description in "XO" else "" for b in row] for row in board.buttons]
-        assert marks == game.board_cells(session.state)  # at the end the whole board (and the agent's visits)
+        assert marks == drawing(game).board_cells(session.state)  # at the end the whole board (and the agent's visits)
     assert hidden_seen > 0  # the agent's marks were on the board, and not shown
 
 

@@ -11,6 +11,7 @@ from mctslab import make_agent, make_game
 from mctslab.agents.base import CannotPlayError
 from mctslab.agents.puct import PUCT
 from mctslab.alphazero.training import TrainConfig, read_log, train
+from mctslab.games import network_encoding
 from mctslab.nets.evaluators import shipped_network, weights_path
 from mctslab.nets.network import Adam, Batch, PolicyValueNet
 
@@ -50,7 +51,7 @@ def test_policy_is_zero_on_illegal_moves_and_sums_to_one():
     net = PolicyValueNet(18, 9, seed=0)
     state = TTT.state_from_moves([4, 0])
     legal = np.array([m in TTT.legal_moves(state) for m in range(9)], dtype=float)
-    policy, value = net.predict(TTT.features(state), legal)
+    policy, value = net.predict(network_encoding(TTT).features(state), legal)
     assert policy[[0, 4]].tolist() == [0.0, 0.0]
     assert policy.sum() == pytest.approx(1.0)
     assert 0.0 < float(value) < 1.0
@@ -71,7 +72,7 @@ def test_save_and_load_round_trip(tmp_path):
     net = PolicyValueNet(18, 9, seed=5)
     net.save(tmp_path / "n.npz")
     back = PolicyValueNet.load(tmp_path / "n.npz")
-    x, legal = TTT.features(TTT.initial_state()), np.ones(9)
+    x, legal = network_encoding(TTT).features(TTT.initial_state()), np.ones(9)
     np.testing.assert_allclose(back.predict(x, legal)[0], net.predict(x, legal)[0], rtol=1e-5)
     np.savez(tmp_path / "bad.npz", W1=np.zeros((2, 2)))
     with pytest.raises(ValueError, match="not a policy/value network"):
@@ -81,8 +82,12 @@ def test_save_and_load_round_trip(tmp_path):
 def test_features_are_from_the_point_of_view_of_the_player_to_move():
     after_x = TTT.state_from_moves([4])  # O to move: X's centre stone is the opponent's
     after_xo = TTT.state_from_moves([4, 0])  # X to move: the centre stone is its own
-    assert after_x.x and TTT.features(after_x)[9 + 4] == 1.0 and TTT.features(after_x)[4] == 0.0
-    assert TTT.features(after_xo)[4] == 1.0 and TTT.features(after_xo)[9 + 0] == 1.0
+    assert (
+        after_x.x
+        and network_encoding(TTT).features(after_x)[9 + 4] == 1.0
+        and network_encoding(TTT).features(after_x)[4] == 0.0
+    )
+    assert network_encoding(TTT).features(after_xo)[4] == 1.0 and network_encoding(TTT).features(after_xo)[9 + 0] == 1.0
 
 
 @pytest.mark.parametrize("game_spec", ["tictactoe", "connect4"])
@@ -95,12 +100,14 @@ def test_symmetries_map_positions_to_positions(game_spec):
             move = int(rng.choice(game.legal_moves(state)))
             moves.append(move)
             state = game.apply(state, move)
-        for feature_perm, move_perm in game.symmetries():
+        for feature_perm, move_perm in network_encoding(game).symmetries():
             original_of = dict(enumerate(move_perm))
             image = game.initial_state()
             for move in moves:  # play, in the image, the move that maps onto each original move
                 image = game.apply(image, next(i for i, m in original_of.items() if m == move))
-            assert np.array_equal(game.features(state)[list(feature_perm)], game.features(image))
+            assert np.array_equal(
+                network_encoding(game).features(state)[list(feature_perm)], network_encoding(game).features(image)
+            )
 
 
 # -- point of view, from both seats -------------------------------------------------------

@@ -28,6 +28,7 @@ from test_engine import Z_LIMIT, homogeneity, needs_numba, sample
 
 from mctslab import make_agent, make_game, play_game
 from mctslab.agents.rave import CompiledRaveNode, Rave, beta
+from mctslab.games import compiled_encoding
 
 pytestmark = needs_numba
 TTT, C4, UTTT = make_game("tictactoe"), make_game("connect4"), make_game("uttt")
@@ -125,7 +126,9 @@ def open_cells(game, state) -> set[int]:
     """The cells a playout from ``state`` may still play (Ultimate: empty cells of undecided boards)."""
     if game is TTT:
         return set(game.legal_moves(state))
-    st = game.compiled_state(state)  # st[2 + b], st[11 + b]: the players' stones on board b; st[22]: decided boards
+    st = compiled_encoding(game).compiled_state(
+        state
+    )  # st[2 + b], st[11 + b]: the players' stones on board b; st[22]: decided boards
     return {
         9 * b + c for b in range(9) if not st[22] >> b & 1 for c in range(9) if not (st[2 + b] | st[11 + b]) >> c & 1
     }

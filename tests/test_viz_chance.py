@@ -7,7 +7,7 @@ from toy_games import CountingPuzzle, DiceDuel, HighCard, NamedHighCard
 
 from mctslab import IllegalMoveError, check_game, make_agent
 from mctslab.agents.node import Node
-from mctslab.games import CHANCE
+from mctslab.games import CHANCE, drawing
 from mctslab.viz import PlaySession, draw_tree, play_board, tree_outline
 
 
@@ -171,7 +171,7 @@ def test_default_views_of_a_hidden_game_depend_only_on_the_information_state():
             assert not session.over
             pages.add((session._repr_html_(), repr(session), session.view(), session.events_text()))
         assert len(pages) == 1, pages
-    assert game.board_cells_for(game.initial_state(), 0) is None
+    assert drawing(game).board_cells_for(game.initial_state(), 0) is None
 
 
 def test_a_puzzle_is_played_alone():

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from mctslab import IllegalMoveError, make_agent, make_game
+from mctslab.games import drawing
 from mctslab.viz import PHASES, PlaySession, TreeExplorer, play_board, tree_explorer
 from mctslab.viz import tree as tree_module
 from mctslab.viz.explorer import fitted
@@ -172,7 +173,7 @@ def test_ultimate_cells_map_to_board_and_cell():
     # You are sent to board reply % 9: its empty cells, and only they, are outlined.
     sent = reply % 9
     outlined = {(r, c) for r, row in enumerate(session.grid()) for c, cell in enumerate(row) if cell.target}
-    expected = {game.move_cell(session.state, m) for m in game.legal_moves(session.state)}
+    expected = {drawing(game).move_cell(session.state, m) for m in game.legal_moves(session.state)}
     assert outlined == expected and all(m // 9 == sent for m in game.legal_moves(session.state))
     assert len(outlined) == 9 - (sent == 4) * 2 - (sent != 4 and reply // 9 == sent)
     # The agent's statistics name moves by board and cell.
@@ -340,13 +341,13 @@ def test_the_boards_mark_the_winning_line_without_stripes_and_keep_their_shape()
 def test_ultimate_boards_have_thick_lines_and_tint_the_small_boards_won():
     game = make_game("uttt")
     rng, moves, state = random.Random(0), [], game.initial_state()
-    while not any(any(row) for row in game.block_winners(state)):  # play until a small board is won
+    while not any(any(row) for row in drawing(game).block_winners(state)):  # play until a small board is won
         move = rng.choice(game.legal_moves(state))
         moves.append(move)
         state = game.play(state, move)
     human = game.to_move(state)
     board = play_board(game, make_agent("random", seed=0), human=human, opening=moves)
-    owners = game.block_winners(board.session.state)
+    owners = drawing(game).block_winners(board.session.state)
     tinted = {
         (r // 3, c // 3): b.style.button_color
         for r, line in enumerate(board.buttons)

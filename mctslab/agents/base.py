@@ -73,8 +73,8 @@ class Analysis:
         """The per-move statistics as a text table, best first (Bradberry 2015's printout).
 
         Args:
-            move_text: how to name a move (e.g. :meth:`Game.move_text
-                <mctslab.games.base.Game.move_text>`: ``"col 3"``); the move number by default.
+            move_text: how to name a move (e.g. :meth:`Drawing.move_text
+                <mctslab.games.hooks.Drawing.move_text>`: ``"col 3"``); the move number by default.
         """
         rows = sorted(self.stats, key=lambda s: (-s.visits, -s.mean, s.move))
         names = [str(s.move) if move_text is None else move_text(s.move) for s in rows]

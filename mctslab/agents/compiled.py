@@ -19,6 +19,7 @@ from ..engine import CompiledTree, ParallelResult, SearchResult, check_supported
 from ..engine.shared_tree import search_leaf_parallel, search_tree_parallel
 from ..engine.uct import checked_search
 from ..games.base import Game, State
+from ..games.compiled import compiled_encoding
 from .base import Analysis, MoveStat, legal_or_raise
 from .node import Node
 
@@ -126,7 +127,7 @@ def _reusable(agent: Searcher, game: Game, state: State, engine: TreeKeeper) -> 
         for slot, node_state in frontier:
             if node_state == state:
                 tree.root = slot
-                tree.root_state = np.array(game.compiled_state(state), dtype=np.int64)
+                tree.root_state = np.array(compiled_encoding(game).compiled_state(state), dtype=np.int64)
                 tree.info[1] = 0
                 return tree
         frontier = [(s, game.apply(st, int(tree.move[s]))) for slot, st in frontier for s in tree.children(slot)]

@@ -27,6 +27,7 @@ from typing import Any
 
 from .. import validation
 from ..games.base import Game
+from ..games.network import network_or_none
 from ..seeding import Seed
 from .base import Param, check_optional_positive_int
 from .registry import register_agent
@@ -177,13 +178,14 @@ class PUCT(UCT):
             if self.evaluator == "rollout":
                 ev = RolloutEvaluator()
             else:
-                if game.policy_size is None:
+                encoding = network_or_none(game)
+                if encoding.policy_size is None:
                     raise ValueError(f"evaluator=net needs a network encoding, which {game.spec} does not have")
                 net = self._network
                 if net is None:
                     net = PolicyValueNet.load(self.weights) if self.weights else shipped_network(game)
                 inputs, _, moves = net.shape
-                if moves != game.policy_size or inputs != len(game.features(game.initial_state())):
+                if moves != encoding.policy_size or inputs != len(encoding.features(game.initial_state())):
                     raise ValueError(f"the network ({inputs} inputs, {moves} moves) does not fit {game.spec}")
                 ev = NetEvaluator(net)
             self._evaluators[game] = ev

@@ -5,8 +5,8 @@ One round: play ``games_per_round`` games of PUCT against itself with the curren
 ``sample_moves`` plies), add every position to a replay buffer with the search's visit
 shares ``pi`` and the game's result ``z`` for the player to move, then take
 ``steps_per_round`` Adam steps on minibatches from the buffer, each position seen through
-a random symmetry of the board (:meth:`mctslab.games.Game.symmetries`: 8 for tic-tac-toe). Every ``eval_every``
-rounds the network is measured with :func:`evaluate` (PUCT+net against UCT at equal
+a random symmetry of the board (:meth:`mctslab.games.NetworkEncoding.symmetries`: 8 for
+tic-tac-toe). Every ``eval_every`` rounds the network is measured with :func:`evaluate` (PUCT+net against UCT at equal
 simulations, and against perfect play), with Wilson intervals.
 
 Everything is written to the output folder as it happens, so an interrupted run loses at
@@ -328,7 +328,7 @@ def _keep_log(log: Path, rounds_done: int) -> None:
 
 
 def _batch(rows: list[tuple], symmetries: list[tuple[np.ndarray, np.ndarray]]) -> Batch:
-    """A minibatch, each row seen through one of the board's symmetries (:meth:`Game.symmetries`)."""
+    """A minibatch, each row seen through one of the board's symmetries (:meth:`NetworkEncoding.symmetries`)."""
     x = np.array([row[0][f] for row, (f, _) in zip(rows, symmetries, strict=True)])
     legal = np.array([row[1][m] for row, (_, m) in zip(rows, symmetries, strict=True)])
     pi = np.array([row[2][m] for row, (_, m) in zip(rows, symmetries, strict=True)])

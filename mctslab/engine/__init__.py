@@ -21,9 +21,9 @@ The same player, not the same random numbers:
   ``tests/test_engine.py`` checks that the two engines choose moves with the same
   frequencies, within sampling error.
 
-Games: a game takes part with its own compiled rules, :meth:`~mctslab.games.base.Game.compiled`
+Games: a game takes part with its own compiled rules, :func:`~mctslab.games.compiled_rules`
 (a :class:`~mctslab.games.compiled.CompiledGame`: Numba-compiled legal moves, move and random
-playout, their tables and sizes) and :meth:`~mctslab.games.base.Game.compiled_state` (a
+playout, their tables and sizes) and :meth:`~mctslab.games.CompiledEncoding.compiled_state` (a
 position as an int64 vector); the engine names no game (:mod:`mctslab.engine.game_rules`).
 Tic-tac-toe (boards up to 7 x 7), Connect Four (up to 63 bits of board), Ultimate
 Tic-Tac-Toe with Fractio and Hex have them. The tree is a set of

@@ -6,7 +6,7 @@ next to this file, or ``NUMBA_CACHE_DIR``) by later processes. Where Numba has n
 write its cache (a read-only install and no writable ``NUMBA_CACHE_DIR``), :data:`CACHE` is
 False: one warning says so, and each process compiles the kernels again (a few seconds).
 
-A position is an int64 vector ``st`` (the game's :meth:`~mctslab.games.base.Game.compiled_state`):
+A position is an int64 vector ``st`` (the game's :meth:`~mctslab.games.CompiledEncoding.compiled_state`):
 
 * ``st[0]``: the result, -1 while playing, 0 if X (player 0) won, 1 if O won, 2 drawn;
 * ``st[1]``: the player to move;
@@ -150,7 +150,6 @@ def rollout(rules, prm, tab, st, buf, limit):
     if st[0] != ONGOING:
         return st[0]
     return game_rollout(rules, prm, tab, st, buf, limit, _NO_MARKS, False)
-
 
 
 # -- RAVE (mctslab.engine.rave): UCT with AMAF statistics, as mctslab.agents.rave.Rave.

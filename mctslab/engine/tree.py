@@ -158,7 +158,7 @@ def check_capacity(spec: str, compiled: CompiledGame) -> None:
 
     Args:
         spec: the game's spec, for the message.
-        compiled: the game's :meth:`~mctslab.games.base.Game.compiled` rules and their declared sizes.
+        compiled: the game's :func:`~mctslab.games.compiled_rules` and their declared sizes.
 
     Raises:
         ValueError: naming the limit that is passed (:data:`MAX_FIELDS`, :data:`MAX_MOVES`, :data:`MAX_PATH`).

@@ -40,11 +40,8 @@ from typing import Any
 import numpy as np
 
 from .adapters import adapter_names_defined_by
-from .compiled import CompiledEncoding, compiled_or_none
 from .errors import IllegalMoveError, InvalidStateError, describe_value
-from .hooks import Drawing, drawing
 from .kinds import CHANCE, GameKind
-from .network import NetworkEncoding, network_or_none
 from .rollouts import PlayedRollout, replay_rollout
 
 State = Hashable
@@ -437,17 +434,6 @@ class Game(ABC):
                 raise IllegalMoveError(f"move #{ply + 1} of the list: {err}") from None
         return state
 
-    def __getattr__(self, name: str) -> Any:
-        """An adapter's name asked of the game itself (``game.board_cells(state)``): the adapter's, for old callers.
-
-        The consumers ask the adapter (``drawing(game).board_cells(state)``); this keeps code written
-        before the split working. Only for names missing on the game (the rules are found first).
-        """
-        lookup = FORWARDED.get(name)
-        if lookup is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        return getattr(lookup(self), name)
-
     def __repr__(self) -> str:
         return f"make_game({self.spec!r})"
 
@@ -464,13 +450,6 @@ ADAPTER_HOME = {
     "compiled": "mctslab.games.compiled.CompiledEncoding",
 }
 """concern -> the adapter base class a game's adapter subclasses (for the error of :meth:`Game.__init_subclass__`)."""
-
-FORWARDED: dict[str, Any] = {
-    **dict.fromkeys(Drawing.names, drawing),
-    **dict.fromkeys(NetworkEncoding.names, network_or_none),
-    **dict.fromkeys(CompiledEncoding.names, compiled_or_none),
-}
-"""An adapter's name -> the lookup :meth:`Game.__getattr__` forwards it to."""
 
 
 def _player_checked(method: Any) -> Any:

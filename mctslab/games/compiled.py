@@ -67,7 +67,8 @@ class CompiledGame:
             by the source of the module that defines it), whatever the game's parameters.
         prm: int64 vector of the game's constants, passed to every rule.
         tab: int64 table (2-D) of the game's constants, passed to every rule.
-        fields: entries of a position vector (``len(game.compiled_state(state))``), 2 + the game's own.
+        fields: entries of a position vector (``len(compiled_encoding(game).compiled_state(state))``), 2 + the
+            game's own.
         max_moves: the most legal moves of any position; every move is in ``range(max_moves)``.
         max_plies: the most moves of any game from the initial position (the tree's depth).
     """
@@ -109,7 +110,7 @@ class CompiledEncoding(Adapter):
 
 
 class NoCompiledEncoding(CompiledEncoding):
-    """What a game without compiled rules answers to old callers of ``game.compiled()``: ``None``, and refusals."""
+    """A game without compiled rules: ``compiled()`` is ``None``, as :func:`compiled_rules` says; the rest refuses."""
 
     def compiled(self) -> None:
         """``None``: the compiled engine cannot play the game."""

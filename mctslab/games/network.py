@@ -61,7 +61,7 @@ class NetworkEncoding(Adapter):
 
 
 class NoNetworkEncoding(NetworkEncoding):
-    """What a game without a network encoding answers to old callers of ``game.policy_size``: ``None``, and refusals."""
+    """A game without a network encoding: ``policy_size`` is ``None`` (what PUCT asks first), the rest refuses."""
 
     @property
     def policy_size(self) -> None:  # type: ignore[override]

@@ -1,7 +1,7 @@
 """A policy/value network in numpy: a two-layer perceptron with two heads, and Adam.
 
 The whole network, read in one screen. Input ``x`` (a batch of positions encoded by
-:meth:`mctslab.games.Game.features`, from the point of view of the player to move)::
+:meth:`mctslab.games.NetworkEncoding.features`, from the point of view of the player to move)::
 
     h1 = relu(x @ W1 + b1)                       hidden layer 1
     h2 = relu(h1 @ W2 + b2)                      hidden layer 2

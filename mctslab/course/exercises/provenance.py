@@ -37,9 +37,10 @@ def _codes(*functions: Any) -> frozenset[CodeType]:
 
 
 def _references() -> dict[str, frozenset[CodeType]]:
+    from ...agents.engines import PythonEngine
     from ...agents.node import Node
     from ...agents.playouts import policy_rollout
-    from ...agents.rules import UCB1, best_child_by, descend
+    from ...agents.rules import UCB1, SelectionRule, best_child_by, descend
     from ...agents.uct import UCT
     from ...games.base import Game
     from ...ucb import exploration, ucb1
@@ -53,11 +54,21 @@ def _references() -> dict[str, frozenset[CodeType]]:
             rollouts.append(method)
     return {
         "ucb1": _codes(ucb1, exploration, UCB1.value, UCB1.exploration),
-        "select": _codes(UCT.select, UCT.select_child, best_child_by, descend, UCB1.value),
+        "select": _codes(
+            UCT.select,
+            UCT.select_child,
+            UCT.selection,
+            best_child_by,
+            descend,
+            UCB1.value,
+            UCB1.descend,
+            SelectionRule.choose,
+            SelectionRule.descend,
+        ),  # fmt: skip
         "expand": _codes(UCT.expand, UCT.pop_untried),
         "simulate": _codes(*rollouts, UCT.simulate, policy_rollout),
         "backpropagate": _codes(UCT.backpropagate, Node.add),
-        "search": _codes(UCT.search, UCT.iterate, UCT.analyse, UCT.best_child),
+        "search": _codes(UCT.search, UCT.iterate, UCT.analyse, UCT.best_child, PythonEngine.run),
     }
 
 

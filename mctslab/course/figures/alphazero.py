@@ -54,7 +54,7 @@ def plot_priors(game: Game, state: State, policy: np.ndarray, value: float, ax: 
     """The network's prior of every legal move as a heat map on the board, its value in the title.
 
     Args:
-        game: a game whose moves map to board cells (:meth:`Game.move_cell`).
+        game: a game whose moves map to board cells (:meth:`Drawing.move_cell`).
         state: the position.
         policy: the prior of each move id (``network_encoding(game).policy_size`` entries).
         value: the network's value for the player to move.
