@@ -381,6 +381,21 @@ def test_student_cells_leave_out_the_notebooks_own_checks() -> None:
     assert "check_uct(" not in code and "play_student_match(" not in code and "def select" in code
 
 
+def test_student_cells_keep_a_definition_s_decorators() -> None:
+    """A student's ``@dataclass`` node (and any decorated definition) runs in the grader as in the notebook.
+
+    The cells' statements were cut from each definition's ``class``/``def`` line, which Python puts after
+    the decorators: the grader ran a plain class, and a correct agent failed with "Vertex() takes no
+    arguments" (found by ``tools/grade_a_class.py``'s recursion student)."""
+    node = "from dataclasses import dataclass\n\n\n@dataclass(eq=False)\nclass Vertex:\n    visits: int = 0\n"
+    cached = "import functools\n\n\n@functools.lru_cache(maxsize=None)\ndef depth(n):\n    return n\n"
+    notebook = _student(extra={"MyUCT": node + "\n\n" + cached})
+    (kept,) = [code for _, code in student_cells(notebook, EXERCISES["04b"]) if "class Vertex" in code]
+    space: dict = {}
+    exec(kept, space)  # the cell as the grader's kernel runs it
+    assert space["Vertex"](visits=3).visits == 3 and space["depth"].cache_info().misses == 0
+
+
 def test_the_command_says_in_one_line_what_is_wrong(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     from mctslab.cli import main
 

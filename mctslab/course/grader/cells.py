@@ -79,7 +79,8 @@ def _keep(source: str, skip_calls: frozenset[str], tainted: set[str]) -> str:
             continue
         if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Name):
             continue  # a bare name shows a value: nothing to run
-        kept.append("".join(lines[statement.lineno - 1 : statement.end_lineno]))
+        first = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
+        kept.append("".join(lines[first - 1 : statement.end_lineno]))  # a definition with its decorators
     return "".join(kept)
 
 
