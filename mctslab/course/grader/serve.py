@@ -1,0 +1,105 @@
+"""The kernel's side of the judge: call the student's own functions for the grader, send back what happened.
+
+The grader's first cell makes a server (:func:`server`) before any student code runs; the
+grader (:mod:`.judge`) then runs one cell per call, ``server("<call>")``. The server finds the
+student's function by name in the kernel's namespace, calls it on the arguments sent (under the
+checks' own time limit and watch for the package's code, as :class:`~mctslab.course.exercises.runner.Student`
+would), and publishes a reply (:mod:`.wire`): the result, the arguments' states after the call,
+or what stopped it (the exception's type, message and the names and files of its frames).
+
+Nothing here is trusted by the grader: a submission may replace this server, or answer in its
+place. The grader reads a reply as data (:func:`.wire.decode_reply`) and decides every verdict
+itself, so a forged reply can only claim what the student's function could have returned;
+a missing or doubled reply is ``tampered``.
+"""
+
+from __future__ import annotations
+
+import sysconfig
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .wire import MIME, decode_call, encode_reply, handles, state_of
+
+__all__ = ["MAX_FRAMES", "server"]
+
+MAX_FRAMES = 3000
+"""Frames of a traceback sent at most (a recursion past Python's default limit, 1,000, fits)."""
+
+_ROOT = str(Path(__file__).resolve().parents[2])  # the mctslab package (as the checks' own `_PACKAGE`)
+
+
+_PYTHON = tuple({str(Path(sysconfig.get_paths()[k]).resolve()) for k in ("stdlib", "platstdlib", "purelib", "platlib")})
+
+
+def _where(filename: str) -> tuple[str, str]:
+    """A frame's file as (kind, name): the grader maps it onto its own files (:func:`.judge.filename`).
+
+    Kinds: ``"package"`` (mctslab's, the path inside it), ``"python"`` (the standard library or an
+    installed package), ``"generated"`` (``<frozen ...>``, ``<string>``) and ``"student"`` (any other).
+    """
+    if filename.startswith("<") and not filename.startswith("<ipython"):
+        return "generated", filename
+    try:
+        resolved = str(Path(filename).resolve())
+    except (OSError, ValueError):
+        return "student", filename
+    if resolved.startswith(_ROOT + "/"):
+        return "package", resolved[len(_ROOT) + 1 :]
+    if resolved.startswith(_PYTHON):
+        return "python", filename
+    return "student", filename
+
+
+def _raised(err: BaseException) -> dict:
+    frames = [(_where(f.filename), f.lineno or 0, f.name) for f in traceback.extract_tb(err.__traceback__)]
+    if len(frames) > MAX_FRAMES:
+        frames = frames[: MAX_FRAMES // 2] + frames[-MAX_FRAMES // 2 :]
+    try:
+        message = str(err)[:2000]
+    except Exception:  # noqa: BLE001 - an exception whose __str__ raises
+        message = ""
+    kind = type(err)
+    return {"type": (kind.__module__, kind.__qualname__), "args": err.args, "message": message, "frames": frames}
+
+
+def server(namespace: dict) -> Callable[[str], None]:
+    """The function the grader's calls run in the kernel, reading the student's names in ``namespace``."""
+    from IPython.display import publish_display_data
+
+    from ..exercises.limits import TimeLimitExceeded, time_limit
+    from ..exercises.runner import PackageCode, Student
+
+    def serve(text: str) -> None:
+        call = decode_call(text)
+        reply: dict[str, Any] = {"id": call["id"]}
+        objects: list[Any] = []
+        try:
+            if call["kind"] == "names":
+                present = [name for name in call["names"] if name in namespace]
+                reply["present"] = present
+                target = namespace.get(call["target"]) if call.get("target") else None
+                reply["callable"] = callable(target)
+                reply["repr"] = target if not callable(target) else None
+            else:
+                function = namespace[call["target"]]
+                args = call["args"]
+                objects = handles(args)
+                with time_limit(call["overall"], call["title"]):
+                    if call["seconds"] is not None:
+                        reply["result"] = Student(function, call["part"], call["seconds"])(*args)
+                    else:
+                        reply["result"] = function(*args)
+        except TimeLimitExceeded as err:
+            samples = [tuple((_where(f), name) for f, name in stack) for stack in err.samples[:200]]
+            reply["timeout"] = (err.part, err.seconds, err.clock, err.used, samples)
+        except PackageCode as err:
+            reply["package"] = err.part
+        except BaseException as err:  # noqa: BLE001 - whatever the student's code raised is sent back as data
+            reply["raised"] = _raised(err)
+        reply["states"] = [state_of(obj) for obj in objects]
+        publish_display_data({MIME: encode_reply(reply, objects)})
+
+    return serve
