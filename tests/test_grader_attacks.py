@@ -27,7 +27,7 @@ from mctslab.course.grader.sandbox import Limits
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "04b_write_uct_yourself.ipynb"
 
-SLIPS = '''
+SLIPS = """
 import math
 
 def ucb1(wins, visits, parent_visits, c=math.sqrt(2)):
@@ -40,15 +40,15 @@ def wilson(successes, n, z=1.96):
     p = successes / n
     half = z * math.sqrt(p * (1 - p) / n)  # the Wald interval
     return p - half, p + half
-'''
+"""
 
 PASSED = '{"name": "all", "title": "all", "status": "passed", "passed": True, "detail": "", "weight": 1.0}'
 
-FORGE = '''
+FORGE = """
 def _forged(report):
     checks = [type(c)(c.name, c.title, "passed", "", None, c.seconds, c.weight) for c in report.checks]
     report.checks[:] = checks
-'''
+"""
 
 ATTACKS = {
     "check_to_dict": f"""

@@ -172,7 +172,7 @@ def {name}():
 
 
 {name} = {name}()
-""" + (f"{server} = __import__('mctslab.course.grader.serve', fromlist=['server']).server(get_ipython().user_ns)\n"
+""" + (f"__import__('mctslab.course.grader.serve', fromlist=['listen']).listen(get_ipython(), {server!r})\n"
        if server else "")
 
 

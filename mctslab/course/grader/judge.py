@@ -31,24 +31,27 @@ from __future__ import annotations
 import asyncio
 import builtins
 import math
+import random
 import sys
 import sysconfig
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from types import FunctionType, TracebackType
 from typing import Any
 
-from .wire import MIME, Opaque, Unreadable, decode_reply, encode, handles, restore
+from .wire import Opaque, Unreadable, decode_reply, encode, handles, restore
 
 __all__ = ["JUDGED", "Channel", "KernelGone", "Remote", "Tampered", "judge_part", "rebuilt"]
 
-JUDGED = frozenset({"ucb1", "wilson"})
+JUDGED = frozenset({"ucb1", "select", "expand", "backpropagate", "wilson"})
 """The parts whose checks run in the grader's process (the others still run in the kernel)."""
 
-CPU_SLACK = (1.25, 0.5)
-"""A call stopped by the grader after ``1.25 x its limit + 0.5 s`` of the kernel's CPU time: the
-kernel's own limit (the usual diagnosis) comes first; the grader's holds when that one was disabled."""
+CPU_SLACK = 0.25
+"""A call is stopped by the grader after its limit and this many more seconds of the kernel's CPU
+time (the watch reads it every 0.25 s): the kernel's own limit, which also says where the time went,
+usually comes first; the grader's holds whatever the kernel does."""
 
 
 class Tampered(BaseException):
@@ -74,14 +77,21 @@ class Channel:
         self.loop = loop
         self.server = server
         self.watch = watch
-        self.cpu = watch.read() or 0.0  # the kernel's CPU seconds after the last call
         self.calls = 0
-        self.cells: list[int] = []  # the notebook's indices of the cells run for calls
+        self.comm = uuid.uuid4().hex
+        self.opened = False
+        self.first = len(client.nb.cells)  # calls are numbered after the notebook's cells
+        self.cells: list[int] = []  # the numbers of the calls made for the part being judged
         self.closed = False
 
-    def call(self, request: dict, objects: list[Any], limit: float, wall: float) -> tuple[dict, float, bool]:
-        """Run ``request`` in the kernel; return its reply (read with ``objects``), the CPU it used, and
-        whether the grader stopped it (a limit).
+    @property
+    def cpu(self) -> float:
+        """The kernel's CPU seconds as the watch last read them (every :data:`.run.POLL` s and at each call's start)."""
+        return self.watch.last
+
+    def call(self, request: dict, objects: list[Any], limit: float, wall: float) -> tuple[dict, bool]:
+        """Run ``request`` in the kernel; return its reply (read with ``objects``) and whether the grader
+        stopped it (``limit`` CPU seconds, ``wall`` seconds on the wall).
 
         Raises:
             Tampered: no reply, more than one, or one that is not data or not this call's.
@@ -92,19 +102,15 @@ class Channel:
         self.calls += 1
         request["id"] = self.calls
         text = encode(request)
-        future = asyncio.run_coroutine_threadsafe(self._run(text, limit * CPU_SLACK[0] + CPU_SLACK[1], wall), self.loop)
+        future = asyncio.run_coroutine_threadsafe(self._run(text, limit + CPU_SLACK, wall), self.loop)
         try:
-            outputs, used, stopped = future.result()
+            outputs, stopped = future.result()
         except BaseException as error:  # noqa: BLE001 - a dead kernel, a cancelled run: nothing more to call
             self.closed = True
             raise KernelGone(f"{type(error).__name__}: {error}") from None
         if stopped:
-            return {}, used, True
-        replies = [
-            o.get("data", {}).get(MIME)
-            for o in outputs
-            if o.get("output_type") == "display_data" and MIME in o.get("data", {})
-        ]
+            return {}, True
+        replies = outputs
         if len(replies) != 1:
             raise Tampered(f"{len(replies)} replies to one call")
         try:
@@ -113,28 +119,52 @@ class Channel:
             raise Tampered(f"a reply that is not data: {error}") from None
         if type(reply) is not dict or reply.get("id") != request["id"]:
             raise Tampered("a reply to another call")
-        return reply, used, False
+        return reply, False
 
-    async def _run(self, text: str, limit: float, wall: float) -> tuple[list, float, bool]:
-        import nbformat
+    async def _run(self, text: str, limit: float, wall: float) -> tuple[list, bool]:
+        """One call: a message on the server's comm (not a cell: a tenth of the kernel's work), and its answers."""
+        from queue import Empty
 
-        cell = nbformat.v4.new_code_cell(f"{self.server}({text!r})\n")
-        cells = self.client.nb.cells
-        cells.append(cell)
-        index = len(cells) - 1
+        from nbclient.exceptions import DeadKernelError
+
+        client, watch = self.client, self.watch
+        kc = client.kc
+        if not self.opened:  # the comm the server listens on (the shell channel keeps the order of messages)
+            kc.shell_channel.send(kc.session.msg("comm_open", {"comm_id": self.comm, "target_name": self.server,
+                                                               "data": {}}))  # fmt: skip
+            self.opened = True
+        index = self.first + self.calls  # past the notebook's cells: the watch and the run name it so
         self.cells.append(index)
-        self.watch.cell_limits[index] = limit
-        task = asyncio.ensure_future(self.client.async_execute_cell(cell, index, store_history=False))
-        done, _ = await asyncio.wait({task}, timeout=wall)
-        if not done:  # blocked without computing: the grader's own wall-clock backstop
-            self.watch.stopped[index] = self.watch.wall(wall)
-            await self.client.km.interrupt_kernel()
-        await task
-        before, after = self.cpu, self.watch.read() or self.cpu
-        self.cpu = after
-        outputs = list(cell.get("outputs", []))
-        cell.outputs, cell.source = [], ""  # read: the notebook need not keep each call's payload
-        return outputs, after - before, index in self.watch.stopped
+        watch.call_started(index, limit)
+        message = kc.session.msg("comm_msg", {"comm_id": self.comm, "data": {"call": text}})
+        kc.shell_channel.send(message)
+        msg_id = message["header"]["msg_id"]
+        answers: list = []
+        deadline = self.loop.time() + wall
+        interrupted = False
+        while True:
+            try:
+                msg = await kc.get_iopub_msg(timeout=max(min(deadline - self.loop.time(), 1.0), 0.01))
+            except Empty:
+                if not await client.km.is_alive():
+                    raise DeadKernelError("the kernel died during a call") from None
+                if self.loop.time() >= deadline:
+                    if interrupted:  # the interrupt did not stop it either: the run is over
+                        raise DeadKernelError("a call did not stop when interrupted") from None
+                    watch.stopped[index] = watch.wall(wall)
+                    await client.km.interrupt_kernel()
+                    interrupted, deadline = True, self.loop.time() + 30.0
+                continue
+            if msg.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            kind = msg.get("msg_type")
+            if kind == "comm_msg":
+                data = msg.get("content", {}).get("data")
+                answers.append(data.get("reply") if isinstance(data, dict) else None)
+            elif kind == "status" and msg.get("content", {}).get("execution_state") == "idle":
+                break
+        watch.call_ended()
+        return answers, index in watch.stopped
 
 
 # -- exceptions, rebuilt from data ----------------------------------------------------------
@@ -253,6 +283,11 @@ class Remote:
     def __repr__(self) -> str:
         return f"<function {self.target}>"
 
+    @property
+    def __globals__(self) -> dict:
+        """The student's globals as ``check_select`` reads them (:class:`_Globals`)."""
+        return _Globals(self)
+
     def __call__(self, *args: Any) -> Any:
         from ..exercises.limits import TimeLimitExceeded, backstop
         from ..exercises.runner import PackageCode, Student, Unusable
@@ -270,9 +305,11 @@ class Remote:
         objects = handles(args)
         request = {"kind": "call", "target": self.target, "args": args, "part": part, "seconds": seconds,
                    "overall": remaining, "title": self.title}  # fmt: skip
-        reply, used, stopped = self.channel.call(request, objects, limit, backstop(limit) + 5.0)
-        if stopped or (used > limit * CPU_SLACK[0] + CPU_SLACK[1] / 2 and "timeout" not in reply):
+        reply, stopped = self.channel.call(request, objects, limit, backstop(limit) + 5.0)
+        if stopped:
             raise TimeLimitExceeded(who, within)
+        if reply.get("global_random") is True:  # it drew from the kernel's module `random`: so does this side's
+            random.random()  # noqa: S311 - only moves the state a check compares (diagnosis: never a pass)
         if "unsendable" in reply:
             raise Unusable(f"what `{self.target}` returned cannot be sent to the grader: {reply['unsendable']}")
         try:
@@ -288,6 +325,33 @@ class Remote:
         if "result" not in reply:
             raise Tampered("a reply without a result")
         return reply["result"]
+
+
+class _Globals(dict):
+    """What ``check_select``'s ``_reference_ucb1`` reads and writes of ``select``'s globals, in the kernel.
+
+    ``get("ucb1")`` is the student's ``ucb1`` (a :class:`Remote`, which the check calls to see
+    whether it is UCB1); setting it to anything else swaps the kernel's for UCB1 while ``select``
+    is checked, and setting it back to the :class:`Remote` restores the student's.
+    """
+
+    def __init__(self, owner: Remote) -> None:
+        super().__init__()
+        self.owner = owner
+
+    def get(self, name: str, default: Any = None) -> Any:
+        from ..exercises.runner import CALL_SECONDS
+
+        channel = self.owner.channel
+        reply, _ = channel.call({"kind": "names", "names": [name], "target": name}, [], 2.0, 30.0)
+        if name in (reply.get("present") or []) and reply.get("callable") is True:
+            return Remote(channel, name, name, name, CALL_SECONDS)
+        return default
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        reference = not isinstance(value, Remote)
+        self.owner.channel.call({"kind": "swap", "target": self.owner.target, "name": name, "reference": reference},
+                                [], 2.0, 30.0)  # fmt: skip
 
 
 def _timeout(data: Any, who: str, within: float) -> BaseException:
@@ -320,7 +384,7 @@ def judge_part(channel: Channel, part: str, check: Callable[..., Any], target: s
 
     started = time.perf_counter()
     try:
-        named, _, _ = channel.call({"kind": "names", "names": list(needs), "target": target}, [], 2.0, 30.0)
+        named, _ = channel.call({"kind": "names", "names": list(needs), "target": target}, [], 2.0, 30.0)
         present = named.get("present")
         if not isinstance(present, list):
             raise Tampered("a reply without the names asked for")

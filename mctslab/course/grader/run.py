@@ -158,6 +158,7 @@ class _Watch:
         self.breach: tuple[int, str, str] | None = None  # (cell index, flag, what to say) of a limit passed
         self.cells: list[tuple[int, int]] = []  # (cell index, clock ticks since boot when it started)
         self.clock: CpuClock | None = None
+        self.last = 0.0  # CPU seconds of the tree at the last reading
         self.index: int | None = None  # the cell running
         self.start = 0.0  # CPU seconds of the tree when it began
         self.next = limits.cell  # CPU seconds of the cell at which it is interrupted (again)
@@ -177,7 +178,8 @@ class _Watch:
             if self.sandbox is not None:
                 home = self.sandbox.home if self.sandbox.level == "bwrap" else None
                 self.usage = Usage(pid, self.sandbox.work, home, self.limits.memory_mb << 20)
-        return self.clock.read(processes)
+        self.last = self.clock.read(processes)
+        return self.last
 
     def check(self, index: int | None, processes: dict[int, tuple[int, int]] | None = None) -> bool:
         """Whether the tree is past a resource limit; if so, kill it and blame cell ``index``."""
@@ -212,6 +214,16 @@ class _Watch:
         self.cells.append((index, now()))
         if self.base is None:
             self.check(index, processes)
+
+    def call_started(self, index: int, limit: float) -> None:
+        """The judge's call ``index`` starts now, under ``limit`` CPU seconds (``/proc`` not read: the last poll's)."""
+        self.cell_limits[index] = limit
+        self.index, self.start, self.next = index, self.last, limit
+        self.cells.append((index, now()))
+
+    def call_ended(self) -> None:
+        """The judge's call has ended: nothing runs in the kernel until the next."""
+        self.index = None
 
     def cell_cpu(self) -> float:
         """CPU seconds the running cell has used so far."""

@@ -1,11 +1,12 @@
 """The kernel's side of the judge: call the student's own functions for the grader, send back what happened.
 
-The grader's first cell makes a server (:func:`server`) before any student code runs; the
-grader (:mod:`.judge`) then runs one cell per call, ``server("<call>")``. The server finds the
+The grader's first cell makes a server (:func:`listen`) before any student code runs; the
+grader (:mod:`.judge`) then sends each call as a message on the kernel's comm (no cell is run). The server finds the
 student's function by name in the kernel's namespace, calls it on the arguments sent (under the
 checks' own time limit and watch for the package's code, as :class:`~mctslab.course.exercises.runner.Student`
 would), and publishes a reply (:mod:`.wire`): the result, the arguments' states after the call,
-or what stopped it (the exception's type, message and the names and files of its frames).
+or what stopped it (the exception's type, message and the names and files of its frames), as the
+comm's answer.
 
 Nothing here is trusted by the grader: a submission may replace this server, or answer in its
 place. The grader reads a reply as data (:func:`.wire.decode_reply`) and decides every verdict
@@ -15,13 +16,15 @@ a missing or doubled reply is ``tampered``.
 
 from __future__ import annotations
 
+import math
+import random
 import sysconfig
 import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .wire import MIME, decode_call, encode_reply, handles, state_of
+from .wire import decode_call, encode_reply, handles, state_of
 
 __all__ = ["MAX_FRAMES", "server"]
 
@@ -65,17 +68,41 @@ def _raised(err: BaseException) -> dict:
     return {"type": (kind.__module__, kind.__qualname__), "args": err.args, "message": message, "frames": frames}
 
 
-def server(namespace: dict) -> Callable[[str], None]:
-    """The function the grader's calls run in the kernel, reading the student's names in ``namespace``."""
-    from IPython.display import publish_display_data
+def _reference_ucb1(wins: float, visits: int, parent_visits: int, c: float = math.sqrt(2)) -> float:
+    """UCB1 in the student's signature, in place of a wrong ``ucb1`` while ``select`` is checked."""
+    from ...ucb import ucb1
 
+    return math.inf if visits == 0 else ucb1(wins / visits, parent_visits, visits, c)
+
+
+def listen(shell: Any, target: str) -> None:
+    """Answer the grader's calls on the kernel's comm ``target`` (a comm message each way: no cell is run).
+
+    Args:
+        shell: the kernel's IPython shell (``get_ipython()``), whose namespace holds the student's functions.
+        target: the comm target's name (random, chosen by the grader).
+    """
+    serve = server(shell.user_ns)
+
+    def opened(comm: Any, message: Any) -> None:
+        comm.on_msg(lambda msg: comm.send({"reply": serve(msg["content"]["data"]["call"])}))
+
+    shell.kernel.comm_manager.register_target(target, opened)
+
+
+def server(namespace: dict) -> Callable[[str], str]:
+    """The function that answers a call (its text, :func:`.wire.encode`) with a reply's text, reading the
+    student's names in ``namespace``."""
     from ..exercises.limits import TimeLimitExceeded, time_limit
     from ..exercises.runner import PackageCode, Student
 
-    def serve(text: str) -> None:
+    swapped: dict[str, Any] = {}
+
+    def serve(text: str) -> str:
         call = decode_call(text)
         reply: dict[str, Any] = {"id": call["id"]}
         objects: list[Any] = []
+        drawn = None
         try:
             if call["kind"] == "names":
                 present = [name for name in call["names"] if name in namespace]
@@ -83,10 +110,18 @@ def server(namespace: dict) -> Callable[[str], None]:
                 target = namespace.get(call["target"]) if call.get("target") else None
                 reply["callable"] = callable(target)
                 reply["repr"] = target if not callable(target) else None
+            elif call["kind"] == "swap":  # check_select: the student's ucb1 swapped for UCB1 while select is checked
+                space = getattr(namespace.get(call["target"]), "__globals__", namespace)
+                if call["reference"]:
+                    swapped.setdefault(call["name"], space.get(call["name"]))
+                    space[call["name"]] = _reference_ucb1
+                elif call["name"] in swapped:
+                    space[call["name"]] = swapped.pop(call["name"])
             else:
                 function = namespace[call["target"]]
                 args = call["args"]
                 objects = handles(args)
+                drawn = random.getstate()
                 with time_limit(call["overall"], call["title"]):
                     if call["seconds"] is not None:
                         reply["result"] = Student(function, call["part"], call["seconds"])(*args)
@@ -99,7 +134,9 @@ def server(namespace: dict) -> Callable[[str], None]:
             reply["package"] = err.part
         except BaseException as err:  # noqa: BLE001 - whatever the student's code raised is sent back as data
             reply["raised"] = _raised(err)
+        if drawn is not None and random.getstate() != drawn:
+            reply["global_random"] = True  # it drew from the module `random`, not the rng given
         reply["states"] = [state_of(obj) for obj in objects]
-        publish_display_data({MIME: encode_reply(reply, objects)})
+        return encode_reply(reply, objects)
 
     return serve

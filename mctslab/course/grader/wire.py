@@ -27,10 +27,7 @@ import random
 from collections import deque
 from typing import Any
 
-__all__ = ["MIME", "Opaque", "Restricted", "Unreadable", "allowed", "decode_reply", "handles", "restore"]
-
-MIME = "application/x-mctslab-call+json"
-"""The MIME type of the kernel's replies (a base64 pickle inside a JSON string)."""
+__all__ = ["Opaque", "Restricted", "Unreadable", "allowed", "decode_reply", "handles", "restore"]
 
 MAX_REPLY = 16 << 20
 """Bytes of a reply at most (a tree of a few thousand nodes is well under 1 MB)."""
@@ -50,14 +47,20 @@ _COURSE = {
     ("mctslab.course.exercises.tree", "TreeNode"),
     ("mctslab.course.exercises.tree", "ArmsGame"),
     ("mctslab.course.exercises.uniformity", "Recorder"),
+    ("mctslab.course.exercises.expansion", "_CachingGame"),
     ("mctslab.course.grader.wire", "Opaque"),
+    ("mctslab.course.grader.wire", "Record"),
+    ("mctslab.course.grader.wire", "_new"),
+    ("mctslab.course.grader.wire", "_set_fields"),
     ("random", "Random"),
     ("collections", "deque"),
 }
 _GAMES = "mctslab.games."
 
 REDUCIBLE = {("builtins", "complex"), ("builtins", "set"), ("builtins", "frozenset"), ("random", "Random"),
-             ("collections", "deque"), ("mctslab.course.grader.wire", "Opaque")} | _NUMPY  # fmt: skip
+             ("collections", "deque"), ("mctslab.course.grader.wire", "Opaque"),
+             ("mctslab.course.grader.wire", "Record"), ("mctslab.course.grader.wire", "_new"),
+             ("mctslab.course.grader.wire", "_set_fields")} | _NUMPY  # fmt: skip
 """The callables a reply may call while it is read (pickle's ``REDUCE``): their arguments are data and
 they do nothing but build a value. Any other class is built without calling its ``__init__``."""
 
@@ -76,6 +79,25 @@ class Opaque:
         return self.text
 
 
+class Record:
+    """An object of a class of the student's, as its attributes alone (data: none of its methods).
+
+    A student's own node class comes back from ``expand`` as a record of its fields, so that the
+    checks read its ``parent``, ``children``... as they read a :class:`~mctslab.course.exercises.TreeNode`'s.
+    """
+
+    def __init__(self, kind: str = "object") -> None:
+        self.__dict__["_kind"] = str(kind)[:100]
+
+    def __setstate__(self, state: Any) -> None:
+        if type(state) is not dict or not all(type(k) is str for k in state):
+            raise Unreadable("a record's fields are not named by strings")
+        self.__dict__.update(state)
+
+    def __repr__(self) -> str:
+        return f"<{self.__dict__.get('_kind', 'object')} object>"
+
+
 def allowed(module: str, name: str) -> bool:
     """Whether a reply may hold the class (or call the function) ``module.name``."""
     if module == "builtins":
@@ -83,6 +105,43 @@ def allowed(module: str, name: str) -> bool:
     if (module, name) in _NUMPY or (module, name) in _COURSE:
         return True
     return module.startswith(_GAMES) and name.isidentifier() and not name.startswith("_")
+
+
+_NODES = {
+    ("mctslab.course.exercises.tree", "TreeNode"),
+    ("mctslab.course.exercises.uniformity", "Recorder"),
+    ("mctslab.course.exercises.expansion", "_CachingGame"),
+}
+
+
+def _new(module: str, name: str) -> Any:
+    """An empty node of class ``module.name`` (one of the course's): its fields follow (:func:`_set_fields`).
+
+    The checks' wrapped games (``Recorder``, ``_CachingGame``) pass unknown attributes to the game
+    they wrap, so pickle's own way (look up ``__setstate__`` on the empty object) would recurse.
+    """
+    if (module, name) not in _NODES:
+        raise Unreadable(f"not a node class: {module}.{name}")
+    return object.__new__(getattr(importlib.import_module(module), name))
+
+
+def _set_fields(obj: Any, fields: Any) -> None:
+    """Give an empty node from :func:`_new` its fields."""
+    if type(fields) is not dict or not all(type(k) is str for k in fields):
+        raise Unreadable("a node's fields are not named by strings")
+    vars(obj).update(fields)
+
+
+def _node_reduce(obj: Any) -> tuple:
+    kind = type(obj)
+    return _new, (kind.__module__, kind.__qualname__), dict(vars(obj)), None, None, _set_fields
+
+
+class _Caller(pickle.Pickler):
+    """The grader's pickler of a call: nodes as :func:`_node_reduce` says."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        return _node_reduce(obj) if _is_node(obj) and type(obj) is not Record else NotImplemented
 
 
 def _type_allowed(kind: type) -> bool:
@@ -135,10 +194,7 @@ _MUTABLE = (list, dict, set, deque, random.Random)
 
 def _is_node(obj: Any) -> bool:
     kind = type(obj)
-    return (kind.__module__, kind.__qualname__) in {
-        ("mctslab.course.exercises.tree", "TreeNode"),
-        ("mctslab.course.exercises.uniformity", "Recorder"),
-    }
+    return kind is Record or (kind.__module__, kind.__qualname__) in _NODES
 
 
 def handles(value: Any) -> list[Any]:
@@ -218,7 +274,9 @@ def restore(objects: list[Any], states: Any) -> None:
 
 def encode(value: Any) -> str:
     """A call as text (the grader's pickle: the kernel trusts the grader)."""
-    return base64.b64encode(pickle.dumps(value, protocol=4)).decode("ascii")
+    buffer = io.BytesIO()
+    _Caller(buffer, protocol=4).dump(value)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 def decode_call(text: str) -> Any:
@@ -239,6 +297,8 @@ class _Sender(pickle.Pickler):
         return k if k is not None and self.objects[k] is obj else None
 
     def reducer_override(self, obj: Any) -> Any:
+        if _is_node(obj) and type(obj) is not Record:
+            return _node_reduce(obj)
         if isinstance(obj, type):  # a class, saved by name: one a reply may hold, or numpy's own
             if _type_allowed(obj) or obj.__module__.split(".")[0] == "numpy":
                 return NotImplemented
@@ -251,6 +311,9 @@ class _Sender(pickle.Pickler):
                 return NotImplemented  # numpy's scalar and _reconstruct, saved by name
             return Opaque, (_shown(obj),)
         if not _type_allowed(kind):
+            fields = getattr(obj, "__dict__", None)
+            if type(fields) is dict and all(type(k) is str for k in fields):
+                return Record, (kind.__qualname__,), dict(fields)  # a student's own object: its fields, as data
             return Opaque, (_shown(obj),)
         return NotImplemented
 
