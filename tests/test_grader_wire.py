@@ -30,7 +30,7 @@ class Local:
     def __init__(self, namespace: dict, answer=None) -> None:  # noqa: ANN001
         self.serve = serve.server(namespace)
         self.answer = answer or (lambda call, text: [self.serve(text)])
-        self.calls, self.cells, self.cpu, self.closed = 0, [], 0.0, False
+        self.calls, self.cells, self.cpu, self.closed, self.memo = 0, [], 0.0, False, {}
 
     def call(self, request: dict, objects: list, limit: float, wall: float) -> tuple[dict, bool]:
         self.calls += 1
