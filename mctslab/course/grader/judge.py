@@ -36,7 +36,7 @@ import sys
 import sysconfig
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FunctionType, TracebackType
 from typing import Any
@@ -45,7 +45,7 @@ from .wire import Opaque, Unreadable, decode_reply, encode, handles, restore
 
 __all__ = ["JUDGED", "Channel", "KernelGone", "Remote", "Tampered", "judge_part", "rebuilt"]
 
-JUDGED = frozenset({"ucb1", "select", "expand", "backpropagate", "wilson"})
+JUDGED = frozenset({"ucb1", "select", "expand", "simulate", "backpropagate", "wilson"})
 """The parts whose checks run in the grader's process (the others still run in the kernel)."""
 
 CPU_SLACK = 0.25
@@ -290,26 +290,64 @@ class Remote:
         return _Globals(self)
 
     def __call__(self, *args: Any) -> Any:
-        from ..exercises.limits import TimeLimitExceeded, backstop
-        from ..exercises.runner import PackageCode, Student, Unusable
+        from ..exercises.runner import Student
 
         seconds, part = None, self.part
         caller = sys._getframe(1)
         if caller.f_code is Student.__call__.__code__:  # the check's own wrapper: its limit per call
             wrapper = caller.f_locals.get("self")
             seconds, part = float(wrapper.seconds), str(wrapper.part)
-        remaining = self.overall - (self.channel.cpu - self.started)
-        if remaining <= 0:
-            raise TimeLimitExceeded(self.title, self.overall)
-        limit = min(seconds, remaining) if seconds else remaining
-        who, within = (part, seconds) if seconds and seconds <= remaining else (self.title, self.overall)
         key = (self.target, tuple((type(a), a) for a in args))
         plain = all(type(a) in (int, float, bool, str) for a in args)
         if plain and key in self.channel.memo:  # a function of numbers, asked again (select's check asks for
             return self.channel.memo[key]  # ucb1's values on check_ucb1's grid): the value it gave
+        reply, failure = self._send({"kind": "call"}, args, seconds, part)
+        if failure is not None:
+            raise failure
+        if plain and type(reply["result"]) in (int, float, bool, str, tuple):
+            self.channel.memo[key] = reply["result"]
+        return reply["result"]
+
+    def playouts(self, count: int, recorder: Any, node: Any, rng: Any, start: Any) -> Iterator[tuple[Any, Any]]:
+        """``simulate(recorder, node, rng)`` played ``count`` times in one call: (its result, ``recorder.line(start)``)
+        of each (:func:`~mctslab.course.exercises.uniformity.uniformity`), then what stopped them, if anything.
+
+        Each playout has the limit per call of :data:`~mctslab.course.exercises.runner.CALL_SECONDS` in the
+        kernel; the grader's own limit holds for all of them together (what is left of the check's).
+        """
+        from ..exercises.runner import CALL_SECONDS
+
+        request = {"kind": "playouts", "count": int(count), "start": start}
+        reply, failure = self._send(request, (recorder, node, rng), CALL_SECONDS, self.part, batch=True)
+        done = reply.get("result") if failure is None or "result" in reply else []
+        if not isinstance(done, list) or len(done) > count:
+            raise Tampered("playouts sent back as something else than a list of them")
+        for item in done:
+            if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], list)):
+                raise Tampered("a playout sent back as something else than its result and its line")
+            yield item
+        if failure is not None:
+            raise failure
+        if len(done) < count:
+            raise Tampered("fewer playouts sent back than asked for")
+
+    def _send(self, request: dict, args: tuple, seconds: float | None, part: str, batch: bool = False) -> tuple:
+        """Send a call of the student's function on ``args``; its reply and the exception it stopped with (or None).
+
+        The arguments' states after the call are given back to the grader's objects first.
+        """
+        from ..exercises.limits import TimeLimitExceeded, backstop
+        from ..exercises.runner import PackageCode, Unusable
+
+        remaining = self.overall - (self.channel.cpu - self.started)
+        if remaining <= 0:
+            raise TimeLimitExceeded(self.title, self.overall)
+        limit = min(seconds, remaining) if seconds and not batch else remaining
+        who, within = (part, seconds) if seconds and seconds <= remaining else (self.title, self.overall)
+        if batch:
+            who, within = self.title, self.overall
         objects = handles(args)
-        request = {"kind": "call", "target": self.target, "args": args, "part": part, "seconds": seconds,
-                   "overall": remaining, "title": self.title}  # fmt: skip
+        request.update(target=self.target, args=args, part=part, seconds=seconds, overall=remaining, title=self.title)
         hook = sys.getprofile()  # the check's watch for the package's code: nothing of it runs here, and it is slow
         sys.setprofile(None)
         try:
@@ -327,16 +365,14 @@ class Remote:
         except Unreadable as error:
             raise Tampered(str(error)) from None
         if "timeout" in reply:
-            raise _timeout(reply["timeout"], who, within)
+            return reply, _timeout(reply["timeout"], who, within)
         if "package" in reply:
-            raise PackageCode(part)
+            return reply, PackageCode(part)
         if "raised" in reply:
-            raise rebuilt(reply["raised"])
+            return reply, rebuilt(reply["raised"])
         if "result" not in reply:
             raise Tampered("a reply without a result")
-        if plain and type(reply["result"]) in (int, float, bool, str, tuple):
-            self.channel.memo[key] = reply["result"]
-        return reply["result"]
+        return reply, None
 
 
 class _Globals(dict):
