@@ -21,7 +21,11 @@ What a reply can still say, being data about the student's own call:
   time (read from ``/proc``, :class:`~.run._Watch`), or its wall-clock backstop, whatever the
   kernel does.
 
-So a reply can change a diagnosis but never turn a failure into a pass. A reply that is
+So a reply can change a diagnosis but never turn a failure into a pass: every value a check
+compares is one the student's function could have returned itself. One exception is stated
+rather than hidden: the package's own code is spotted by a watch inside the kernel, so a
+submission that calls the reference implementation *and* silences that watch is not told
+apart from one that wrote it (its results are still checked here, as any others). A reply that is
 not the server's (none, two, one the grader cannot read as data) is ``tampered``: the part
 earns nothing.
 """
