@@ -172,8 +172,11 @@ def {name}():
 
 
 {name} = {name}()
-""" + (f"__import__('mctslab.course.grader.serve', fromlist=['listen']).listen(get_ipython(), {server!r})\n"
-       if server else "")
+""" + (
+        f"__import__('mctslab.course.grader.serve', fromlist=['listen']).listen(get_ipython(), {server!r})\n"
+        if server
+        else ""
+    )
 
 
 def grader_cells(exercise: Exercise, name: str, judged: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
