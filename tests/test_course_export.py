@@ -16,6 +16,7 @@ import pytest
 from mctslab.bandits import Policy
 from mctslab.cli import main
 from mctslab.course.editions import (
+    DATA_FOLDER,
     REFERENCE_OUTPUT_TAG,
     SOLUTION_TAG,
     copy_data,
@@ -168,7 +169,11 @@ def test_the_student_00_and_01_run_under_nbval_with_their_exercises_skipped_poli
         nbformat.write(notebook, tmp_path / name)
         paths.append(str(tmp_path / name))
     assert next(messages, None) is None
+    copied = copy_data(out, tmp_path)  # beside the edition's data, as in the edition: 01 reads its stored runs
+    assert any(path.parts[1] == "01_bandits_and_ucb1" for path in copied)
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval-lax"]
     command += ["--nbval-sanitize-with", str(ROOT / "nbval_sanitize.cfg"), *paths]
     done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    data = tmp_path / DATA_FOLDER
+    assert sorted(p.relative_to(tmp_path) for p in data.rglob("*") if p.is_file()) == copied  # read, none played

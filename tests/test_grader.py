@@ -323,6 +323,16 @@ def test_a_cell_that_dies_costs_only_what_depends_on_it(graded: dict, name: str,
     assert row["flags"] == flag and list(row["removed"].values()) == [flag]
 
 
+def test_a_call_in_c_that_goes_on_through_the_interrupt_ends_the_run_at_twice_the_cell_limit(graded: dict) -> None:
+    """Not at the notebook's limit (12 s of CPU time here, 240 s by default): at 8 s, and said so."""
+    row = graded["by"]["hangs_in_c"]
+    (cell,) = row["removed"]
+    assert row["stopped"][cell] == (
+        "stopped after 4 s of CPU time, then ended with the run after 8 s: it went on through the interrupt "
+        "(a long call in C, or an `except` that catches KeyboardInterrupt)"
+    ), row["stopped"]
+
+
 @pytest.mark.parametrize("name", ["writes_outside", "background_process", "opens_socket"])
 def test_hostile_side_effects_cost_no_marks(graded: dict, name: str) -> None:
     row = graded["by"][name]

@@ -69,7 +69,18 @@ import subprocess, sys
 grow = "import sys, time\\ntime.sleep(1.5)\\nblock = b'x' * (500 << 20)\\nsys.stdin.read()\\n"
 child = subprocess.Popen([sys.executable, '-c', grow], stdin=subprocess.PIPE)
 """
-WAITS = "import time\n\ntime.sleep(4)\n"
+# Waits (without computing) while the child lives, until it has grown and the grader has ended the kernel, however
+# long a loaded machine takes to start it: a fixed sleep here let the kernel finish first under load (issue 37).
+# At most 90 s, within the cell's wall-clock backstop (10 x 10 s + 30 s): a child that never grows fails the test,
+# it does not hang. In the rerun, without the cell that started the child, it ends at once.
+WAITS = """
+import time
+
+for _ in range(900):
+    if "child" not in globals() or child.poll() is not None:
+        break
+    time.sleep(0.1)
+"""
 
 FORKS = """
 import os, time
@@ -201,6 +212,24 @@ def test_a_process_that_grows_later_blames_the_cell_that_started_it(graded: dict
     assert row["points"]["ucb1"] == UCB1
 
 
+def test_a_process_started_just_before_the_next_cell_is_blamed_on_its_own_cell() -> None:
+    """Start times are clock ticks (10 ms): a cell that starts a process and ends at once put it on the next
+    cell's first tick, which then got the blame (one run in a few of the test above, quiet or loaded)."""
+    from mctslab.course.grader.run import _Watch
+    from mctslab.course.grader.usage import culprit
+
+    watch = _Watch(object(), LIMITS)  # no kernel: only the cells' start ticks are read
+    blamed = []
+    for _ in range(5):
+        watch.cell_started(0)
+        child = subprocess.Popen(["sleep", "1"])  # the cell's last act
+        watch.cell_started(1)  # the next cell starts at once
+        blamed.append(culprit("processes", [child.pid], watch.cells[-2:], 1))
+        child.kill()
+        child.wait()
+    assert blamed == [0] * 5, blamed
+
+
 def test_the_submissions_and_the_grades_are_not_readable_from_the_sandbox(graded: dict) -> None:
     if LEVEL != "bwrap":
         pytest.skip("bubblewrap is not available here: the grader says it protects no file at this level")
@@ -279,6 +308,33 @@ def test_grades_in_the_checkout_are_hidden_but_the_package_is_shown(tmp_path: Pa
     done = subprocess.run([*prefix, sys.executable, "-c", script], capture_output=True, text=True, env=env, check=False)
     # Hidden, hidden, the package shown; and no capability (as root it could unmount what hides them).
     assert done.stdout.split() == ["False", "False", "True", "0000000000000000"], done.stderr
+
+
+def test_the_kernels_read_mctslab_bytecode_from_the_cache_rather_than_compile_it(tmp_path: Path) -> None:
+    """Where this Python keeps bytecode in a cache folder (``./run`` sets ``PYTHONPYCACHEPREFIX``), a kernel's
+    environment names it, and inside the sandbox the bytecode of mctslab is there to read (else every kernel
+    compiled the package from source at its start: about 0.3 s of CPU time each)."""
+    if not sys.pycache_prefix:
+        pytest.skip("this Python keeps its bytecode beside the sources (no PYTHONPYCACHEPREFIX): nothing to pass on")
+    import importlib.util
+
+    import mctslab.course.exercises as exercises
+
+    if not Path(importlib.util.cache_from_source(exercises.__file__)).exists():
+        pytest.skip("no bytecode in the cache folder to read (written with PYTHONDONTWRITEBYTECODE set?)")
+    work = tmp_path / "work"
+    work.mkdir()
+    box = sandbox_module.Sandbox(work, LEVEL, "t")
+    prefix = sandbox_module._bwrap_prefix(work, (), 1 << 20) if LEVEL == "bwrap" else []
+    script = (
+        "import importlib.util, os, sys, mctslab.course.exercises as e\n"
+        "print(sys.pycache_prefix is not None, os.path.exists(importlib.util.cache_from_source(e.__file__)))\n"
+    )
+    done = subprocess.run(
+        [*prefix, sys.executable, "-c", script], capture_output=True, text=True, env=box.env(), check=False
+    )
+    assert done.stdout.split() == ["True", "True"], done.stderr
+    assert box.env()["PYTHONDONTWRITEBYTECODE"] == "1"  # read, never written, from inside the sandbox
 
 
 def test_a_cgroup_where_one_can_be_made_caps_memory_and_forks_hard() -> None:

@@ -23,7 +23,7 @@ import nbformat
 import pytest
 from conftest import shared_site
 
-from mctslab.course import editions, site_assets
+from mctslab.course import editions, site_assets, site_live
 from mctslab.course.site import CHECK_TAG, build_site
 
 NOTEBOOKS = sorted(editions.NOTEBOOKS.glob("*.ipynb"))
@@ -198,6 +198,8 @@ def test_with_cdn_the_pages_load_the_scripts_from_public_cdns_and_nothing_is_cop
     for key, url in site_assets.CDN_URLS.items():
         # the widgets' renderer only where a notebook was saved with widget state (none in the course)
         assert (url in page) == (key != "widget_renderer_url"), key
+    # The live explorer's Pyodide and graphviz from the CDN too; the Python it runs is the site's own.
+    assert all(url in page for url in site_live.CDN.values()) and (report.out / site_live.BUNDLE).is_file()
 
 
 def test_a_missing_npm_is_one_line_saying_what_to_do(tmp_path, monkeypatch):

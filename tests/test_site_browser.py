@@ -10,7 +10,10 @@ text, a picture, a board; never a broken widget), and 01's formulas are typeset 
 reader of a Jupyter Book expects works: a phrase found in one chapter lists that chapter and its
 link opens it; the contents stand beside the page at 1280 px, their links jump to their headings,
 and they close above the page at 375 px; the dark mode darkens text and code but not pictures; a
-copy button puts its cell's source on the clipboard.
+copy button puts its cell's source on the clipboard. On the same page loads, 06's explorer and 07's
+board run live (Pyodide, :mod:`mctslab.course.site_live`): the slider changes the tree's SVG, a click
+on a node re-centres it, a whole game of tic-tac-toe is clicked to its result, UCT answers a move of
+Connect Four.
 Screenshots go to ``test-artifacts/site/``: look at them.
 
 Needs Debian's ``chromium`` and the ``playwright`` package (``./run test`` installs both when it
@@ -111,6 +114,107 @@ def test_index_lists_every_chapter_and_loads_offline(browser, site):
     _finish(browser, page, weight, failed, "index.html")
 
 
+# -- 06's explorer and 07's board, live in the page (mctslab.course.site_live) ---------------------
+LIVE_BYTES = 20_000_000
+"""What a page may load once its live widget runs (Pyodide's 13 MB, graphviz's 1.2 MB, mctslab's zip): once."""
+LIVE_MS = 180_000
+"""How long Pyodide may take to start (about 5 s on this machine with the suite beside it; the rest is margin)."""
+
+
+def _start_live(page, kind: str):
+    """Click the page's live ``kind`` widget's button and wait for it: the widget, and the ms it took to be ready."""
+    root = page.locator(f'[data-mctslab="{kind}"]')
+    root.scroll_into_view_if_needed()
+    root.locator(".mctslab-live-start").click()
+    page.wait_for_function("(r) => r.dataset.ready || r.dataset.failed", arg=root.element_handle(), timeout=LIVE_MS)
+    assert root.get_attribute("data-failed") is None, root.locator(".mctslab-live-message").inner_text()
+    return root, int(root.get_attribute("data-ready"))
+
+
+def _fail_to_start(page, failed: list[str], kind: str) -> None:
+    """With Pyodide's script missing, the widget says in one line what failed (then a new click can start it)."""
+    root = page.locator(f'[data-mctslab="{kind}"]')
+    page.route("**/pyodide.mjs", lambda route: route.fulfill(status=404, body="missing"))
+    root.locator(".mctslab-live-start").click()
+    page.wait_for_function("(r) => r.dataset.failed", arg=root.element_handle())
+    message = root.locator(".mctslab-live-message").inner_text()
+    page.unroute("**/pyodide.mjs")
+    failed[:] = [f for f in failed if "pyodide.mjs" not in f]  # the request made to fail
+    assert message.startswith("The live widget could not start: ") and "pyodide.mjs" in message, message
+    assert "\n" not in message.strip(), f"more than one line: {message!r}"
+    assert root.locator(".mctslab-live-start").is_enabled()
+    print(f"{kind}, Pyodide missing: {message}")
+
+
+def _live_weight(page, name: str) -> None:
+    weight = _weight(page)
+    print(f"{name}: {weight:,} bytes with its live widget running")
+    assert weight <= LIVE_BYTES, f"{name} loads {weight:,} bytes with its live widget (at most {LIVE_BYTES:,})"
+
+
+def _live_explorer(page, failed: list[str]) -> None:
+    """A failure said in one line; then the slider grows the tree (the SVG changes), a click re-centres, a phase."""
+    _fail_to_start(page, failed, "explorer")
+    root, ready = _start_live(page, "explorer")
+    summary = root.locator(".mctslab-live-summary")
+    svg = root.locator(".mctslab-live-tree svg")
+    assert summary.inner_text().startswith("iteration 30 (the tree after it)"), summary.inner_text()
+    assert root.locator("[data-act=c]").input_value() == "1.41"  # sqrt(2), as the notebook's explorer
+    before = svg.inner_html()
+    root.locator("input[type=range]").fill("400")  # the slider moved: the tree after 400 iterations
+    page.wait_for_function("(s) => s.textContent.startsWith('iteration 400 ')", arg=summary.element_handle())
+    assert svg.inner_html() != before and "400 visits" in svg.inner_html()
+    node = root.locator("g.node.mctslab-clickable").first  # a child of the root: the drawing re-centres on it
+    node.click()
+    page.wait_for_function("(s) => s.textContent.includes(' > ')", arg=summary.element_handle())
+    root.locator("[data-act=forward]").click()  # the next iteration's first phase
+    phase = "(s) => s.textContent.startsWith('iteration 401 (phase 1, selection)')"
+    page.wait_for_function(phase, arg=summary.element_handle())
+    assert svg.count() == 1
+    _shot(page, "live_explorer.png")
+    print(f"06: live explorer ready {ready} ms after the click; then: {summary.inner_text()}")
+    _live_weight(page, "06 (live explorer)")
+
+
+def _play(page, root, cell) -> str:
+    """Click ``cell`` and wait for UCT's answer; return the status line."""
+    shown = root.get_attribute("data-shown")  # how many times the board was drawn: once more after the answer
+    cell.click()
+    page.wait_for_function("([r, n]) => r.dataset.shown !== n", arg=[root.element_handle(), shown], timeout=60_000)
+    return root.locator('[data-mctslab="status"]').inner_text()
+
+
+def _live_board(page, failed: list[str]) -> None:
+    """A whole game of tic-tac-toe clicked to its end (the result in the status line), a Connect Four move answered."""
+    root, ready = _start_live(page, "board")
+    assert root.locator("button[data-move]").count() == 9
+    assert root.locator('[data-mctslab="status"]').inner_text().startswith("you (X) to move")
+    line = ""
+    for _ in range(5):  # X moves at most five times: each time in the first free cell
+        line = _play(page, root, root.locator("button[data-move]:not([disabled])").first)
+        if "won" in line or "draw" in line:
+            break
+    assert re.search(r"\b(won|draw)\b", line), f"after five moves the game is not over: {line}"
+    assert 5 <= root.locator("button.mctslab-stone").count() <= 9
+    if "won" in line:
+        assert root.locator("button.mctslab-win").count() >= 3, "the winning line is not shown"
+    _shot(page, "live_board_tictactoe.png")
+    print(f"07: live board ready {ready} ms after the click; tic-tac-toe: {line}")
+    root.locator("[data-act=game]").select_option("connect4")  # a new game of Connect Four at once
+    page.wait_for_function("() => document.querySelectorAll('[data-mctslab=board] button[data-move]').length === 42")
+    line = _play(page, root, root.locator('button[data-move][data-row="5"][data-col="3"]'))
+    assert line.startswith("you (X) to move"), line
+    assert root.locator("button.mctslab-stone").count() == 2, "UCT did not answer the first move"
+    assert root.locator("button.mctslab-last").count() == 1
+    _shot(page, "live_board_connect4.png")
+    print(f"07: Connect Four, after the first move: {line}")
+    _live_weight(page, "07 (live board)")
+
+
+LIVE = {"06_tree_explorer": _live_explorer, "07_play_against_the_ai": _live_board}
+"""The pages whose widget also runs live, and what is done with it."""
+
+
 # What each widget saved of itself (the course's notebooks keep no widget state: mctslab.viz.stored):
 # a picture of the tree explorer, a picture of the board, a line of text for the bandit playground.
 SAVED_PICTURES = {
@@ -121,7 +225,7 @@ SAVED_PICTURES = {
 
 
 @pytest.mark.parametrize("name", WIDGET_PAGES)
-def test_saved_widgets_show_their_pictures_with_the_network_cut_off(browser, site, name):
+def test_saved_widgets_show_their_pictures_and_06_and_07_run_live_with_the_network_cut_off(browser, site, name):
     page, weight, failed = _open(browser, f"{site}/{name}.html")
     picture = page.locator(SAVED_PICTURES[name]).first
     picture.wait_for()
@@ -138,6 +242,8 @@ def test_saved_widgets_show_their_pictures_with_the_network_cut_off(browser, sit
         page.locator(".MathJax_CHTML").nth(3).scroll_into_view_if_needed()
         _shot(page, f"{name}_math.png")
     print(f"{name}: {weight:,} bytes, saved picture {box['width']:.0f} px wide (page {width:.0f} px)")
+    if name in LIVE:  # on the same page (Pyodide costs seconds of CPU to start: one page load per widget)
+        LIVE[name](page, failed)
     _finish(browser, page, weight, failed, name)
 
 

@@ -2,9 +2,9 @@
 
 Every notebook becomes one page, from its stored outputs (nothing is executed), with
 nbconvert's ``HTMLExporter`` (lab template): its pictures, formulas and what each widget
-saved of itself (06's tree explorer and 07's play board a picture, 01's playground a line of
-text: the course's notebooks are saved without widget state, :mod:`mctslab.viz.stored`) show
-as they do in JupyterLab. An index page lists the chapters in course order, one line each, with a link to
+saved of itself (06's tree explorer a line of text, 07's play board a board, 01's playground a
+line of text: the course's notebooks are saved without widget state, :mod:`mctslab.viz.stored`)
+show as they do in JupyterLab. An index page lists the chapters in course order, one line each, with a link to
 download each notebook and to open it in Colab or Binder; every page has the same header and
 footer (previous, index, next). Every page also has what a reader of a Jupyter Book or d2l site
 expects (:mod:`mctslab.course.site_reader`): a search box over all chapters (its index built here,
@@ -17,8 +17,12 @@ a copy button on each code cell, and (given ``issues``) a link to report a probl
 * The **instructor** site shows each reference solution collapsed in a ``<details>`` element
   (nbconvert ignores ``source_hidden``), and each check cell's code likewise.
 
-The site needs no network at view time: require.js, MathJax and the widgets' renderer (used by
-a notebook saved with widget state) are
+On the pages of 06 and 07 the tree explorer and the play board are also **live**
+(:mod:`mctslab.course.site_live`): a button loads Pyodide and graphviz's WebAssembly build, and the
+page runs mctslab's own code, packed from the package into ``OUT/live/mctslab-live.zip``.
+
+The site needs no network at view time: require.js, MathJax, the widgets' renderer (used by
+a notebook saved with widget state), Pyodide and graphviz are
 copied into ``OUT/assets/`` (:mod:`mctslab.course.site_assets`, fetched once with ``npm pack``
 and checked by hash). With ``cdn=True`` the pages load them from public CDNs instead.
 
@@ -39,7 +43,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import editions, site_assets, site_reader
+from . import editions, site_assets, site_live, site_reader
 from .notebook_files import write_atomic
 
 __all__ = [
@@ -474,7 +478,7 @@ def build_site(
     exporter = _exporter(urls, edition)
     names = {path.name for path in files}
     reader_css = site_reader.dark_theme(tuple(exporter.template_paths)) + site_reader.CSS
-    searched = []
+    searched, live = [], False
     for index, (path, book) in enumerate(zip(files, books, strict=True)):
         write_atomic(downloads / path.name, nbformat.writes(book).encode())  # whole or not at all
         book.metadata["title"] = course[index].title
@@ -489,9 +493,17 @@ def build_site(
         }
         page, _ = exporter.from_notebook_node(book, resources=resources)
         page = _local_links(page, names)
+        if course[index].page in site_live.PAGES:  # 06's explorer and 07's board, live in the page
+            plain = page
+            page = site_live.add_live(
+                page, site_live.PAGES[course[index].page], site_live.CDN if cdn else site_live.LOCAL
+            )
+            live = live or page != plain
         searched.append((course[index].page, course[index].title, site_reader.search_sections(page)))
         write_atomic(out / course[index].page, site_reader.decorate(page).encode())
     write_atomic(out / site_reader.SEARCH_INDEX, site_reader.search_index(searched).encode())
+    if live:
+        site_live.pack(out)  # the Python the live widgets run: mctslab's own source
     hosted = None
     if wheel_file is not None:
         (out / WHEELS).mkdir(exist_ok=True)

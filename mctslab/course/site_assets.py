@@ -1,7 +1,9 @@
-"""The three JavaScript assets the course's website needs at view time, fetched once and checked.
+"""The JavaScript assets the course's website needs at view time, fetched once and checked.
 
 A page of the site typesets formulas (MathJax 2.7) and renders the saved state of its widgets
-(``@jupyter-widgets/html-manager`` 1.0's ``embed-amd.js``, loaded by ``require.js``). So that the
+(``@jupyter-widgets/html-manager`` 1.0's ``embed-amd.js``, loaded by ``require.js``), and the live
+explorer and board of 06 and 07 run mctslab in the page (Pyodide 314.0.7 and graphviz's WebAssembly
+build, ``@viz-js/viz`` 3.31.0: :mod:`mctslab.course.site_live`). So that the
 site works with no network at view time, :func:`install` copies them into the site's
 ``assets/`` folder. They come from npm, with its ordinary client (``npm pack NAME@VERSION``
 downloads one package's tarball, nothing else), into a cache folder
@@ -79,6 +81,21 @@ ASSETS = (
             "fonts/HTML-CSS/TeX/woff/",
             "localization/en/",
         ),
+    ),
+    # The live widgets of 06 and 07 (mctslab.course.site_live): CPython in WebAssembly, and graphviz's.
+    Asset(
+        "pyodide",
+        "314.0.7",
+        "66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0",
+        "pyodide",
+        ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "README.md"),
+    ),
+    Asset(
+        "@viz-js/viz",
+        "3.31.0",
+        "7dc0189874849cca2fed7cbe88bf334cd0e6e012db16657794a812ad6f2b8c70",
+        "viz",
+        ("dist/viz.js", "README.md"),
     ),
 )
 """The packages, pinned by version and tarball hash, and the files the site needs from each."""

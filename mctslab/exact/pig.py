@@ -102,7 +102,32 @@ def _hold_index(target: int) -> tuple[np.ndarray, np.ndarray]:
     return j * target + np.minimum(i + k, target - 1), valid
 
 
-def _iterate(target: int, die: int, choose: Callable, tol: float) -> tuple[np.ndarray, np.ndarray, int, float]:
+@lru_cache(maxsize=4)
+def _plan(target: int, die: int) -> tuple[np.ndarray, ...]:
+    """Flat indices into the values array (shape ``(target, target, target + die)``) for every position
+    ``(i, j, k)`` with ``i + k < target``, in C order: the position itself, where holding leads
+    (``(j, i + k, 0)``), where a pig-out leads (``(j, i, 0)``), and each face's ``(i, j, k + r)``, r = 2..die.
+    """
+    shape = (target, target, target + die)
+    i, j, k = np.nonzero(_hold_index(target)[1])
+    here = np.ravel_multi_index((i, j, k), shape)
+    held = np.ravel_multi_index((j, i + k, np.zeros_like(k)), shape)
+    pigged = np.ravel_multi_index((j, i, np.zeros_like(k)), shape)
+    faces = tuple(here + r for r in range(2, die + 1))  # (i, j, k + r): r further along the last axis
+    return (here, held, pigged, *faces)
+
+
+def _iterate(
+    target: int, die: int, tol: float, fixed: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, int, float]:
+    """Value iteration over the positions with ``i + k < target`` (the others are won: 1).
+
+    Each sweep computes, for every such position, exactly what :func:`_sides` computes there
+    (the same operations in the same order, so the same floating-point values), on those
+    positions only: optimal play (roll where rolling is strictly better) or, with ``fixed``
+    (where the policy rolls, over those positions in C order), that policy, for which only
+    the side it takes is computed.
+    """
     if not (isinstance(target, int) and 1 <= target <= 1000 and isinstance(die, int) and 2 <= die <= 20):
         raise ValueError(f"solve Pig with a target from 1 to 1000 and a die of 2 to 20 faces, got {target=}, {die=}")
     if not 0 < tol < 1:
@@ -111,15 +136,42 @@ def _iterate(target: int, die: int, choose: Callable, tol: float) -> tuple[np.nd
     i, k = np.ogrid[:target, : target + die]
     won = np.broadcast_to((i + k >= target)[:, None, :], values.shape)
     values[won] = 1.0
+    flat = values.reshape(-1)  # a view: writing to it writes the values
+    plan = _plan(target, die)
+    if fixed is not None:  # each side on its own positions only
+        rolling, holding = fixed, ~fixed
+        plan_roll = tuple(index[rolling] for index in plan)
+        plan_hold = tuple(index[holding] for index in plan)
     for sweep in range(1, MAX_SWEEPS + 1):
-        hold, roll, valid = _sides(values, target, die)
-        rolls = choose(hold, roll) & valid
-        new = np.where(rolls, roll, hold)
-        change = float(np.abs(new - values[:, :, :target]).max())
-        values[:, :, :target] = new
+        if fixed is None:
+            hold, roll = _hold(flat, plan), _roll(flat, plan, die)
+            rolls = roll > hold  # ties go to holding
+            new = np.where(rolls, roll, hold)
+        else:
+            rolls = fixed
+            new = np.empty(len(plan[0]))
+            new[rolling] = _roll(flat, plan_roll, die)
+            new[holding] = _hold(flat, plan_hold)
+        change = float(np.abs(new - flat.take(plan[0])).max()) if new.size else 0.0
+        flat[plan[0]] = new
         if change < tol:
-            return values, rolls, sweep, change
+            full = np.zeros((target, target, target), dtype=bool)
+            full[_hold_index(target)[1]] = rolls
+            return values, full, sweep, change
     raise RuntimeError(f"value iteration did not reach the tolerance {tol} in {MAX_SWEEPS} sweeps")
+
+
+def _hold(flat: np.ndarray, plan: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Holding's value at the positions of ``plan`` (:func:`_plan`), as :func:`_sides` computes it."""
+    return 1.0 - flat.take(plan[1])
+
+
+def _roll(flat: np.ndarray, plan: tuple[np.ndarray, ...], die: int) -> np.ndarray:
+    """Rolling's value at the positions of ``plan`` (:func:`_plan`), as :func:`_sides` computes it."""
+    rolled = flat.take(plan[3])
+    for face in plan[4:]:
+        rolled += flat.take(face)
+    return ((1.0 - flat.take(plan[2])) + rolled) / die
 
 
 @lru_cache(maxsize=16)
@@ -132,7 +184,7 @@ def solve(target: int = 100, die: int = 6, tol: float = TOLERANCE) -> PigSolutio
     Raises:
         ValueError: for a target outside 1-1000, a die outside 2-20 faces, or a tolerance outside (0, 1).
     """
-    values, rolls, sweeps, change = _iterate(target, die, lambda hold, roll: roll > hold, tol)
+    values, rolls, sweeps, change = _iterate(target, die, tol)
     return PigSolution(target, die, values, rolls, sweeps, change)
 
 
@@ -156,8 +208,8 @@ def policy_values(
     ``values[0, 0, 0]`` is the first player's winning probability.
     """
     i, j, k = np.ogrid[:target, :target, :target]
-    rolls = np.broadcast_to(policy(i, j, k), (target, target, target))
-    values, rolls, sweeps, change = _iterate(target, die, lambda hold, roll: rolls, tol)
+    rolls = np.broadcast_to(policy(i, j, k), (target, target, target))[_hold_index(target)[1]]
+    values, rolls, sweeps, change = _iterate(target, die, tol, np.array(rolls, dtype=bool))
     return PigSolution(target, die, values, rolls, sweeps, change)
 
 

@@ -105,6 +105,8 @@ class ConnectFour(StoneGame):
         self.top = tuple(1 << (c * height + rows - 1) for c in range(cols))
         self.full = sum(self.column)
         self._bottoms = sum(self.bottom)
+        self._tops = sum(self.top)
+        self._legal: dict[int, tuple[int, ...]] = {}  # the legal moves, by which top cells are taken
         shifts = run_shifts(k)
         # One shift plan per direction, in bits: vertical, horizontal, the two diagonals.
         self._shift_plans = tuple(tuple(s * d for s in shifts) for d in (1, height, height + 1, height - 1))
@@ -210,8 +212,11 @@ class ConnectFour(StoneGame):
         x, o, result = state
         if result != ONGOING:
             return ()
-        occupied = x | o
-        return tuple(c for c, top in enumerate(self.top) if not occupied & top)
+        taken = (x | o) & self._tops
+        legal = self._legal.get(taken)
+        if legal is None:  # at most 2 ** cols sets of full columns, each worked out once
+            legal = self._legal[taken] = tuple(c for c, top in enumerate(self.top) if not taken & top)
+        return legal
 
     def apply(self, state: ConnectFourState, move: int) -> ConnectFourState:
         """Drop the mover's stone into column ``move`` (unchecked; see :meth:`Game.play`)."""

@@ -95,17 +95,16 @@ class Recorder:
         self.applied.append((state, move, after))
         return after
 
-    def line(self, start: State) -> list[tuple[int, int]]:
+    def line(self, start: State, plies: int = 100) -> list[tuple[int, int]]:
         """``(legal moves, index of the move played)`` along the line played from ``start``, then forgets it.
 
-        When several moves were applied to one position (a look-ahead), the last one is the one played.
+        At most ``plies`` moves are read. When several moves were applied to one position (a
+        look-ahead), the last one is the one played.
         """
-        after_of = {}
-        for state, move, after in self.applied:
-            after_of[state] = (move, after)
+        after_of = {state: (move, after) for state, move, after in self.applied}
         self.applied.clear()
         out, state = [], start
-        while state in after_of and len(out) < 100:
+        while state in after_of and len(out) < plies:
             move, after = after_of.pop(state)
             legal = list(self.game.legal_moves(state))
             out.append((len(legal), legal.index(move) if move in legal else -1))
@@ -113,7 +112,9 @@ class Recorder:
         return out
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.game, name)
+        value = getattr(self.game, name)
+        self.__dict__[name] = value  # looked up once: later reads find it without a call
+        return value
 
 
 def uniformity(
@@ -184,11 +185,11 @@ def _playouts(simulate: Any, recorder: Recorder, node: Any, rng: Any, start: Sta
     """
     many = getattr(getattr(simulate, "function", None), "playouts", None)
     if many is not None:
-        yield from many(PLAYOUTS, recorder, node, rng, start)
+        yield from many(PLAYOUTS, recorder, node, rng, start, PLIES)
         return
     for _ in range(PLAYOUTS):
         got = simulate(recorder, node, rng)
-        yield got, recorder.line(start)
+        yield got, recorder.line(start, PLIES)
 
 
 def _nth(i: int) -> str:

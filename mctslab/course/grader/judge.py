@@ -312,16 +312,19 @@ class Remote:
             self.channel.memo[key] = reply["result"]
         return reply["result"]
 
-    def playouts(self, count: int, recorder: Any, node: Any, rng: Any, start: Any) -> Iterator[tuple[Any, Any]]:
-        """``simulate(recorder, node, rng)`` played ``count`` times in one call: (its result, ``recorder.line(start)``)
-        of each (:func:`~mctslab.course.exercises.uniformity.uniformity`), then what stopped them, if anything.
+    def playouts(
+        self, count: int, recorder: Any, node: Any, rng: Any, start: Any, plies: int
+    ) -> Iterator[tuple[Any, Any]]:
+        """``simulate(recorder, node, rng)`` played ``count`` times in one call: (its result,
+        ``recorder.line(start, plies)``) of each (:func:`~mctslab.course.exercises.uniformity.uniformity`),
+        then what stopped them, if anything.
 
         Each playout has the limit per call of :data:`~mctslab.course.exercises.runner.CALL_SECONDS` in the
         kernel; the grader's own limit holds for all of them together (what is left of the check's).
         """
         from ..exercises.runner import CALL_SECONDS
 
-        request = {"kind": "playouts", "count": int(count), "start": start}
+        request = {"kind": "playouts", "count": int(count), "start": start, "plies": int(plies)}
         reply, failure = self._send(request, (recorder, node, rng), CALL_SECONDS, self.part, batch=True)
         done = reply.get("result") if failure is None or "result" in reply else []
         if not isinstance(done, list) or len(done) > count:

@@ -140,8 +140,11 @@ class _Watch:
 
     :meth:`run` polls it every :data:`POLL` seconds: a cell that has used ``limits.cell``
     CPU seconds is interrupted (``km.interrupt_kernel()``, as nbclient does on its own
-    timeout: the cell ends with ``KeyboardInterrupt``), again after each further
-    ``limits.cell``; :meth:`run` returns when the whole run has used ``limits.notebook``.
+    timeout: the cell ends with ``KeyboardInterrupt``). A cell still computing after a further
+    ``limits.cell`` went on through the interrupt (a long call in C, which Python interrupts
+    only when it returns, or an ``except`` that catches ``KeyboardInterrupt``): :meth:`run`
+    then returns, which ends the run at once (the cell is left out of the rerun), rather than
+    when the whole run has used ``limits.notebook``, which it returns at in any case.
 
     It also reads what the whole tree uses (:mod:`.usage`), at each poll and as each cell
     starts: past the submission's memory, disk or process limit, the whole tree is killed at
@@ -210,7 +213,12 @@ class _Watch:
         processes = read_processes()
         used = self.read(processes) or 0.0
         self.check(self.index, processes)
-        self.index, self.start, self.next = index, used, self.cell_limits.get(index, self.limits.cell)
+        self.index, self.start, self.next = index, used, self.limits.cell
+        # Wait for the next clock tick (at most 10 ms): a process the cells before started has started by the tick
+        # read here, one this cell starts after the tick recorded, so no process falls on a cell's first tick.
+        tick = now()
+        while now() == tick:
+            time.sleep(0.001)
         self.cells.append((index, now()))
         if self.base is None:
             self.check(index, processes)
@@ -247,7 +255,13 @@ class _Watch:
             if self.check(self.index, processes):
                 continue  # the kernel is dead: nbclient ends the run
             if self.index is not None and used - self.start >= self.next:
-                limit = self.cell_limits.get(self.index, self.limits.cell)
+                limit = self.cell_limits.get(self.index, self.limits.cell)  # a cell's, or a judge's call's
+                if self.next > limit:  # interrupted a whole limit ago, and still computing
+                    return (
+                        f"stopped after {limit:g} s of CPU time, then ended with the run after "
+                        f"{self.next:g} s: it went on through the interrupt (a long call in C, or an `except` "
+                        "that catches KeyboardInterrupt)"
+                    )
                 self.stopped[self.index] = f"stopped after {limit:g} s of CPU time"
                 self.next += limit
                 try:

@@ -276,9 +276,16 @@ class Sandbox:
         return self.specs
 
     def env(self) -> dict[str, str]:
-        """A scrubbed environment: PATH, a temporary HOME, where mctslab lives, no display, no proxies."""
+        """A scrubbed environment: PATH, a temporary HOME, where mctslab lives, no display, no proxies.
+
+        Where this Python keeps its bytecode in a cache folder of its own (``PYTHONPYCACHEPREFIX``,
+        as ``./run`` sets it), the kernels read it there too (read-only in the sandbox; they never
+        write bytecode) rather than compile mctslab from source at every start.
+        """
         package_root = str(Path(__file__).resolve().parents[3])
+        cache = {"PYTHONPYCACHEPREFIX": sys.pycache_prefix} if sys.pycache_prefix else {}
         return {
+            **cache,
             "PATH": os.pathsep.join(p for p in (str(Path(sys.executable).parent), "/usr/bin", "/bin")),
             "HOME": str(self.home),
             "TMPDIR": str(self.home),

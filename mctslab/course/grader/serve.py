@@ -128,7 +128,7 @@ def server(namespace: dict) -> Callable[[str], str]:
                         student = Student(function, call["part"], call["seconds"])
                         for _ in range(call["count"]):
                             got = student(*args)
-                            done.append((got, args[0].line(call["start"])))
+                            done.append((got, args[0].line(call["start"], call["plies"])))
                     elif call["seconds"] is not None:
                         reply["result"] = Student(function, call["part"], call["seconds"])(*args)
                     else:

@@ -25,6 +25,7 @@ import io
 import pickle
 import random
 from collections import deque
+from types import BuiltinMethodType, MethodType
 from typing import Any
 
 __all__ = ["Opaque", "Restricted", "Unreadable", "allowed", "decode_reply", "handles", "restore"]
@@ -132,9 +133,14 @@ def _set_fields(obj: Any, fields: Any) -> None:
     vars(obj).update(fields)
 
 
+def _fields(obj: Any) -> dict:
+    """A node's fields, but the bound methods a wrapped game caches among them (``Recorder.__getattr__``)."""
+    return {k: v for k, v in vars(obj).items() if not isinstance(v, MethodType | BuiltinMethodType)}
+
+
 def _node_reduce(obj: Any) -> tuple:
     kind = type(obj)
-    return _new, (kind.__module__, kind.__qualname__), dict(vars(obj)), None, None, _set_fields
+    return _new, (kind.__module__, kind.__qualname__), _fields(obj), None, None, _set_fields
 
 
 class _Caller(pickle.Pickler):
@@ -239,7 +245,7 @@ def state_of(obj: Any) -> Any:
         return set(obj)
     if isinstance(obj, list | deque):
         return list(obj)
-    return dict(vars(obj))
+    return _fields(obj)
 
 
 def restore(objects: list[Any], states: Any) -> None:
