@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 import sys
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 
@@ -125,29 +126,30 @@ Z_LIMIT = 4.0
 
 # -- the rules, move by move ---------------------------------------------------------
 RULE_GAMES = ["tictactoe", "tictactoe:n=4,k=3", "tictactoe:n=7,k=5", "connect4", "connect4:rows=4,cols=5,k=3"]
-RULE_GAMES += ["connect4:rows=8,cols=7,k=5", "uttt", "fractio"]
+RULE_GAMES += ["connect4:rows=8,cols=7,k=5", "uttt", "fractio", "hex:size=3", "hex:size=7"]
 
 
 @needs_numba
 @pytest.mark.parametrize("spec", RULE_GAMES)
 def test_compiled_rules_equal_the_python_rules(spec):
-    from mctslab.engine import kernels, tables
+    from mctslab.engine import kernels
 
     game = make_game(spec)
-    kind, prm, tab = tables(*game.compiled_encoding())
+    rules = game.compiled()
+    prm, tab = rules.prm, rules.tab
     rng = random.Random(0)
     buf = np.empty(128, dtype=np.int64)
     for _ in range(30):
         state = game.initial_state()
         while True:
             st = np.array(game.compiled_state(state), dtype=np.int64)
-            n = kernels.legal_moves(kind, prm, st, buf)
+            n = kernels.legal_moves(rules, prm, tab, st, buf)
             assert tuple(buf[:n]) == game.legal_moves(state)
             if game.is_terminal(state):
                 assert st[0] == state.result
                 break
             move = rng.choice(game.legal_moves(state))
-            kernels.apply_move(kind, prm, tab, st, move)
+            kernels.apply_move(rules, prm, tab, st, move)
             state = game.apply(state, move)
             assert tuple(st) == game.compiled_state(state), (spec, move)
 
@@ -344,15 +346,15 @@ def test_games_without_a_kernel_are_refused_before_anything_is_compiled(monkeypa
     game = make_game(game_spec)
     agent = make_agent(f"{spec},engine=compiled", seed=0)  # accepted: the game is not known yet
     with pytest.raises(
-        ValueError, match=r"no kernel for .*; games with one: connect4, fractio, tictactoe, uttt"
+        ValueError, match=r"no kernel for .*; games with one: connect4, fractio, hex, tictactoe, uttt"
     ) as err:
         agent.select_move(game, game.initial_state())
     assert "\n" not in str(err.value) and "engine=python" in str(err.value)
 
 
 def test_the_games_with_a_kernel_are_those_that_declare_one():
-    assert games_with_kernels() == ("connect4", "fractio", "tictactoe", "uttt")
-    assert make_game("nim").compiled_encoding() is None
+    assert games_with_kernels() == ("connect4", "fractio", "hex", "tictactoe", "uttt")
+    assert make_game("nim").compiled() is None
 
 
 @needs_numba
@@ -544,16 +546,19 @@ def test_the_kernels_capacity_is_checked_with_a_clear_error():
     assert kernels().SCRATCH == MAX_FIELDS + MAX_MOVES + MAX_PATH
 
     class Wide(TicTacToe):
+        def compiled(self):
+            return replace(super().compiled(), fields=MAX_FIELDS + 1)
+
         def compiled_state(self, state):
             return (0,) * (MAX_FIELDS + 1)
 
     class Deep(ConnectFour):
-        def compiled_encoding(self):
-            return ("connect4", (3, 100, 3))
+        def compiled(self):
+            return replace(super().compiled(), max_plies=300)
 
     class Many(TicTacToe):
-        def compiled_encoding(self):
-            return ("tictactoe", (12, 3))
+        def compiled(self):
+            return replace(super().compiled(), max_moves=144)
 
     agent = make_agent("uct:iterations=10,engine=compiled", seed=0)
     for game, what in ((Wide(), "32 fields"), (Deep(rows=4, cols=5, k=3), "255 plies"), (Many(), "128 legal moves")):

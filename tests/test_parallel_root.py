@@ -118,12 +118,13 @@ def test_numbas_generator_is_one_per_thread():
     """Seeding and drawing in another thread leaves this thread's stream where it was."""
     compiled = engine.backend.kernels()
     game = make_game("connect4")
-    kind, prm, tab = engine.tables(*game.compiled_encoding())
+    rules = game.compiled()
+    prm, tab = rules.prm, rules.tab
     st = np.array(game.compiled_state(game.initial_state()), dtype=np.int64)
     scratch = np.empty(compiled.SCRATCH, dtype=np.int64)
 
     def draw() -> list[int]:
-        return list(compiled.random_results(kind, prm, tab, st, 500, engine.NO_LIMIT, scratch.copy()))
+        return list(compiled.random_results(rules, prm, tab, st, 500, engine.NO_LIMIT, scratch.copy()))
 
     compiled.seed(5)
     draw()

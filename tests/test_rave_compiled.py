@@ -145,8 +145,8 @@ def test_each_iteration_updates_amaf_exactly_as_rave_backpropagate(game, moves, 
     from mctslab.engine.uct import _encode
 
     state = game.state_from_moves(moves)
-    kind, prm, tab, root_state = _encode(game, state)
-    tree = RaveTree(kind, prm, tab, root_state, capacity=RaveTree.slots_for(kind, prm, 300), k=50.0)
+    rules, root_state = _encode(game, state)
+    tree = RaveTree(rules, root_state, capacity=RaveTree.slots_for(rules, 300), k=50.0)
     kernels().seed(seed)
     seen = 0
     for _ in range(300):

@@ -86,7 +86,7 @@ class UCT(Agent):
         engine: ``"python"`` (this module) or ``"compiled"``: the same algorithm on
             :mod:`mctslab.engine` (Numba, ``pip install "mctslab[fast]"``), many times
             faster, on the games that declare a kernel
-            (:meth:`~mctslab.games.base.Game.compiled_encoding`); then :meth:`search`
+            (:meth:`~mctslab.games.base.Game.compiled`); then :meth:`search`
             returns a read-only view of the arrays that reads like :class:`Node`
             (:class:`~mctslab.agents.compiled.CompiledNode`).
         threads: search with K threads at once (default 1: one search, today's

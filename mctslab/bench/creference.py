@@ -128,6 +128,24 @@ def _ptr(a: np.ndarray, ctype: type) -> object:
     return a.ctypes.data_as(ctypes.POINTER(ctype))
 
 
+C_KINDS = {"mctslab.games.tictactoe": 0, "mctslab.games.connect4": 1, "mctslab.games.ultimate": 2}
+"""The games ``uct.c`` has rules for (its own ``kind`` numbers), by the module of the game's compiled rules: the C
+reference is a transcription of those three games' compiled rules, not a search open to any game as the engine is."""
+
+
+def c_rules(game: Game) -> tuple[int, np.ndarray, np.ndarray]:
+    """``uct.c``'s ``kind`` for ``game`` and the game's compiled tables ``prm`` and ``tab``.
+
+    Raises:
+        ValueError: (one line) for a game whose rules ``uct.c`` does not have.
+    """
+    compiled = game.compiled()
+    kind = C_KINDS.get(compiled.rules.__module__) if compiled is not None else None
+    if kind is None:
+        raise ValueError(f"the C reference has no rules for {game.spec}; it has {', '.join(sorted(C_KINDS))}")
+    return kind, compiled.prm, compiled.tab
+
+
 def c_search(
     game: Game,
     state: State,
@@ -149,16 +167,14 @@ def c_search(
         ValueError: for a game without a kernel, or iterations < 1.
         RuntimeError: when the library cannot be built, or the search runs out of memory.
     """
-    from ..engine import NO_LIMIT, check_supported, tables
+    from ..engine import NO_LIMIT, check_supported
 
     check_supported(game)
     if iterations < 1:
         raise ValueError(f"iterations must be >= 1, got {iterations}")
-    kind, prm, tab = tables(*game.compiled_encoding())
+    kind, prm, tab = c_rules(game)
     st = np.array(game.compiled_state(state), dtype=np.int64)
-    prm, tab = np.ascontiguousarray(prm), np.ascontiguousarray(tab)
-    block = 81 if kind == 2 else int(prm[2] if kind == 0 else prm[1])
-    size = 1 + iterations * block if arrays else 0
+    size = 1 + iterations * game.compiled().max_moves if arrays else 0
     out = {name: np.zeros(size, dtype=np.int32) for name in ("move", "first", "nlegal", "nexp", "visits", "wins2")}
     info = np.zeros(2, dtype=np.int64)
     p = [_ptr(out[name], ctypes.c_int32) if arrays else None for name in out]
@@ -194,14 +210,13 @@ def c_playouts(
         ValueError: for a game without a kernel, or playouts < 1.
         RuntimeError: when the library cannot be built.
     """
-    from ..engine import NO_LIMIT, check_supported, tables
+    from ..engine import NO_LIMIT, check_supported
 
     check_supported(game)
     if playouts < 1:
         raise ValueError(f"playouts must be >= 1, got {playouts}")
-    kind, prm, tab = tables(*game.compiled_encoding())
+    kind, prm, tab = c_rules(game)
     st = np.array(game.compiled_state(state), dtype=np.int64)
-    prm, tab = np.ascontiguousarray(prm), np.ascontiguousarray(tab)
     counts = np.zeros(3, dtype=np.int64)
     library(rng).mcts_playouts(
         kind, _ptr(prm, ctypes.c_int64), _ptr(tab, ctypes.c_int64), tab.shape[1], _ptr(st, ctypes.c_int64), st.size,

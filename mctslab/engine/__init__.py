@@ -21,10 +21,12 @@ The same player, not the same random numbers:
   ``tests/test_engine.py`` checks that the two engines choose moves with the same
   frequencies, within sampling error.
 
-Games: a game takes part through :meth:`~mctslab.games.base.Game.compiled_encoding`
-(its kind and integer parameters) and :meth:`~mctslab.games.base.Game.compiled_state`
-(a position as an int64 vector); tic-tac-toe (boards up to 7 x 7), Connect Four (up to
-63 bits of board) and Ultimate Tic-Tac-Toe with Fractio have them. The tree is a set of
+Games: a game takes part with its own compiled rules, :meth:`~mctslab.games.base.Game.compiled`
+(a :class:`~mctslab.games.compiled.CompiledGame`: Numba-compiled legal moves, move and random
+playout, their tables and sizes) and :meth:`~mctslab.games.base.Game.compiled_state` (a
+position as an int64 vector); the engine names no game (:mod:`mctslab.engine.game_rules`).
+Tic-tac-toe (boards up to 7 x 7), Connect Four (up to 63 bits of board), Ultimate
+Tic-Tac-Toe with Fractio and Hex have them. The tree is a set of
 parallel arrays (36 bytes per slot; see :mod:`mctslab.engine.kernels`), made as large as the
 budget can need (one block of slots per iteration) up to 2^20 slots, then doubled as the
 search needs; the system zeroes the pages as they are first touched, so slots never reached
@@ -47,6 +49,7 @@ run to run) and leaf parallelism (``parallel=leaf``: K playouts of each new leaf
 seeded-reproducible): :mod:`mctslab.engine.shared_tree`.
 """
 
+from . import check as _check  # noqa: F401 - registers the compiled part of check_game
 from .backend import (
     EXTRA_HINT,
     MAX_THREADS,
@@ -60,12 +63,11 @@ from .backend import (
     supports,
 )
 from .parallel import ParallelResult, search_root_parallel
-from .tree import KINDS, NO_LIMIT, SLOT_BYTES, CompiledTree
-from .uct import SearchResult, compile_seconds, random_results, search, tables
+from .tree import NO_LIMIT, SLOT_BYTES, CompiledTree
+from .uct import SearchResult, compile_seconds, random_results, search
 
 __all__ = [
     "EXTRA_HINT",
-    "KINDS",
     "MAX_THREADS",
     "NO_LIMIT",
     "ParallelResult",
@@ -84,5 +86,4 @@ __all__ = [
     "search",
     "search_root_parallel",
     "supports",
-    "tables",
 ]

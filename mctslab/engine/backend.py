@@ -1,7 +1,7 @@
 """Whether the compiled back end can run: Numba installed, and a kernel for the game.
 
-A game declares its kernel with :meth:`~mctslab.games.base.Game.compiled_encoding`
-(``None``: no kernel). :func:`check_supported` turns that declaration into one line of
+A game brings its compiled rules with :meth:`~mctslab.games.base.Game.compiled`
+(``None``: none; :mod:`mctslab.games.compiled`). :func:`check_supported` turns that declaration into one line of
 error, before anything is compiled, so ``engine=compiled`` on a game without a kernel
 fails at once and says which games have one.
 """
@@ -25,6 +25,7 @@ __all__ = [
     "check_threads",
     "check_virtual_loss",
     "games_with_kernels",
+    "kernel_games",
     "require",
     "supports",
 ]
@@ -115,16 +116,30 @@ def kernels() -> ModuleType:
 
 
 def supports(game: Game) -> bool:
-    """True when ``game`` declares a kernel (:meth:`~mctslab.games.base.Game.compiled_encoding` is not ``None``)."""
-    return game.compiled_encoding() is not None
+    """True when ``game`` brings compiled rules (:meth:`~mctslab.games.base.Game.compiled` is not ``None``)."""
+    return game.compiled() is not None
+
+
+def kernel_games() -> list[Game]:
+    """One game per registered game with compiled rules: its default form, or its form for the tests when only that
+    has them (Hex: 11 x 11 by default, compiled up to 7 x 7). What :mod:`mctslab.engine.warm` compiles for."""
+    from ..games import GAMES, make_game
+
+    found = []
+    for name in sorted(GAMES):
+        spec = GAMES[name].test_spec
+        for game in (make_game(name), *((make_game(spec),) if spec is not None else ())):
+            if supports(game):
+                found.append(game)
+                break
+    return found
 
 
 @lru_cache(maxsize=1)
 def games_with_kernels() -> tuple[str, ...]:
-    """The registered games whose default form declares a kernel (``("connect4", "fractio", ...)``)."""
-    from ..games import GAMES, make_game
-
-    return tuple(sorted(name for name in GAMES if supports(make_game(name))))
+    """The registered games with compiled rules, in their default form or their form for the tests (``("connect4",
+    "fractio", ...)``; see :func:`kernel_games`)."""
+    return tuple(game.spec.partition(":")[0] for game in kernel_games())
 
 
 def check_supported(game: Game) -> None:
@@ -136,6 +151,5 @@ def check_supported(game: Game) -> None:
     if not supports(game):
         raise ValueError(
             f"the compiled engine has no kernel for {game.spec}; games with one: "
-            f"{', '.join(games_with_kernels())} (tictactoe up to 7 x 7, connect4 up to 63 bits of board);"
-            " use engine=python"
+            f"{', '.join(games_with_kernels())} (some only up to a size); use engine=python"
         )

@@ -1,4 +1,4 @@
-"""The compiled parts of the engine: game rules on int64 vectors and the UCT loop (Numba).
+"""The compiled parts of the engine: the UCT loop on a game's compiled rules (Numba).
 
 Imported only when Numba is installed (see :mod:`mctslab.engine`). Every function is
 ``@njit(cache=CACHE)``: compiled on first use, then loaded from Numba's cache (``__pycache__``
@@ -12,9 +12,11 @@ A position is an int64 vector ``st`` (the game's :meth:`~mctslab.games.base.Game
 * ``st[1]``: the player to move;
 * ``st[2:]``: the game's own fields (see each game's ``compiled_state``).
 
-Games are told apart by ``kind`` (:data:`TICTACTOE`, :data:`CONNECT4`, :data:`ULTIMATE`);
-their constants are an int64 vector ``prm`` and an int64 table ``tab`` built once per
-game by :func:`mctslab.engine.tables`.
+The kernels name no game: their first argument ``rules`` is the game's
+:class:`~mctslab.games.compiled.CompiledGame` (:meth:`~mctslab.games.base.Game.compiled`),
+whose compiled ``legal``, ``apply`` and ``rollout`` they call through
+:mod:`mctslab.engine.game_rules` (inlined: Numba compiles each kernel once per game file), with
+the game's constants ``prm`` (int64 vector) and ``tab`` (int64 table).
 
 The tree is a set of parallel arrays of *slots*. When a node is first expanded, it gets
 a block of consecutive slots, one per legal move (``first[node]`` is the first slot,
@@ -43,10 +45,9 @@ import numpy as np
 from numba import njit, types
 from numba.core.extending import intrinsic
 
-try:  # Numba's own draw from its per-thread np.random state, emitted inline (np.random.random() is a call)
-    from numba.cpython.randomimpl import get_next_double, get_state_ptr
-except ImportError:  # pragma: no cover - a Numba without these internals: the same numbers through the call
-    get_next_double = None
+from ..games._jit import ix as _ix
+from ..games._jit import rand as _random
+from .game_rules import _writable, game_apply, game_legal, game_rollout
 
 
 def _probe():  # pragma: no cover - never called: asking Numba to cache it finds a cache directory or not
@@ -71,23 +72,6 @@ def _cache_usable() -> bool:
 CACHE = _cache_usable()
 """Whether the kernels are cached on disk (False, with one warning, where Numba cannot write a cache)."""
 
-if get_next_double is not None:
-
-    @intrinsic
-    def _random(typingctx):
-        """``np.random.random()`` inline: the same MT19937 state, the same double from two 32-bit draws."""
-
-        def codegen(context, builder, signature, args):
-            return get_next_double(context, builder, get_state_ptr(context, builder, "np"))
-
-        return types.float64(), codegen
-
-else:  # pragma: no cover
-
-    @njit(cache=CACHE, inline="always")
-    def _random():
-        return np.random.random()
-
 
 @intrinsic
 def _borrow(typingctx, array):
@@ -109,18 +93,6 @@ def _borrow(typingctx, array):
     return array(array), codegen
 
 
-@njit(cache=CACHE, inline="always")
-def _ix(i):
-    """``i`` (never negative) as an unsigned index: Numba then drops its test for a negative index.
-
-    Numba reads ``a[i]`` with a signed ``i`` as Python does (``i < 0`` counts from the end), a
-    compare and select on every access; on unsigned indices it emits a plain load. Used on the
-    playouts' accesses, where that test was up to a tenth of the time; the values are the same.
-    """
-    return np.uint64(i)
-
-
-TICTACTOE, CONNECT4, ULTIMATE = 0, 1, 2
 SCRATCH = 416
 """Length of the kernels' scratch array: a position (up to 32 fields), 128 moves, a path of 256 slots."""
 ROOTS = 1 << 16
@@ -155,293 +127,30 @@ ONGOING, DRAWN = -1, 2
 _NO_MARKS = np.zeros((2, 1), dtype=np.int8)
 """The ``played`` table of a rollout that marks nothing (``mark`` False: never written; the branch is compiled away)."""
 
-# -- tic-tac-toe: st[2] X's stones, st[3] O's (bit = cell); prm = (n, k, cells, full);
-#    tab[cell, 0] = number of winning lines through cell, tab[cell, 1 + j] = their masks.
+# -- the game's rules (mctslab.engine.game_rules: the game's own compiled functions, inlined)
 
 
 @njit(cache=CACHE, inline="always")
-def _ttt_completes(tab, stones, cell):
-    c = _ix(cell)
-    for j in range(tab[c, 0]):
-        m = tab[c, _ix(1 + j)]
-        if stones & m == m:
-            return True
-    return False
-
-
-@njit(cache=CACHE, inline="always")
-def _ttt_apply(prm, tab, st, move):
-    p = st[1]
-    k = _ix(2 + p)
-    st[k] |= 1 << move
-    if _ttt_completes(tab, st[k], move):
-        st[0] = p
-    elif st[2] | st[3] == prm[3]:
-        st[0] = DRAWN
-    st[1] = 1 - p
-
-
-@njit(cache=CACHE, inline="always")
-def _ttt_legal(prm, st, out):
-    occupied = st[2] | st[3]
-    n = 0
-    cells = 9 if prm[2] == 9 else prm[2]  # 3 x 3: a loop of a length the compiler sees (unrolled)
-    for cell in range(cells):
-        if not (occupied >> cell) & 1:
-            out[_ix(n)] = cell
-            n += 1
-    return n
-
-
-@njit(cache=CACHE, inline="always")
-def _ttt_rollout(prm, tab, st, buf, limit, played, mark):
-    n = _ttt_legal(prm, st, buf)  # the pool of empty cells
-    p = st[1]
-    mine = st[_ix(2 + p)]
-    theirs = st[_ix(3 - p)]
-    for _ in range(min(n, limit)):
-        i = _ix(_random() * n)
-        cell = buf[i]
-        if mark:
-            played[_ix(p), _ix(cell)] = 1
-        n -= 1
-        buf[i] = buf[_ix(n)]
-        mine |= 1 << cell
-        if _ttt_completes(tab, mine, cell):
-            return p
-        mine, theirs = theirs, mine
-        p = 1 - p
-    return DRAWN
-
-
-# -- Connect Four: st[2], st[3] the bitboards of mctslab.games.connect4 (column c owns
-#    bits c * (rows + 1) ..., bottom up); prm = (rows, cols, k, rows + 1, full, plan length);
-#    tab[d, j]: the j-th shift of direction d's run test (vertical, horizontal, diagonals).
-
-
-@njit(cache=CACHE, inline="always")
-def _c4_four(bits, h):
-    # Four in a row on a board of column height h: runs of 2, then of 4, along each direction.
-    a = bits & (bits >> 1)
-    b = bits & (bits >> h)
-    c = bits & (bits >> (h + 1))
-    d = bits & (bits >> (h - 1))
-    return ((a & (a >> 2)) | (b & (b >> (2 * h))) | (c & (c >> (2 * h + 2))) | (d & (d >> (2 * h - 2)))) != 0
-
-
-@njit(cache=CACHE, inline="always")
-def _c4_won(prm, tab, bits):
-    if prm[5] == 2 and tab[0, 1] == 2:  # k = 4 (the shifts 1, 2): the run test with shifts the compiler sees
-        return _c4_four(bits, 7) if prm[3] == 7 else _c4_four(bits, prm[3])  # 7: the standard board's height
-    for d in range(4):
-        m = bits
-        for j in range(prm[5]):
-            m &= m >> tab[d, j]
-        if m:
-            return True
-    return False
-
-
-@njit(cache=CACHE, inline="always")
-def _c4_apply(prm, tab, st, move):
-    p = st[1]
-    occupied = st[2] | st[3]
-    height = prm[3]
-    column = ((1 << prm[0]) - 1) << (move * height)
-    bit = (occupied + (1 << (move * height))) & column
-    k = _ix(2 + p)
-    st[k] |= bit
-    if _c4_won(prm, tab, st[k]):
-        st[0] = p
-    elif occupied | bit == prm[4]:
-        st[0] = DRAWN
-    st[1] = 1 - p
-
-
-@njit(cache=CACHE, inline="always")
-def _c4_legal(prm, st, out):
-    occupied = st[2] | st[3]
-    n = 0
-    for c in range(prm[1]):
-        if not (occupied >> (c * prm[3] + prm[0] - 1)) & 1:
-            out[_ix(n)] = c
-            n += 1
-    return n
-
-
-@njit(cache=CACHE, inline="always")
-def _c4_rollout(prm, tab, st, buf, limit, played, mark):
-    n = _c4_legal(prm, st, buf)  # the pool of open columns
-    p = st[1]
-    mine = st[2 + p]
-    theirs = st[3 - p]
-    rows, height = prm[0], prm[3]
-    four = prm[5] == 2 and tab[0, 1] == 2
-    occupied = mine | theirs
-    steps = 0
-    while n > 0 and steps < limit:
-        i = _ix(_random() * n)
-        c = buf[i]
-        if mark:
-            played[_ix(p), _ix(c)] = 1
-        bit = (occupied + (1 << (c * height))) & (((1 << rows) - 1) << (c * height))
-        occupied |= bit
-        mine |= bit
-        if (occupied >> (c * height + rows - 1)) & 1:  # the column is full now
-            n -= 1
-            buf[i] = buf[_ix(n)]
-        if four:
-            won = _c4_four(mine, 7) if height == 7 else _c4_four(mine, height)
-        else:
-            won = _c4_won(prm, tab, mine)
-        if won:
-            return p
-        mine, theirs = theirs, mine
-        p = 1 - p
-        steps += 1
-    return DRAWN
-
-
-# -- Ultimate tic-tac-toe (and Fractio): st[2 + b] X's stones on local board b (9 bits),
-#    st[11 + b] O's, st[20] boards X won, st[21] boards O won, st[22] decided boards,
-#    st[23] the board the mover is sent to (-1: anywhere); prm = (local win ends game,);
-#    tab[0, m] = 1 when the 9-bit set m holds a line, tab[1, m] its number of cells,
-#    tab[2 + i, m] its i-th cell (ascending).
-
-
-@njit(cache=CACHE, inline="always")
-def _ut_apply(prm, tab, st, move):
-    p = st[1]
-    board = move // 9
-    cell = move - 9 * board
-    k = 2 + 9 * p + board
-    st[k] |= 1 << cell
-    if tab[0, st[k]]:
-        st[20 + p] |= 1 << board
-        st[22] |= 1 << board
-        if prm[0] or tab[0, st[20 + p]]:
-            st[0] = p
-    if st[2 + board] | st[11 + board] == 511:
-        st[22] |= 1 << board
-    st[1] = 1 - p
-    if st[0] != ONGOING:
-        st[23] = -1
-    elif st[22] == 511:
-        st[0] = DRAWN
-        st[23] = -1
-    elif (st[22] >> cell) & 1:
-        st[23] = -1
-    else:
-        st[23] = cell
-
-
-@njit(cache=CACHE, inline="always")
-def _ut_legal(st, out):
-    n = 0
-    forced = st[23]
-    for board in range(9):
-        if (forced >= 0 and board != forced) or (st[22] >> board) & 1:
-            continue
-        occupied = st[2 + board] | st[11 + board]
-        for cell in range(9):
-            if not (occupied >> cell) & 1:
-                out[n] = 9 * board + cell
-                n += 1
-    return n
-
-
-@njit(cache=CACHE, inline="always")
-def _ut_rollout(prm, tab, st, buf, limit, played, mark):
-    # The move is drawn without listing the legal moves: tab[1, m] counts the cells of the
-    # 9-bit set m, tab[2 + i, m] is its i-th cell; "anywhere" walks the open boards in order,
-    # so the i-th legal move in ascending order is drawn, each with probability 1 / n.
-    steps = 0
-    while st[0] == ONGOING:
-        if steps >= limit:
-            return DRAWN
-        board = st[23]
-        if board >= 0:
-            free = 511 & ~(st[_ix(2 + board)] | st[_ix(11 + board)])
-            i = int(_random() * tab[1, _ix(free)])
-        else:
-            total = 0
-            for b in range(9):
-                if not (st[22] >> b) & 1:
-                    total += tab[1, _ix(511 & ~(st[_ix(2 + b)] | st[_ix(11 + b)]))]
-            i = int(_random() * total)
-            free = 0
-            for b in range(9):
-                if not (st[22] >> b) & 1:
-                    free = 511 & ~(st[_ix(2 + b)] | st[_ix(11 + b)])
-                    if i < tab[1, _ix(free)]:
-                        board = b
-                        break
-                    i -= tab[1, _ix(free)]
-        # _ut_apply(prm, tab, st, 9 * board + cell) written out: even inlined, a helper taking arrays leaves calls
-        # to Numba's reference counting (no-ops on borrowed views) around it, and Ultimate's playouts run 15% slower
-        cell = tab[_ix(2 + i), _ix(free)]
-        p = st[1]
-        if mark:
-            played[_ix(p), _ix(9 * board + cell)] = 1
-        k = _ix(2 + 9 * p + board)
-        st[k] |= 1 << cell
-        if tab[0, _ix(st[k])]:
-            st[_ix(20 + p)] |= 1 << board
-            st[22] |= 1 << board
-            if prm[0] or tab[0, _ix(st[_ix(20 + p)])]:
-                st[0] = p
-        if st[_ix(2 + board)] | st[_ix(11 + board)] == 511:
-            st[22] |= 1 << board
-        st[1] = 1 - p
-        if st[0] != ONGOING:
-            st[23] = -1
-        elif st[22] == 511:
-            st[0] = DRAWN
-            st[23] = -1
-        elif (st[22] >> cell) & 1:
-            st[23] = -1
-        else:
-            st[23] = cell
-        steps += 1
-    return st[0]
-
-
-# -- dispatch ---------------------------------------------------------------------
-
-
-@njit(cache=CACHE, inline="always")
-def apply_move(kind, prm, tab, st, move):
+def apply_move(rules, prm, tab, st, move):
     """Play ``move`` in ``st`` (in place)."""
-    if kind == TICTACTOE:
-        _ttt_apply(prm, tab, st, move)
-    elif kind == CONNECT4:
-        _c4_apply(prm, tab, st, move)
-    else:
-        _ut_apply(prm, tab, st, move)
+    game_apply(rules, prm, tab, st, move)
 
 
 @njit(cache=CACHE, inline="always")
-def legal_moves(kind, prm, st, out):
+def legal_moves(rules, prm, tab, st, out):
     """Write the legal moves of ``st`` into ``out``, ascending; return their number (0 when over)."""
     if st[0] != ONGOING:
         return 0
-    if kind == TICTACTOE:
-        return _ttt_legal(prm, st, out)
-    if kind == CONNECT4:
-        return _c4_legal(prm, st, out)
-    return _ut_legal(st, out)
+    return game_legal(rules, prm, tab, st, out)
 
 
 @njit(cache=CACHE, inline="always")
-def rollout(kind, prm, tab, st, buf, limit):
+def rollout(rules, prm, tab, st, buf, limit):
     """A uniformly random playout from ``st`` (changed); the result, a cut after ``limit`` moves a draw."""
     if st[0] != ONGOING:
         return st[0]
-    if kind == TICTACTOE:
-        return _ttt_rollout(prm, tab, st, buf, limit, _NO_MARKS, False)
-    if kind == CONNECT4:
-        return _c4_rollout(prm, tab, st, buf, limit, _NO_MARKS, False)
-    return _ut_rollout(prm, tab, st, buf, limit, _NO_MARKS, False)
+    return game_rollout(rules, prm, tab, st, buf, limit, _NO_MARKS, False)
+
 
 
 # -- RAVE (mctslab.engine.rave): UCT with AMAF statistics, as mctslab.agents.rave.Rave.
@@ -451,15 +160,11 @@ def rollout(kind, prm, tab, st, buf, limit):
 
 
 @njit(cache=CACHE, inline="always")
-def rollout_marking(kind, prm, tab, st, buf, limit, played):
+def rollout_marking(rules, prm, tab, st, buf, limit, played):
     """:func:`rollout` (the same draws, the same result) that also sets ``played[p, m] = 1`` for every move played."""
     if st[0] != ONGOING:
         return st[0]
-    if kind == TICTACTOE:
-        return _ttt_rollout(prm, tab, st, buf, limit, played, True)
-    if kind == CONNECT4:
-        return _c4_rollout(prm, tab, st, buf, limit, played, True)
-    return _ut_rollout(prm, tab, st, buf, limit, played, True)
+    return game_rollout(rules, prm, tab, st, buf, limit, played, True)
 
 
 @njit(cache=CACHE, inline="always")
@@ -506,101 +211,6 @@ def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, 
             played[_ix(player), _ix(move[slot])] = 1
 
 
-# fmt: off
-@njit(cache=CACHE, nogil=True)
-def rave_uct(
-    kind, prm, tab, root_st, root, c, k, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
-    amv, amw2, mix, info, scratch, played, roots, betas,
-):
-    # fmt: on
-    """Run up to ``budget`` RAVE iterations from slot ``root``: :func:`uct` with AMAF statistics.
-
-    The arguments of :func:`uct`, and: ``k``, the equivalence parameter (> 0); ``amv`` and
-    ``amw2`` (int32), per slot, the AMAF visits and half points of the slot's move; ``mix``
-    (float64), per slot, ``(1 - beta) * mean + beta * amaf_mean`` with
-    ``beta = sqrt(k / (3 visits + k))``, kept as ``mean`` is (selection reads it, then adds
-    ``c * sqrt(ln N) / sqrt(n)``, as :class:`mctslab.agents.rave.RaveRule`; the first child on a
-    tie); ``played``, an int8 array (2, moves) cleared each iteration; ``betas``, a float64 array
-    of beta by visits, filled as first needed (zeros for a new ``k``). The AMAF update is
-    :meth:`mctslab.agents.rave.Rave.backpropagate`'s.
-    """
-    prm, tab, roots, betas = _borrow(prm), _borrow(tab), _borrow(roots), _borrow(betas)
-    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), _borrow(scratch[160:416])
-    move, first, nexp, visits = _borrow(move), _borrow(first), _borrow(nexp), _borrow(visits)
-    wins2, mean, isq, played = _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(played)
-    amv, amw2, mix = _borrow(amv), _borrow(amw2), _borrow(mix)
-    capacity = move.shape[0]
-    width = played.shape[1]
-    mover0 = root_st[1]
-    done = 0
-    while done < budget and info[0] + info[3] <= capacity:
-        st[:] = root_st
-        for j in range(width):  # the played table cleared (a loop: the slice assignment costs more)
-            played[0, _ix(j)] = 0
-            played[1, _ix(j)] = 0
-        node = root
-        depth = 0
-        path[0] = root
-        while True:  # selection and expansion: uct's, but for the value (mix for mean) and the AMAF fields
-            u = _ix(node)
-            f = first[u]
-            if f < 0:
-                if st[0] != ONGOING:
-                    break
-                f = info[0]
-                n = legal_moves(kind, prm, st, buf)
-                for j in range(n):
-                    move[_ix(f + j)] = buf[j]
-                first[u] = f
-                nlegal[u] = n
-                nexp[u] = 0
-                info[0] = f + n
-            ne = nexp[u]
-            nl = nlegal[u]
-            if ne < nl:
-                i = _ix(f + ne + int(_random() * (nl - ne)))
-                child = f + ne
-                q = _ix(child)
-                m = move[i]
-                move[i] = move[q]
-                move[q] = m
-                nexp[u] = ne + 1
-                first[q] = -1
-                visits[q] = 0
-                wins2[q] = 0
-                mean[q] = 0.5
-                isq[q] = np.inf
-                amv[q] = 0
-                amw2[q] = 0
-                mix[q] = 0.5
-                apply_move(kind, prm, tab, st, m)
-                depth += 1
-                path[_ix(depth)] = child
-                break
-            if nl == 0:
-                break
-            scale = c * _sqrt_log(roots, visits[u])
-            best = f
-            best_value = -np.inf
-            for j in range(f, f + nl):
-                value = mix[_ix(j)] + scale * isq[_ix(j)]
-                if value > best_value:
-                    best = j
-                    best_value = value
-            node = best
-            apply_move(kind, prm, tab, st, move[_ix(node)])
-            depth += 1
-            path[_ix(depth)] = node
-        result = rollout_marking(kind, prm, tab, st, buf, limit, played)
-        _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, mix,
-                     played, roots, betas, k)  # fmt: skip
-        if depth > info[1]:
-            info[1] = depth
-        done += 1
-    info[2] += done
-    return done
-
-
 @njit(cache=CACHE)
 def seed(value):
     """Seed Numba's random generator (one per thread, apart from NumPy's global one)."""
@@ -608,7 +218,7 @@ def seed(value):
 
 
 @njit(cache=CACHE)
-def random_results(kind, prm, tab, root_st, playouts, limit, scratch):
+def random_results(rules, prm, tab, root_st, playouts, limit, scratch):
     """Counts of ``playouts`` random playouts from ``root_st``: [X wins, O wins, draws].
 
     ``scratch``: an int64 array of at least :data:`SCRATCH` (the position and the moves being drawn).
@@ -618,8 +228,26 @@ def random_results(kind, prm, tab, root_st, playouts, limit, scratch):
     st, buf = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160])
     for _ in range(playouts):
         st[:] = root_st
-        counts[rollout(kind, prm, tab, st, buf, limit)] += 1
+        counts[rollout(rules, prm, tab, st, buf, limit)] += 1
     return counts
+
+
+@njit(cache=CACHE)
+def replay(rules, prm, tab, st, moves, legal, states, scratch):
+    """Play ``moves`` from ``st`` (changed) with the game's compiled rules, for :mod:`mctslab.engine.check`.
+
+    Before each move and after the last, row ``i`` of ``legal`` gets the number of legal moves
+    then the moves, and row ``i`` of ``states`` the position vector.
+    """
+    buf = _borrow(scratch[32:160])
+    for i in range(moves.shape[0] + 1):
+        n = legal_moves(rules, prm, tab, st, buf)
+        legal[i, 0] = n
+        for j in range(n):
+            legal[i, 1 + j] = buf[j]
+        states[i, :] = st
+        if i < moves.shape[0]:
+            apply_move(rules, prm, tab, st, moves[i])
 
 
 @njit(cache=CACHE)
@@ -676,230 +304,6 @@ def _solver_prove(first, nlegal, nexp, proven, slot):
         return False
     proven[slot] = 2 - best
     return True
-
-
-# fmt: off
-@njit(cache=CACHE, inline="always")
-def _solver_descend(
-    kind, prm, tab, st, buf, path, root, mover0, c, move, first, nlegal, nexp, visits, wins2, mean, isq, info, roots,
-    proven,
-):
-    # fmt: on
-    """Steps 1 and 2 of one iteration (:meth:`Solver.select`, :meth:`Solver.expand`); the depth reached in ``path``.
-
-    As :func:`uct`'s descent, except: it stops at a proven slot; a child proven won for
-    the chooser scores ``+inf``, proven lost ``-inf`` (:class:`SolverRule`; a proven draw
-    keeps UCB1); a new child whose position is over is proven with its result.
-    """
-    node = root
-    depth = 0
-    path[0] = root
-    while proven[node] < 0:
-        f = first[node]
-        if f < 0:
-            if st[0] != ONGOING:
-                break  # a terminal leaf (not reached: terminals are proven when created)
-            f = info[0]
-            n = legal_moves(kind, prm, st, buf)
-            for j in range(n):
-                move[f + j] = buf[j]
-            first[node] = f
-            nlegal[node] = n
-            nexp[node] = 0
-            info[0] = f + n
-        ne = nexp[node]
-        nl = nlegal[node]
-        if ne < nl:  # expand: a random untried move becomes the next child
-            i = ne + int(_random() * (nl - ne))
-            child = f + ne
-            m = move[f + i]
-            move[f + i] = move[child]
-            move[child] = m
-            nexp[node] = ne + 1
-            first[child] = -1
-            visits[child] = 0
-            wins2[child] = 0
-            mean[child] = 0.5
-            isq[child] = np.inf
-            apply_move(kind, prm, tab, st, m)
-            depth += 1
-            path[depth] = child
-            if st[0] == ONGOING:
-                proven[child] = UNPROVEN
-            else:  # a terminal child: proven with its result, for the player who made the move
-                player = (mover0 + depth + 1) & 1
-                proven[child] = 2 if st[0] == player else (1 if st[0] == DRAWN else 0)
-            break
-        if nl == 0:
-            break
-        # select: the highest value, the first one on a tie; proven won +inf, proven lost -inf, else UCB1
-        # (added from a table, not branched on: a tenth of a Connect Four search; every child is visited: UCB1 finite)
-        scale = c * _sqrt_log(roots, visits[node])
-        best = f
-        best_value = -np.inf
-        for j in range(f, f + nl):
-            value = mean[j] + scale * isq[j] + _PROVEN_BONUS[proven[j] + 1]
-            if value > best_value:
-                best = j
-                best_value = value
-        node = best
-        apply_move(kind, prm, tab, st, move[node])
-        depth += 1
-        path[depth] = node
-    return depth
-
-
-# fmt: off
-@njit(cache=CACHE, nogil=True)
-def solver_uct(
-    kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch,
-    roots, proven,
-):
-    # fmt: on
-    """Run up to ``budget`` MCTS-Solver iterations from slot ``root``: :func:`uct` with proofs in ``proven``.
-
-    The arguments of :func:`uct`, and ``proven`` (int8, a slot's proven value in half
-    points for the player who made its move, :data:`UNPROVEN` while unknown; the root's
-    set by the caller). Each iteration: :func:`_solver_descend`; step 3, the leaf's
-    proven result if it has one (no random number drawn), else a random playout; step 4,
-    :func:`uct`'s statistics on the path, then every slot above the leaf is proven in
-    turn (:func:`_solver_prove`) until one cannot be. Returns the iterations done by this
-    call; ``nogil=True`` as :func:`uct`.
-    """
-    prm, tab, roots, info = _borrow(prm), _borrow(tab), _borrow(roots), _borrow(info)
-    move, first, nlegal, nexp = _borrow(move), _borrow(first), _borrow(nlegal), _borrow(nexp)
-    visits, wins2, mean, isq, proven = _borrow(visits), _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(proven)
-    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), _borrow(scratch[160:416])
-    capacity = move.shape[0]
-    mover0 = root_st[1]
-    done = 0
-    while done < budget and info[0] + info[3] <= capacity:
-        st[:] = root_st
-        depth = _solver_descend(
-            kind, prm, tab, st, buf, path, root, mover0, c, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
-            roots, proven,
-        )  # fmt: skip
-        p = proven[path[depth]]
-        if p >= 0:  # a proven leaf backs up its exact result
-            player = (mover0 + depth + 1) & 1
-            result = player if p == 2 else (DRAWN if p == 1 else 1 - player)
-        else:
-            result = rollout(kind, prm, tab, st, buf, limit)
-        for d in range(depth + 1):
-            slot = path[d]
-            player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
-            visits[slot] += 1
-            if result == player:
-                wins2[slot] += 2
-            elif result == DRAWN:
-                wins2[slot] += 1
-            mean[slot] = wins2[slot] / (2.0 * visits[slot])
-            isq[slot] = _inv_sqrt(roots, visits[slot])
-        for d in range(depth - 1, -1, -1):  # the proofs, from the leaf's parent up, while they hold
-            if not _solver_prove(first, nlegal, nexp, proven, path[d]):
-                break
-        if depth > info[1]:
-            info[1] = depth
-        done += 1
-    info[2] += done
-    return done
-
-
-# fmt: off
-@njit(cache=CACHE, nogil=True)
-def uct(
-    kind, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info, scratch,
-    roots,
-):
-    # fmt: on
-    """Run up to ``budget`` UCT iterations from slot ``root`` (position ``root_st``).
-
-    Stops early when fewer than ``info[3]`` free slots are left (the caller grows the
-    arrays and calls again). ``info`` = [slots used, deepest node, iterations done (total),
-    slots needed for one block]. ``wins2`` counts rewards in half points (win 2, draw 1)
-    for the player who made the slot's move; ``mean`` and ``isq`` (``1 / sqrt(visits)``)
-    are kept for selection. ``scratch``: an int64 array of at least :data:`SCRATCH` (the
-    position, the moves being drawn, the path). ``roots``: a float64 array (2, :data:`ROOTS`),
-    zeros or filled by earlier calls: ``sqrt(ln n)`` and ``1 / sqrt(n)`` as they are first
-    needed (``log`` was a tenth of the time). Returns the iterations done by this call.
-
-    Compiled with ``nogil=True`` (it touches no Python object): threads searching separate
-    trees run at once (root parallelism, :mod:`mctslab.engine.parallel`); the flag changes no result.
-    """
-    prm, tab, roots = _borrow(prm), _borrow(tab), _borrow(roots)
-    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), scratch[160:416]
-    capacity = move.shape[0]
-    mover0 = root_st[1]
-    done = 0
-    while done < budget and info[0] + info[3] <= capacity:
-        st[:] = root_st
-        node = root
-        depth = 0
-        path[0] = root
-        while True:
-            u = _ix(node)
-            f = first[u]
-            if f < 0:
-                if st[0] != ONGOING:
-                    break  # a terminal leaf: simulated as it is
-                f = info[0]
-                n = legal_moves(kind, prm, st, buf)
-                for j in range(n):
-                    move[_ix(f + j)] = buf[j]
-                first[u] = f
-                nlegal[u] = n
-                nexp[u] = 0
-                info[0] = f + n
-            ne = nexp[u]
-            nl = nlegal[u]
-            if ne < nl:  # expand: a random untried move becomes the next child
-                i = _ix(f + ne + int(_random() * (nl - ne)))
-                child = f + ne
-                k = _ix(child)
-                m = move[i]
-                move[i] = move[k]
-                move[k] = m
-                nexp[u] = ne + 1
-                first[k] = -1
-                visits[k] = 0
-                wins2[k] = 0
-                mean[k] = 0.5
-                isq[k] = np.inf
-                apply_move(kind, prm, tab, st, m)
-                depth += 1
-                path[_ix(depth)] = child
-                break
-            if nl == 0:
-                break
-            # select: the child with the highest UCB1 value, the first one on a tie
-            scale = c * _sqrt_log(roots, visits[u])
-            best = f
-            best_value = -np.inf
-            for j in range(f, f + nl):
-                value = mean[_ix(j)] + scale * isq[_ix(j)]
-                if value > best_value:
-                    best = j
-                    best_value = value
-            node = best
-            apply_move(kind, prm, tab, st, move[_ix(node)])
-            depth += 1
-            path[_ix(depth)] = node
-        result = rollout(kind, prm, tab, st, buf, limit)
-        for d in range(depth + 1):
-            slot = _ix(path[_ix(d)])
-            player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
-            visits[slot] += 1
-            if result == player:
-                wins2[slot] += 2
-            elif result == DRAWN:
-                wins2[slot] += 1
-            mean[slot] = wins2[slot] / (2.0 * visits[slot])
-            isq[slot] = _inv_sqrt(roots, visits[slot])
-        if depth > info[1]:
-            info[1] = depth
-        done += 1
-    info[2] += done
-    return done
 
 
 # -- tree and leaf parallelism
@@ -1076,7 +480,7 @@ def _select_virtual(node, f, nl, c, own, first, visits, wins2, mean, isq, vloss,
 
 
 @njit(cache=CACHE, inline="always")
-def _expand_shared(kind, prm, st, buf, node, vl, move, first, nlegal, nexp, visits, wins2, mean, isq, vloss, lock,
+def _expand_shared(rules, prm, tab, st, buf, node, vl, move, first, nlegal, nexp, visits, wins2, mean, isq, vloss, lock,
                    ends, info, capacity):  # fmt: skip
     """Under ``node``'s lock (held by the caller): give it its block if it has none, then create a random untried child.
 
@@ -1086,7 +490,7 @@ def _expand_shared(kind, prm, st, buf, node, vl, move, first, nlegal, nexp, visi
     """
     f = first[node]
     if f < 0:
-        n = legal_moves(kind, prm, st, buf)
+        n = legal_moves(rules, prm, tab, st, buf)
         f = _claim_slots(info, n, capacity)
         if f < 0:
             return -2
@@ -1123,7 +527,7 @@ CLAIM = 16
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def uct_tree(
-    kind, prm, tab, root_st, root, c, limit, budget, vl, move, first, nlegal, nexp, visits, wins2, mean, isq,
+    rules, prm, tab, root_st, root, c, limit, budget, vl, move, first, nlegal, nexp, visits, wins2, mean, isq,
     vloss, lock, ends, info, work, scratch, roots,
 ):
     # fmt: on
@@ -1170,13 +574,13 @@ def uct_tree(
             if f < 0 or _load_acquire(nexp, node) < nl:
                 if st[0] != ONGOING or not _atomic_cas(lock, node, 0, 1):
                     break  # a terminal leaf, or another thread is expanding it: simulated from here
-                child = _expand_shared(kind, prm, st, buf, node, vl, move, first, nlegal, nexp, visits, wins2, mean,
-                                       isq, vloss, lock, ends, info, capacity)  # fmt: skip
+                child = _expand_shared(rules, prm, tab, st, buf, node, vl, move, first, nlegal, nexp, visits, wins2,
+                                       mean, isq, vloss, lock, ends, info, capacity)  # fmt: skip
                 _store_release(lock, node, 0)
                 if child == -2:
                     break  # the tree is full: simulated from here (the caller grows the arrays)
                 if child >= 0:
-                    apply_move(kind, prm, tab, st, move[child])
+                    apply_move(rules, prm, tab, st, move[child])
                     depth += 1
                     path[depth] = child
                     break
@@ -1187,10 +591,10 @@ def uct_tree(
             own = vl if depth > 0 else 0
             node = _select_virtual(node, f, nl, c, own, first, visits, wins2, mean, isq, vloss, roots)
             _atomic_add(vloss, node, vl)
-            apply_move(kind, prm, tab, st, move[node])
+            apply_move(rules, prm, tab, st, move[node])
             depth += 1
             path[depth] = node
-        result = rollout(kind, prm, tab, st, buf, limit)
+        result = rollout(rules, prm, tab, st, buf, limit)
         _atomic_add(ends, path[depth], 1)
         r = _half_points(result, (mover0 + 1) & 1)
         _atomic_add(visits, root, 1)  # the root's mean and isq are read by no selection: stored by settle()
@@ -1234,7 +638,7 @@ how many workers have finished its playout, and 1 when the workers are to return
 
 
 @njit(cache=CACHE, nogil=True)
-def leaf_worker(kind, prm, tab, k, seen, ctl, leaf_st, results, limit, scratch):
+def leaf_worker(rules, prm, tab, k, seen, ctl, leaf_st, results, limit, scratch):
     """Leaf parallelism's worker ``k`` (1 to K - 1): one playout of every leaf the selecting thread publishes.
 
     Spins until ``ctl[LEAF_GENERATION]`` moves past ``seen`` (a new leaf in ``leaf_st``), plays
@@ -1258,13 +662,13 @@ def leaf_worker(kind, prm, tab, k, seen, ctl, leaf_st, results, limit, scratch):
         spins = 0
         seen = g
         st[:] = leaf_st
-        results[k] = rollout(kind, prm, tab, st, buf, limit)
+        results[k] = rollout(rules, prm, tab, st, buf, limit)
         _atomic_add(ctl, LEAF_FINISHED, 1)
         played += 1
 
 
 @njit(cache=CACHE, inline="always")
-def _leaf_playouts(kind, prm, tab, st, buf, limit, k, ctl, leaf_st, results, counts):
+def _leaf_playouts(rules, prm, tab, st, buf, limit, k, ctl, leaf_st, results, counts):
     """The K playouts of one leaf: K - 1 by the workers, one here; ``counts`` = [X wins, O wins, draws].
 
     Returns False when told to stop while waiting (nothing is counted then).
@@ -1273,12 +677,12 @@ def _leaf_playouts(kind, prm, tab, st, buf, limit, k, ctl, leaf_st, results, cou
     counts[1] = 0
     counts[2] = 0
     if st[0] != ONGOING or k == 1:  # a finished game (every playout its result), or no worker
-        counts[rollout(kind, prm, tab, st, buf, limit)] += k
+        counts[rollout(rules, prm, tab, st, buf, limit)] += k
         return True
     leaf_st[:] = st
     _store_release(ctl, LEAF_FINISHED, 0)
     _atomic_add(ctl, LEAF_GENERATION, 1)
-    counts[rollout(kind, prm, tab, st, buf, limit)] += 1
+    counts[rollout(rules, prm, tab, st, buf, limit)] += 1
     spins = 0
     while _load_acquire(ctl, LEAF_FINISHED) < k - 1:
         if _load_acquire(ctl, LEAF_STOP):
@@ -1289,89 +693,272 @@ def _leaf_playouts(kind, prm, tab, st, buf, limit, k, ctl, leaf_st, results, cou
     return True
 
 
+# -- the search loop: one loop for UCT, RAVE, MCTS-Solver and leaf parallelism (each a mode of it)
+
+PLAIN, RAVE, SOLVER, LEAF = 0, 1, 2, 3
+"""The modes of :func:`_iterations`: the selection value, what a playout is and how it is backed up.
+
+``PLAIN``: UCB1 on ``mean``, one random playout, UCT's backup. ``RAVE``: UCB1 on ``mix``, a playout
+that marks its moves, :func:`_rave_backup`. ``SOLVER``: UCB1 plus the proven bonus, descent
+stopped at a proven slot, a proven leaf's exact result, UCT's backup then the proofs
+(:func:`_solver_prove`). ``LEAF``: UCB1 on ``mean``, ``k`` playouts of the new leaf at once
+(:func:`_leaf_playouts`), their counts backed up together. Each kernel passes its mode as a
+constant: the compiler keeps only that mode's code, so each runs as fast as a loop written for it."""
+
+
 # fmt: off
-@njit(cache=CACHE, nogil=True)
-def uct_leaf(
-    kind, prm, tab, root_st, root, c, limit, budget, k, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
-    scratch, roots, ctl, leaf_st, results,
+@njit(cache=CACHE, inline="always")
+def _iterations(
+    mode, rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
+    scratch, roots, k, amv, amw2, mix, played, betas, proven, ctl, leaf_st, results,
 ):
     # fmt: on
-    """Leaf parallelism: up to ``budget`` iterations of :func:`uct`, each simulating its new leaf ``k`` times at once.
+    """Up to ``budget`` iterations of the search ``mode`` (:data:`PLAIN`, :data:`RAVE`, :data:`SOLVER`, :data:`LEAF`).
 
-    Selection and expansion are :func:`uct`'s, in this (the selecting) thread; the leaf is
-    published to the ``k - 1`` :func:`leaf_worker` threads, which play one playout each while
-    this thread plays one; the ``k`` results are backed up together (visits ``+= k``). An
-    iteration stopped while waiting (``ctl[LEAF_STOP]``) is not backed up. With ``k = 1`` it
-    is :func:`uct`, bit for bit. Returns the iterations (leaves) done by this call.
+    Each iteration: select (the highest value, the first child on a tie) and expand (a random
+    untried move becomes the next child) from ``root``, simulate, back up. Stops early when
+    fewer than ``info[3]`` free slots are left. The arguments a mode does not use are typed
+    stand-ins, never read. Returns the iterations done.
     """
-    prm, tab, roots = _borrow(prm), _borrow(tab), _borrow(roots)
-    ctl, leaf_st, results = _borrow(ctl), _borrow(leaf_st), _borrow(results)
-    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), scratch[160:416]
-    counts = np.zeros(3, dtype=np.int64)
+    st, buf, path = _borrow(scratch[: root_st.shape[0]]), _borrow(scratch[32:160]), _borrow(scratch[160:416])
     capacity = move.shape[0]
     mover0 = root_st[1]
+    width = played.shape[1]
+    counts = np.zeros(3 if mode == LEAF else 0, dtype=np.int64)
     done = 0
     while done < budget and info[0] + info[3] <= capacity:
         st[:] = root_st
+        if mode == RAVE:
+            for j in range(width):  # the played table cleared (a loop: the slice assignment costs more)
+                played[0, _ix(j)] = 0
+                played[1, _ix(j)] = 0
         node = root
         depth = 0
         path[0] = root
-        while True:
-            f = first[node]
+        while mode != SOLVER or proven[_ix(node)] < 0:  # the solver stops at a proven slot
+            u = _ix(node)
+            f = first[u]
             if f < 0:
                 if st[0] != ONGOING:
-                    break
+                    break  # a terminal leaf: simulated as it is
                 f = info[0]
-                n = legal_moves(kind, prm, st, buf)
+                n = legal_moves(rules, prm, tab, st, buf)
                 for j in range(n):
-                    move[f + j] = buf[j]
-                first[node] = f
-                nlegal[node] = n
-                nexp[node] = 0
+                    move[_ix(f + j)] = buf[j]
+                first[u] = f
+                nlegal[u] = n
+                nexp[u] = 0
                 info[0] = f + n
-            ne = nexp[node]
-            nl = nlegal[node]
-            if ne < nl:
-                i = ne + int(_random() * (nl - ne))
+            ne = nexp[u]
+            nl = nlegal[u]
+            if ne < nl:  # expand: a random untried move becomes the next child
+                i = _ix(f + ne + int(_random() * (nl - ne)))
                 child = f + ne
-                m = move[f + i]
-                move[f + i] = move[child]
-                move[child] = m
-                nexp[node] = ne + 1
-                first[child] = -1
-                visits[child] = 0
-                wins2[child] = 0
-                mean[child] = 0.5
-                isq[child] = np.inf
-                apply_move(kind, prm, tab, st, m)
+                q = _ix(child)
+                m = move[i]
+                move[i] = move[q]
+                move[q] = m
+                nexp[u] = ne + 1
+                first[q] = -1
+                visits[q] = 0
+                wins2[q] = 0
+                mean[q] = 0.5
+                isq[q] = np.inf
+                if mode == RAVE:
+                    amv[q] = 0
+                    amw2[q] = 0
+                    mix[q] = 0.5
+                apply_move(rules, prm, tab, st, m)
                 depth += 1
-                path[depth] = child
+                path[_ix(depth)] = child
+                if mode == SOLVER:
+                    if st[0] == ONGOING:
+                        proven[q] = UNPROVEN
+                    else:  # a terminal child: proven with its result, for the player who made the move
+                        player = (mover0 + depth + 1) & 1
+                        proven[q] = 2 if st[0] == player else (1 if st[0] == DRAWN else 0)
                 break
             if nl == 0:
                 break
-            scale = c * _sqrt_log(roots, visits[node])
+            # select: the child with the highest value, the first one on a tie
+            scale = c * _sqrt_log(roots, visits[u])
             best = f
             best_value = -np.inf
             for j in range(f, f + nl):
-                value = mean[j] + scale * isq[j]
+                if mode == RAVE:
+                    value = mix[_ix(j)] + scale * isq[_ix(j)]
+                elif mode == SOLVER:  # proven won +inf, proven lost -inf (added from a table, not branched on)
+                    value = mean[_ix(j)] + scale * isq[_ix(j)] + _PROVEN_BONUS[proven[_ix(j)] + 1]
+                else:
+                    value = mean[_ix(j)] + scale * isq[_ix(j)]
                 if value > best_value:
                     best = j
                     best_value = value
             node = best
-            apply_move(kind, prm, tab, st, move[node])
+            apply_move(rules, prm, tab, st, move[_ix(node)])
             depth += 1
-            path[depth] = node
-        if not _leaf_playouts(kind, prm, tab, st, buf, limit, k, ctl, leaf_st, results, counts):
-            break
-        for d in range(depth + 1):
-            slot = path[d]
-            player = (mover0 + d + 1) & 1
-            visits[slot] += k
-            wins2[slot] += 2 * counts[player] + counts[DRAWN]
-            mean[slot] = wins2[slot] / (2.0 * visits[slot])
-            isq[slot] = _inv_sqrt(roots, visits[slot])
+            path[_ix(depth)] = node
+        # simulate
+        result = DRAWN
+        if mode == LEAF:
+            if not _leaf_playouts(rules, prm, tab, st, buf, limit, k, ctl, leaf_st, results, counts):
+                break  # told to stop while waiting: not backed up
+        elif mode == RAVE:
+            result = rollout_marking(rules, prm, tab, st, buf, limit, played)
+        elif mode == SOLVER and proven[_ix(path[_ix(depth)])] >= 0:  # a proven leaf backs up its exact result
+            p = proven[_ix(path[_ix(depth)])]
+            player = (mover0 + depth + 1) & 1
+            result = player if p == 2 else (DRAWN if p == 1 else 1 - player)
+        else:
+            result = rollout(rules, prm, tab, st, buf, limit)
+        # back up
+        if mode == RAVE:
+            _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, mix,
+                         played, roots, betas, k)  # fmt: skip
+        elif mode == LEAF:
+            for d in range(depth + 1):
+                slot = _ix(path[_ix(d)])
+                player = (mover0 + d + 1) & 1
+                visits[slot] += k
+                wins2[slot] += 2 * counts[player] + counts[DRAWN]
+                mean[slot] = wins2[slot] / (2.0 * visits[slot])
+                isq[slot] = _inv_sqrt(roots, visits[slot])
+        else:
+            for d in range(depth + 1):
+                slot = _ix(path[_ix(d)])
+                player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
+                visits[slot] += 1
+                if result == player:
+                    wins2[slot] += 2
+                elif result == DRAWN:
+                    wins2[slot] += 1
+                mean[slot] = wins2[slot] / (2.0 * visits[slot])
+                isq[slot] = _inv_sqrt(roots, visits[slot])
+            if mode == SOLVER:
+                for d in range(depth - 1, -1, -1):  # the proofs, from the leaf's parent up, while they hold
+                    if not _solver_prove(first, nlegal, nexp, proven, path[_ix(d)]):
+                        break
         if depth > info[1]:
             info[1] = depth
         done += 1
     info[2] += done
     return done
+
+
+_NONE8 = np.zeros(0, dtype=np.int8)
+_NONE32 = np.zeros(0, dtype=np.int32)
+_NONE64 = np.zeros(0, dtype=np.int64)
+_NONEF = np.zeros(0, dtype=np.float64)
+"""Typed stand-ins for the arrays a mode does not use (constants: never read or written)."""
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
+def uct(
+    rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
+    scratch, roots,
+):
+    # fmt: on
+    """Run up to ``budget`` UCT iterations from slot ``root`` (position ``root_st``): :func:`_iterations`, ``PLAIN``.
+
+    Stops early when fewer than ``info[3]`` free slots are left (the caller grows the
+    arrays and calls again). ``info`` = [slots used, deepest node, iterations done (total),
+    slots needed for one block]. ``wins2`` counts rewards in half points (win 2, draw 1)
+    for the player who made the slot's move; ``mean`` and ``isq`` (``1 / sqrt(visits)``)
+    are kept for selection. ``scratch``: an int64 array of at least :data:`SCRATCH` (the
+    position, the moves being drawn, the path). ``roots``: a float64 array (2, :data:`ROOTS`),
+    zeros or filled by earlier calls: ``sqrt(ln n)`` and ``1 / sqrt(n)`` as they are first
+    needed (``log`` was a tenth of the time). Returns the iterations done by this call.
+
+    Compiled with ``nogil=True`` (it touches no Python object): threads searching separate
+    trees run at once (root parallelism, :mod:`mctslab.engine.parallel`); the flag changes no result.
+    """
+    prm, tab, roots = _borrow(prm), _borrow(tab), _borrow(roots)
+    return _iterations(
+        PLAIN, rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
+        info, scratch, roots, 1, _writable(_NONE32), _writable(_NONE32), _writable(_NONEF), _writable(_NO_MARKS),
+        _writable(_NONEF), _writable(_NONE8), _writable(_NONE64), _writable(_NONE64), _writable(_NONE64),
+    )  # fmt: skip
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
+def rave_uct(
+    rules, prm, tab, root_st, root, c, k, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
+    amv, amw2, mix, info, scratch, played, roots, betas,
+):
+    # fmt: on
+    """Run up to ``budget`` RAVE iterations from slot ``root``: :func:`_iterations`, ``RAVE``.
+
+    The arguments of :func:`uct`, and: ``k``, the equivalence parameter (> 0); ``amv`` and
+    ``amw2`` (int32), per slot, the AMAF visits and half points of the slot's move; ``mix``
+    (float64), per slot, ``(1 - beta) * mean + beta * amaf_mean`` with
+    ``beta = sqrt(k / (3 visits + k))``, kept as ``mean`` is (selection reads it, then adds
+    ``c * sqrt(ln N) / sqrt(n)``, as :class:`mctslab.agents.rave.RaveRule`; the first child on a
+    tie); ``played``, an int8 array (2, moves) cleared each iteration; ``betas``, a float64 array
+    of beta by visits, filled as first needed (zeros for a new ``k``). The AMAF update is
+    :meth:`mctslab.agents.rave.Rave.backpropagate`'s.
+    """
+    prm, tab, roots, betas = _borrow(prm), _borrow(tab), _borrow(roots), _borrow(betas)
+    move, first, nexp, visits = _borrow(move), _borrow(first), _borrow(nexp), _borrow(visits)
+    wins2, mean, isq, played = _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(played)
+    amv, amw2, mix = _borrow(amv), _borrow(amw2), _borrow(mix)
+    return _iterations(
+        RAVE, rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
+        info, scratch, roots, k, amv, amw2, mix, played, betas, _writable(_NONE8), _writable(_NONE64),
+        _writable(_NONE64), _writable(_NONE64),
+    )  # fmt: skip
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
+def solver_uct(
+    rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
+    scratch, roots, proven,
+):
+    # fmt: on
+    """Run up to ``budget`` MCTS-Solver iterations from slot ``root``: :func:`_iterations`, ``SOLVER``.
+
+    The arguments of :func:`uct`, and ``proven`` (int8, a slot's proven value in half
+    points for the player who made its move, :data:`UNPROVEN` while unknown; the root's
+    set by the caller). Each iteration: the descent stops at a proven slot, and a child
+    proven won for the chooser scores ``+inf``, proven lost ``-inf`` (:class:`SolverRule`;
+    a proven draw keeps UCB1); a new child whose position is over is proven with its result;
+    step 3, the leaf's proven result if it has one (no random number drawn), else a random
+    playout; step 4, :func:`uct`'s statistics on the path, then every slot above the leaf is
+    proven in turn (:func:`_solver_prove`) until one cannot be. Returns the iterations done
+    by this call; ``nogil=True`` as :func:`uct`.
+    """
+    prm, tab, roots, info = _borrow(prm), _borrow(tab), _borrow(roots), _borrow(info)
+    move, first, nlegal, nexp = _borrow(move), _borrow(first), _borrow(nlegal), _borrow(nexp)
+    visits, wins2, mean, isq, proven = _borrow(visits), _borrow(wins2), _borrow(mean), _borrow(isq), _borrow(proven)
+    return _iterations(
+        SOLVER, rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
+        info, scratch, roots, 1, _writable(_NONE32), _writable(_NONE32), _writable(_NONEF), _writable(_NO_MARKS),
+        _writable(_NONEF), proven, _writable(_NONE64), _writable(_NONE64), _writable(_NONE64),
+    )  # fmt: skip
+
+
+# fmt: off
+@njit(cache=CACHE, nogil=True)
+def uct_leaf(
+    rules, prm, tab, root_st, root, c, limit, budget, k, move, first, nlegal, nexp, visits, wins2, mean, isq, info,
+    scratch, roots, ctl, leaf_st, results,
+):
+    # fmt: on
+    """Leaf parallelism: up to ``budget`` iterations of :func:`uct`, each simulating its new leaf ``k`` times at once.
+
+    :func:`_iterations`, ``LEAF``: selection and expansion are :func:`uct`'s, in this (the
+    selecting) thread; the leaf is published to the ``k - 1`` :func:`leaf_worker` threads,
+    which play one playout each while this thread plays one; the ``k`` results are backed up
+    together (visits ``+= k``). An iteration stopped while waiting (``ctl[LEAF_STOP]``) is not
+    backed up. With ``k = 1`` it is :func:`uct`, bit for bit. Returns the iterations (leaves)
+    done by this call.
+    """
+    prm, tab, roots = _borrow(prm), _borrow(tab), _borrow(roots)
+    ctl, leaf_st, results = _borrow(ctl), _borrow(leaf_st), _borrow(results)
+    return _iterations(
+        LEAF, rules, prm, tab, root_st, root, c, limit, budget, move, first, nlegal, nexp, visits, wins2, mean, isq,
+        info, scratch, roots, k, _writable(_NONE32), _writable(_NONE32), _writable(_NONEF), _writable(_NO_MARKS),
+        _writable(_NONEF), _writable(_NONE8), ctl, leaf_st, results,
+    )  # fmt: skip

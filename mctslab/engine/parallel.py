@@ -128,7 +128,7 @@ def prepare_threads(
     for seed in seeds:
         _check_budget(c, iterations, seconds, max_moves, seed)
     compiled = kernels()
-    compile_seconds()  # compiled (or loaded) once, before any thread
+    compile_seconds(game)  # compiled (or loaded) once, before any thread
     game.check_state(state)
     if game.is_terminal(state):
         raise IllegalMoveError("no move to search: the game is over")
@@ -189,10 +189,10 @@ def search_root_parallel(
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
     seeds = tuple(seeds)
-    compiled, (kind, prm, tab, root_state) = prepare_threads(game, state, c, iterations, seconds, max_moves, seeds)
+    compiled, (rules, root_state) = prepare_threads(game, state, c, iterations, seconds, max_moves, seeds)
     budget = iterations if iterations is not None else 4096
-    capacity = CompiledTree.slots_for(kind, prm, budget)
-    trees = [CompiledTree(kind, prm, tab, root_state.copy(), capacity=capacity) for _ in seeds]
+    capacity = CompiledTree.slots_for(rules, budget)
+    trees = [CompiledTree(rules, root_state.copy(), capacity=capacity) for _ in seeds]
     roots_filled()  # before the threads: they only read the shared table
     stop = threading.Event()
 

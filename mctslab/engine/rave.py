@@ -13,16 +13,16 @@ vanishes, it builds UCT's tree bit for bit (``tests/test_rave_compiled.py``).
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
 
 from .. import validation
 from ..games.base import Game, State
+from ..games.compiled import CompiledGame
 from .backend import kernels
 from .tree import CompiledTree
-from .uct import SearchResult, _encode, check_search
+from .uct import SearchResult, _encode, check_search, compile_kernel
 
 __all__ = ["BETAS", "RaveTree", "checked_search_rave", "compile_rave_seconds", "search_rave"]
 
@@ -47,12 +47,10 @@ class RaveTree(CompiledTree):
         ("nexp", np.int16),
     )  # fmt: skip
 
-    def __init__(
-        self, kind: int, prm: np.ndarray, tab: np.ndarray, root_state: np.ndarray, capacity: int, k: float
-    ) -> None:
-        super().__init__(kind, prm, tab, root_state, capacity)
+    def __init__(self, compiled: CompiledGame, root_state: np.ndarray, capacity: int, k: float) -> None:
+        super().__init__(compiled, root_state, capacity)
         self.mix[0] = 0.5
-        self.played = np.zeros((2, self.block), dtype=np.int8)  # moves are 0 .. block - 1 in every kind
+        self.played = np.zeros((2, self.block), dtype=np.int8)  # a game's moves are 0 .. max_moves - 1
         self.betas = np.zeros(BETAS, dtype=np.float64)
         self.k = k
 
@@ -75,29 +73,15 @@ class RaveTree(CompiledTree):
 
     def _iterate(self, compiled: Any, c: float, limit: int, todo: int) -> int:
         return compiled.rave_uct(
-            self.kind, self.prm, self.tab, self.root_state, self.root, c, float(self.k), limit, todo,
+            self.rules, self.prm, self.tab, self.root_state, self.root, c, float(self.k), limit, todo,
             self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
             self.amv, self.amw2, self.mix, self.info, self.scratch, self.played, self.roots, self.betas,
         )  # fmt: skip
 
 
-_COMPILE_SECONDS: list[float] = []
-
-
-def compile_rave_seconds() -> float:
-    """Compile (or load from Numba's cache) the RAVE kernel once; the seconds it took (0 once done)."""
-    if _COMPILE_SECONDS:
-        return 0.0
-    from ..games import make_game
-
-    start = time.perf_counter()
-    kernels().seed(0)
-    for spec in ("tictactoe", "connect4", "uttt"):
-        game = make_game(spec)
-        tree = RaveTree(*_encode(game, game.initial_state()), capacity=1024, k=1.0)
-        tree.run(c=1.0, max_moves=None, iterations=8, seconds=None)
-    _COMPILE_SECONDS.append(time.perf_counter() - start)
-    return _COMPILE_SECONDS[0]
+def compile_rave_seconds(game: Game | None = None) -> float:
+    """Compile (or load from Numba's cache) the RAVE kernel for ``game`` (``None``: every game) once; the seconds."""
+    return compile_kernel("rave", lambda rules, st: RaveTree(rules, st, capacity=1024, k=1.0), game)
 
 
 def search_rave(
@@ -148,11 +132,11 @@ def checked_search_rave(
     :func:`mctslab.engine.uct.checked_search`.
     """
     compiled = kernels()
-    compile_rave_seconds()
+    compile_rave_seconds(game)
     if tree is None:
-        kind, prm, tab, root_state = _encode(game, state)
+        rules, root_state = _encode(game, state)
         budget = iterations if iterations is not None else 4096
-        tree = RaveTree(kind, prm, tab, root_state, capacity=RaveTree.slots_for(kind, prm, budget), k=k)
+        tree = RaveTree(rules, root_state, capacity=RaveTree.slots_for(rules, budget), k=k)
     tree.set_k(k)
     compiled.seed(seed)
     done = tree.run(c, max_moves, iterations, seconds)

@@ -104,7 +104,7 @@ class SharedTree(CompiledTree):
                        scratch: np.ndarray) -> int:  # fmt: skip
         """One compiled call of at most ``todo`` iterations by this thread (``scratch``: the thread's own)."""
         return compiled.uct_tree(
-            self.kind, self.prm, self.tab, self.root_state, self.root, c, limit, todo, vl,
+            self.rules, self.prm, self.tab, self.root_state, self.root, c, limit, todo, vl,
             self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
             self.vloss, self.lock, self.ends, self.info, work, scratch, self.roots,
         )  # fmt: skip
@@ -135,7 +135,7 @@ class LeafTree(CompiledTree):
         # visits grow by k per leaf: the root's count stays within MAX_VISITS
         todo = max(0, min(todo, (MAX_VISITS - int(self.visits[self.root])) // self.k))
         return compiled.uct_leaf(
-            self.kind, self.prm, self.tab, self.root_state, self.root, c, limit, todo, self.k,
+            self.rules, self.prm, self.tab, self.root_state, self.root, c, limit, todo, self.k,
             self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
             self.info, self.scratch, self.roots, self.ctl, self.leaf_st, self.results,
         )  # fmt: skip
@@ -178,9 +178,9 @@ def search_tree_parallel(
     """
     seeds = tuple(seeds)
     check_virtual_loss("virtual_loss", virtual_loss)
-    compiled, (kind, prm, tab, root_state) = prepare_threads(game, state, c, iterations, seconds, max_moves, seeds)
+    compiled, (rules, root_state) = prepare_threads(game, state, c, iterations, seconds, max_moves, seeds)
     budget = iterations if iterations is not None else 4096
-    tree = SharedTree(kind, prm, tab, root_state, capacity=CompiledTree.slots_for(kind, prm, budget))
+    tree = SharedTree(rules, root_state, capacity=CompiledTree.slots_for(rules, budget))
     roots_filled()  # every entry of the shared table filled: the threads only read it
     total = min(NO_LIMIT if iterations is None else iterations, MAX_VISITS)
     work = np.array([0, total], dtype=np.int64)
@@ -258,14 +258,15 @@ def search_leaf_parallel(
             f"iterations={iterations} with threads={k}: leaf parallelism counts K visits per leaf in 32 bits,"
             f" at most {MAX_VISITS // k} leaves; use fewer"
         )
-    compiled, (kind, prm, tab, root_state) = prepare_threads(game, state, c, iterations, seconds, max_moves, seeds)
+    compiled, (rules, root_state) = prepare_threads(game, state, c, iterations, seconds, max_moves, seeds)
     budget = iterations if iterations is not None else 4096
-    tree = LeafTree(kind, prm, tab, root_state, capacity=CompiledTree.slots_for(kind, prm, budget), k=k)
+    tree = LeafTree(rules, root_state, capacity=CompiledTree.slots_for(rules, budget), k=k)
+    prm, tab = rules.prm, rules.tab
     roots_filled()
     limit = NO_LIMIT if max_moves is None else max_moves
     stop = threading.Event()
     tree.ctl[compiled.LEAF_STOP] = 1  # compiled (or loaded) once, before the threads: both return at once
-    compiled.leaf_worker(kind, prm, tab, 0, 0, tree.ctl, tree.leaf_st, tree.results, limit, tree.scratch)
+    compiled.leaf_worker(rules, prm, tab, 0, 0, tree.ctl, tree.leaf_st, tree.results, limit, tree.scratch)
     tree._iterate(compiled, float(c), limit, 0)
     tree.ctl[compiled.LEAF_STOP] = 0
 
@@ -279,7 +280,7 @@ def search_leaf_parallel(
     def worker(j: int) -> int:
         compiled.seed(seeds[j])
         scratch = np.empty(compiled.SCRATCH, dtype=np.int64)
-        compiled.leaf_worker(kind, prm, tab, j, 0, tree.ctl, tree.leaf_st, tree.results, limit, scratch)
+        compiled.leaf_worker(rules, prm, tab, j, 0, tree.ctl, tree.leaf_st, tree.results, limit, scratch)
         return 0
 
     def on_stop() -> None:

@@ -10,15 +10,14 @@ tree reuse are :class:`~mctslab.engine.CompiledTree`'s and :func:`mctslab.engine
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
 
 from ..games.base import Game, State
-from .backend import kernels
+from ..games.compiled import CompiledGame
 from .tree import CompiledTree
-from .uct import SearchResult, _encode, check_search, checked_search
+from .uct import SearchResult, _encode, check_search, checked_search, compile_kernel
 
 __all__ = ["UNPROVEN", "SolverTree", "compile_seconds", "search"]
 
@@ -37,14 +36,14 @@ class SolverTree(CompiledTree):
 
     _ARRAYS = (*CompiledTree._ARRAYS, ("proven", np.int8))
 
-    def __init__(self, kind: int, prm: np.ndarray, tab: np.ndarray, root_state: np.ndarray, capacity: int) -> None:
-        super().__init__(kind, prm, tab, root_state, capacity)
+    def __init__(self, compiled: CompiledGame, root_state: np.ndarray, capacity: int) -> None:
+        super().__init__(compiled, root_state, capacity)
         self.proven[0] = UNPROVEN
 
     def _iterate(self, compiled: Any, c: float, limit: int, todo: int) -> int:
         """One call of the kernel :func:`~mctslab.engine.kernels.solver_uct`."""
         return compiled.solver_uct(
-            self.kind, self.prm, self.tab, self.root_state, self.root, c, limit, todo,
+            self.rules, self.prm, self.tab, self.root_state, self.root, c, limit, todo,
             self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
             self.info, self.scratch, self.roots, self.proven,
         )  # fmt: skip
@@ -55,26 +54,12 @@ class SolverTree(CompiledTree):
         return None if p == UNPROVEN else p / 2
 
 
-_COMPILE_SECONDS: list[float] = []
+def compile_seconds(game: Game | None = None) -> float:
+    """Compile (or load from Numba's cache) the solver's kernel for ``game`` (``None``: every game) once; the seconds.
 
-
-def compile_seconds() -> float:
-    """Compile (or load from Numba's cache) the solver's kernel once per process; the seconds it took (0 once done).
-
-    Called by :func:`search` before its clock starts, so a timed first move is not spent compiling
-    (the kernel has one signature for every game: one small search compiles it).
+    Called by :func:`search` before its clock starts, so a timed first move is not spent compiling.
     """
-    if _COMPILE_SECONDS:
-        return 0.0
-    from ..games import make_game
-
-    game = make_game("tictactoe")
-    start = time.perf_counter()
-    kernels().seed(0)
-    tree = SolverTree(*_encode(game, game.initial_state()), capacity=1024)
-    tree.run(c=1.0, max_moves=None, iterations=8, seconds=None)
-    _COMPILE_SECONDS.append(time.perf_counter() - start)
-    return _COMPILE_SECONDS[0]
+    return compile_kernel("solver", lambda rules, st: SolverTree(rules, st, capacity=1024), game)
 
 
 def search(
@@ -96,10 +81,10 @@ def search(
     """
     check_search(game, state, c, iterations, seconds, max_moves, seed, fresh=tree is None)
     if tree is None:
-        kind, prm, tab, root_state = _encode(game, state)
+        rules, root_state = _encode(game, state)
         budget = iterations if iterations is not None else 4096
-        tree = SolverTree(kind, prm, tab, root_state, capacity=SolverTree.slots_for(kind, prm, budget))
-    compile_seconds()
+        tree = SolverTree(rules, root_state, capacity=SolverTree.slots_for(rules, budget))
+    compile_seconds(game)
     return checked_search(
         game, state, c=c, iterations=iterations, seconds=seconds, max_moves=max_moves, seed=seed, tree=tree
     )

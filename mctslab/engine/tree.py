@@ -13,15 +13,14 @@ from typing import Any
 
 import numpy as np
 
+from ..games.compiled import CompiledGame
 from .backend import kernels
 
 __all__ = [
-    "CHUNK_SECONDS", "INITIAL_SLOTS", "KINDS", "MAX_VISITS", "NO_LIMIT", "SLOT_BYTES", "CompiledTree",
+    "CHUNK_SECONDS", "INITIAL_SLOTS", "MAX_VISITS", "NO_LIMIT", "SLOT_BYTES", "CompiledTree",
     "MAX_FIELDS", "MAX_MOVES", "MAX_PATH", "check_capacity", "check_tree_fits", "memory_available",
 ]  # fmt: skip
 
-KINDS = {"tictactoe": 0, "connect4": 1, "uttt": 2}
-"""The kernels' numbers for the kinds a game's :meth:`~mctslab.games.base.Game.compiled_encoding` names."""
 NO_LIMIT = 1 << 40
 SLOT_BYTES = 4 + 4 + 2 + 2 + 4 + 4 + 8 + 8
 """Bytes per tree slot: move, first child, legal and expanded counts, visits, half points, mean, 1/sqrt(visits)."""
@@ -148,42 +147,26 @@ def _layout(cls: type) -> tuple[tuple[tuple[str, np.dtype, int], ...], int]:
     return fields, sum(itemsize for _, _, itemsize in fields)
 
 
-def _block(kind: int, prm: np.ndarray) -> int:
-    """Slots one expansion can take: the most legal moves of a position of the game."""
-    return 81 if kind == KINDS["uttt"] else int(prm[2] if kind == KINDS["tictactoe"] else prm[1])
-
-
 MAX_FIELDS, MAX_MOVES, MAX_PATH = 32, 128, 256
 """The kernels' capacity, the three parts of their scratch array (``kernels.SCRATCH``: 416 int64):
 a position of at most 32 fields, at most 128 legal moves, a path of at most 256 slots (the root
 and 255 plies below it)."""
 
 
-def _sizes(kind: str, params: tuple[int, ...]) -> tuple[int, int]:
-    """The most legal moves of a position, and the most plies of a game, of an encoding (one mark per cell)."""
-    if kind == "uttt":
-        return 81, 81
-    if kind == "tictactoe":
-        return params[0] * params[0], params[0] * params[0]
-    return params[1], params[0] * params[1]  # connect4: (rows, cols, k)
-
-
-def check_capacity(spec: str, encoding: tuple[str, tuple[int, ...]], fields: int) -> None:
+def check_capacity(spec: str, compiled: CompiledGame) -> None:
     """Refuse, in one line, a game the kernels' fixed arrays cannot hold (instead of indexing past them).
 
     Args:
         spec: the game's spec, for the message.
-        encoding: the game's :meth:`~mctslab.games.base.Game.compiled_encoding`, ``(kind, parameters)``.
-        fields: the length of the game's :meth:`~mctslab.games.base.Game.compiled_state`.
+        compiled: the game's :meth:`~mctslab.games.base.Game.compiled` rules and their declared sizes.
 
     Raises:
         ValueError: naming the limit that is passed (:data:`MAX_FIELDS`, :data:`MAX_MOVES`, :data:`MAX_PATH`).
     """
-    moves, plies = _sizes(*encoding) if encoding[0] in KINDS else (0, 0)  # an unknown kind: tables() says so
     for what, value, most in (
-        ("fields of compiled_state", fields, MAX_FIELDS),
-        ("legal moves in a position", moves, MAX_MOVES),
-        ("plies in a game (the tree's depth)", plies, MAX_PATH - 1),
+        ("fields of compiled_state", compiled.fields, MAX_FIELDS),
+        ("legal moves in a position", compiled.max_moves, MAX_MOVES),
+        ("plies in a game (the tree's depth)", compiled.max_plies, MAX_PATH - 1),
     ):
         if value > most:
             raise ValueError(
@@ -201,9 +184,9 @@ class CompiledTree:
         max_depth: deepest node added, in plies below the root.
     """
 
-    def __init__(self, kind: int, prm: np.ndarray, tab: np.ndarray, root_state: np.ndarray, capacity: int) -> None:
-        self.kind, self.prm, self.tab = kind, prm, tab
-        self.block = _block(kind, prm)
+    def __init__(self, compiled: CompiledGame, root_state: np.ndarray, capacity: int) -> None:
+        self.rules, self.prm, self.tab = compiled, compiled.prm, compiled.tab
+        self.block = compiled.max_moves  # slots one expansion can take
         self._allocate(max(capacity, 1 + self.block))
         self.move[0], self.first[0], self.mean[0], self.isq[0] = -1, -1, 0.5, inf
         self.info = np.array([1, 0, 0, self.block], dtype=np.int64)  # slots used, max depth, iterations, block
@@ -219,9 +202,9 @@ class CompiledTree:
     """The arrays, widest first: as views of one zeroed block (one allocation), each stays aligned."""
 
     @staticmethod
-    def slots_for(kind: int, prm: np.ndarray, iterations: int) -> int:
+    def slots_for(compiled: CompiledGame, iterations: int) -> int:
         """Slots that ``iterations`` iterations can need, at most :data:`INITIAL_SLOTS` (the arrays grow past it)."""
-        return min(1 + iterations * _block(kind, prm), INITIAL_SLOTS)
+        return min(1 + iterations * compiled.max_moves, INITIAL_SLOTS)
 
     def _allocate(self, size: int) -> dict[str, np.ndarray]:
         """Make every array ``size`` slots long, zeroed, in one block; returns the old arrays by name."""
@@ -302,7 +285,7 @@ class CompiledTree:
         A tree of a variant of UCT (more arrays in :attr:`_ARRAYS`, its own kernel) overrides this.
         """
         return compiled.uct(
-            self.kind, self.prm, self.tab, self.root_state, self.root, c, limit, todo,
+            self.rules, self.prm, self.tab, self.root_state, self.root, c, limit, todo,
             self.move, self.first, self.nlegal, self.nexp, self.visits, self.wins2, self.mean, self.isq,
             self.info, self.scratch, self.roots,
         )  # fmt: skip

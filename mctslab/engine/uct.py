@@ -3,100 +3,77 @@
 from __future__ import annotations
 
 import time
-from functools import cached_property, lru_cache
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any
 
 import numpy as np
 
 from .. import validation
 from ..games.base import Game, IllegalMoveError, State
-from .backend import check_supported, kernels
-from .tree import KINDS, MAX_VISITS, NO_LIMIT, CompiledTree, check_capacity, check_tree_fits
+from ..games.compiled import CompiledGame
+from .backend import check_supported, kernel_games, kernels
+from .tree import MAX_VISITS, NO_LIMIT, CompiledTree, check_capacity, check_tree_fits
 
-__all__ = ["SearchResult", "checked_search", "compile_seconds", "random_results", "search", "tables"]
-
-
-@lru_cache(maxsize=32)
-def tables(kind: str, params: tuple[int, ...]) -> tuple[int, np.ndarray, np.ndarray]:
-    """The kernel's ``(kind, prm, tab)`` for a game's :meth:`~mctslab.games.base.Game.compiled_encoding`."""
-    if kind == "tictactoe":
-        from ..games.tictactoe import winning_lines
-
-        n, k = params
-        cells = n * n
-        lines = winning_lines(n, k)
-        through = [[m for m in lines if m >> c & 1] for c in range(cells)]
-        tab = np.zeros((cells, 1 + max(len(t) for t in through)), dtype=np.int64)
-        for c, masks in enumerate(through):
-            tab[c, 0] = len(masks)
-            tab[c, 1 : 1 + len(masks)] = masks
-        prm = np.array([n, k, cells, (1 << cells) - 1], dtype=np.int64)
-    elif kind == "connect4":
-        from ..games.connect4 import run_shifts
-
-        rows, cols, k = params
-        height = rows + 1
-        shifts = run_shifts(k) or (0,)  # k = 1: any stone is a run (m & m >> 0 == m)
-        full = sum(((1 << rows) - 1) << (c * height) for c in range(cols))
-        tab = np.array([[s * d for s in shifts] for d in (1, height, height + 1, height - 1)], dtype=np.int64)
-        prm = np.array([rows, cols, k, height, full, len(shifts)], dtype=np.int64)
-    elif kind == "uttt":
-        from ..games.ultimate import WINS
-
-        cells = [[c for c in range(9) if m >> c & 1] for m in range(512)]
-        tab = np.full((11, 512), -1, dtype=np.int64)
-        tab[0] = WINS
-        tab[1] = [len(c) for c in cells]
-        for m, c in enumerate(cells):
-            tab[2 : 2 + len(c), m] = c
-        prm = np.array([params[0]], dtype=np.int64)
-    else:
-        raise ValueError(f"the compiled engine has no game kind {kind!r}; known: {', '.join(KINDS)}")
-    prm.setflags(write=False)
-    tab.setflags(write=False)
-    return KINDS[kind], prm, tab
+__all__ = ["SearchResult", "checked_search", "compile_kernel", "compile_seconds", "random_results", "search"]
 
 
-def _encode(game: Game, state: State) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+def _encode(game: Game, state: State) -> tuple[CompiledGame, np.ndarray]:
     check_supported(game)
     return _encoded(game, state)
 
 
-def _encoded(game: Game, state: State) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """The kernel's tables and ``state``'s encoding, for a game already checked to have a kernel.
+def _encoded(game: Game, state: State) -> tuple[CompiledGame, np.ndarray]:
+    """The game's compiled rules and ``state``'s encoding, for a game already checked to have them.
 
     Raises:
         ValueError: (one line) for a game past the kernels' capacity (:func:`~.tree.check_capacity`).
     """
-    encoding = game.compiled_encoding()
+    compiled = game.compiled()
+    if id(compiled) not in _FITS:
+        check_capacity(game.spec, compiled)
+        _FITS[id(compiled)] = compiled  # kept alive: its id is not reused
     encoded = np.array(game.compiled_state(state), dtype=np.int64)
-    if (encoding, encoded.shape[0]) not in _FITS:
-        check_capacity(game.spec, encoding, encoded.shape[0])
-        _FITS.add((encoding, encoded.shape[0]))
-    return (*tables(*encoding), encoded)
+    if encoded.shape[0] != compiled.fields:
+        raise ValueError(
+            f"{game.spec}: compiled_state gives {encoded.shape[0]} fields, its compiled rules declare {compiled.fields}"
+        )
+    return compiled, encoded
 
 
-_FITS: set[tuple[tuple[str, tuple[int, ...]], int]] = set()
-"""The ``(kind, parameters, fields)`` already checked by :func:`~.tree.check_capacity` (checked once each)."""
+_FITS: dict[int, CompiledGame] = {}
+"""The compiled rules already checked by :func:`~.tree.check_capacity` (checked once each)."""
 
 
-_COMPILE_SECONDS: list[float] = []
+def compile_seconds(game: Game | None = None) -> float:
+    """Compile (or load from Numba's cache) the UCT kernel for ``game`` once; the seconds it took (0 once done).
+
+    ``None``: for every registered game with compiled rules. Each game file's rules have
+    their own compiled kernels (:mod:`mctslab.engine.game_rules`).
+    """
+    return compile_kernel("uct", lambda rules, st: CompiledTree(rules, st, capacity=1024), game)
 
 
-def compile_seconds() -> float:
-    """Compile (or load from Numba's cache) every kernel once; the seconds it took (0 once done)."""
-    if _COMPILE_SECONDS:
+def compile_kernel(name: str, make: Callable[[CompiledGame, np.ndarray], CompiledTree], game: Game | None) -> float:
+    """Run 8 iterations on a tree ``make(rules, root_state)`` of ``game`` (``None``: of every game with compiled
+    rules), unless done for ``name`` and that game's rules in this process; the seconds it took (0 if nothing to do).
+
+    A timed search calls it before its clock starts, so a first move is not spent compiling.
+    """
+    games = [game] if game is not None else kernel_games()
+    todo = [g for g in games if (name, g.compiled().rules) not in _COMPILED]
+    if not todo:
         return 0.0
-    from ..games import make_game
-
-    compiled = kernels()
     start = time.perf_counter()
-    compiled.seed(0)
-    for spec in ("tictactoe", "connect4", "uttt"):
-        game = make_game(spec)
-        tree = CompiledTree(*_encode(game, game.initial_state()), capacity=1024)
-        tree.run(c=1.0, max_moves=None, iterations=8, seconds=None)
-    _COMPILE_SECONDS.append(time.perf_counter() - start)
-    return _COMPILE_SECONDS[0]
+    kernels().seed(0)
+    for g in todo:
+        make(*_encode(g, g.initial_state())).run(c=1.0, max_moves=None, iterations=8, seconds=None)
+        _COMPILED.add((name, g.compiled().rules))
+    return time.perf_counter() - start
+
+
+_COMPILED: set[tuple[str, Callable[[], Any]]] = set()
+"""The ``(kernel, rules function)`` pairs this process has compiled or loaded."""
 
 
 def _check_budget(c: float, iterations: int | None, seconds: float | None, max_moves: int | None, seed: int) -> None:
@@ -222,11 +199,11 @@ def checked_search(
     :func:`~mctslab.agents.base.legal_or_raise`; checking them again is a tenth of a short search.
     """
     compiled = kernels()
-    compile_seconds()
+    compile_seconds(game)
     if tree is None:
-        kind, prm, tab, root_state = _encoded(game, state)
+        rules, root_state = _encoded(game, state)
         budget = iterations if iterations is not None else 4096
-        tree = CompiledTree(kind, prm, tab, root_state, capacity=CompiledTree.slots_for(kind, prm, budget))
+        tree = CompiledTree(rules, root_state, capacity=CompiledTree.slots_for(rules, budget))
     compiled.seed(seed)
     done = tree.run(c, max_moves, iterations, seconds)
     return SearchResult(tree, done)
@@ -244,14 +221,15 @@ def random_results(game: Game, state: State, playouts: int, seed: int, max_moves
     validation.positive_int("playouts", playouts)
     validation.integer("seed", seed, low=0, high=2**32 - 1)
     validation.optional(validation.positive_int, "max_moves", max_moves)
-    kind, prm, tab, st = _encode(game, state)
+    rules, st = _encode(game, state)
     compiled = kernels()
     compiled.seed(seed)
     limit = NO_LIMIT if max_moves is None else max_moves
     counts = np.zeros(3, dtype=np.int64)
     scratch = np.empty(compiled.SCRATCH, dtype=np.int64)
     for done in range(0, playouts, PLAYOUT_CHUNK):
-        counts += compiled.random_results(kind, prm, tab, st, min(PLAYOUT_CHUNK, playouts - done), limit, scratch)
+        todo = min(PLAYOUT_CHUNK, playouts - done)
+        counts += compiled.random_results(rules, rules.prm, rules.tab, st, todo, limit, scratch)
     return counts
 
 

@@ -2,16 +2,16 @@
 
 Numba compiles a kernel the first time it is called and keeps the machine code in its
 cache (:mod:`mctslab.engine.kernels`); a fresh install has an empty cache, so the first
-process to use each kernel pays for compiling it (about a minute for all of them, more on
-a busy machine). ``./run`` (``./run course``, ``./run test``) warms a cache kept inside
-``.venv`` once per install, by running this module, and again when the kernels' source
+process to use each kernel pays for compiling it (about 4 minutes of CPU for all of them, each
+kernel once per game file; more on a busy machine). ``./run`` (``./run course``, ``./run test``)
+warms a cache kept inside ``.venv`` once per install, by running this module, and again when the kernels' source
 changes::
 
     NUMBA_CACHE_DIR=.venv/numba-cache python -m mctslab.engine.warm
 
-Every kernel takes the same argument types whatever the game (a game is a ``kind``
-number and int64 arrays), so one call of each compiles it for all of them: :func:`warm`
-runs a few iterations of each compiled search on each game that has kernels.
+Every kernel is compiled once per game file's compiled rules (:mod:`mctslab.engine.game_rules`),
+whatever the game's parameters: :func:`warm` runs a few iterations of each compiled search on
+each registered game that has compiled rules.
 """
 
 from __future__ import annotations
@@ -25,13 +25,14 @@ def warm() -> float:
     """Call every compiled kernel once (compiling it, or loading it from Numba's cache); the seconds it took.
 
     A few iterations of each search (UCT, MCTS-Solver, RAVE, root, tree and leaf
-    parallelism) and a few compiled playouts, on each game that has kernels.
+    parallelism), a few compiled playouts and :func:`mctslab.check_game`'s replay, on each
+    registered game with compiled rules.
 
     Raises:
         ImportError: (one line, naming the extra) if Numba is not installed: the compiled engine is optional.
     """
-    from ..games import make_game
-    from .backend import games_with_kernels, require
+    from .backend import kernel_games, require
+    from .check import compiled_fault
     from .parallel import search_root_parallel
     from .rave import search_rave
     from .shared_tree import search_leaf_parallel, search_tree_parallel
@@ -41,8 +42,7 @@ def warm() -> float:
     require()
     start = time.perf_counter()
     budget = {"c": 1.4, "iterations": 16, "seconds": None, "max_moves": None}
-    for name in games_with_kernels():
-        game = make_game(name)
+    for game in kernel_games():
         state = game.initial_state()
         search(game, state, seed=0, **budget)
         search_solver(game, state, seed=0, **budget)
@@ -50,6 +50,7 @@ def warm() -> float:
         for parallel in (search_root_parallel, search_tree_parallel, search_leaf_parallel):
             parallel(game, state, seeds=(1, 2), **budget)
         random_results(game, state, playouts=2, seed=0)  # the compiled playouts of flat Monte Carlo
+        compiled_fault(game, [list(game.legal_moves(state)[:1])])  # check_game's lock step (the replay kernel)
     return time.perf_counter() - start
 
 

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from .compiled import CompiledGame
 from .errors import IllegalMoveError, InvalidStateError, describe_value
 from .hooks import DrawingHooks
 from .kinds import CHANCE, GameKind
@@ -422,11 +423,12 @@ class Game(DrawingHooks, ABC):
         return ((tuple(range(n)), tuple(range(self.policy_size or 0))),)
 
     # -- the compiled engine (mctslab.engine) ---------------------------------------
-    def compiled_encoding(self) -> tuple[str, tuple[int, ...]] | None:
-        """How :mod:`mctslab.engine` plays this game: its kind and integer parameters.
+    def compiled(self) -> CompiledGame | None:
+        """The game's compiled rules for :mod:`mctslab.engine` (:mod:`mctslab.games.compiled`), or ``None``.
 
-        ``None`` (the default) when the compiled engine cannot play it; the games it
-        knows return e.g. ``("tictactoe", (n, k))`` and implement :meth:`compiled_state`.
+        ``None`` (the default) when the compiled engine cannot play it. A game that returns a
+        :class:`~mctslab.games.compiled.CompiledGame` also implements :meth:`compiled_state`;
+        :func:`mctslab.check_game` checks the two against the Python rules.
         """
         return None
 
@@ -434,9 +436,9 @@ class Game(DrawingHooks, ABC):
         """``state`` as the compiled engine's integer vector: result, player to move, then the game's fields.
 
         Raises:
-            NotImplementedError: for a game without :meth:`compiled_encoding`.
+            NotImplementedError: for a game without :meth:`compiled`.
         """
-        raise NotImplementedError(f"{self.spec} has no compiled encoding")
+        raise NotImplementedError(f"{self.spec} has no compiled rules")
 
     def rollout_moves(self, state: State, rng: random.Random, max_moves: int | None = None) -> PlayedRollout:
         """:meth:`rollout`, keeping the moves: the same random draws, the same moves, the same end.

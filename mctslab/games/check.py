@@ -14,6 +14,7 @@ import numpy as np
 
 from .base import Game, IllegalMoveError, InvalidStateError
 from .check_kinds import declaration_fault, information_fault, player_fault, position_fault
+from .compiled import COMPILED_CHECKS, capacity_fault
 from .kinds import CHANCE, CLASSIC
 from .registry import GAMES, make_game
 from .rollouts import reports_its_rollout
@@ -70,6 +71,11 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     A game with a network encoding (:attr:`~Game.policy_size` set) must give
     :meth:`~Game.features` of one length, moves in ``range(policy_size)`` and
     :meth:`~Game.symmetries` that are permutations, the identity first.
+    A game with compiled rules (:meth:`~Game.compiled`) must keep their declared sizes at every
+    position (:func:`~mctslab.games.compiled.capacity_fault`), and, where Numba is installed,
+    its compiled rules must play the random games in lock step with its Python rules: the
+    same legal moves, and the position vector of every position (result, player, fields)
+    equal to ``compiled_state`` of the Python position (:mod:`mctslab.engine.check`).
 
     Games of other kinds (:meth:`~Game.kind`: one player or more than two, chance,
     hidden information) are checked against their declaration
@@ -111,6 +117,7 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     replayed = reports_its_rollout(game)
     replays = []  # positions to compare rollout_moves() with rollout() on, after the basic rules
     sample_rng, seen = random.Random(seed), {}  # sample_state's own generator: the random games stay the same
+    compiled, played = game.compiled(), []
     for number in range(games):
         state, moves = initial, []
         while True:
@@ -127,8 +134,13 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
             _check_board(game, state, moves, size, clicks=number < REPLAYED_GAMES)
             if replayed and number < REPLAYED_GAMES:
                 replays.append((state, list(moves)))
+            if compiled is not None:
+                fault = capacity_fault(game, compiled, state, len(moves))
+                if fault:
+                    raise _fail(game, moves, fault)
             legal = game.legal_moves(state)
             if not legal:
+                played.append(moves)
                 break
             move = rng.choice(legal)
             before, before_hash = state, hash(state)
@@ -148,6 +160,10 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
                 raise _fail(game, moves[:20], f"a random game did not end within {max_plies} plies")
     for number, (state, moves) in enumerate(replays):
         _check_rollout_moves(game, state, moves, seed + number)
+    for check in COMPILED_CHECKS if compiled is not None else ():
+        fault = check(game, played)
+        if fault:
+            raise _fail(game, [], fault)
     if game.policy_size is not None:
         _check_network_encoding(game, [s for s, _ in replays] or [initial])
 

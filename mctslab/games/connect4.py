@@ -18,11 +18,16 @@ cell has one bit per direction, so one shift test checks all four directions at 
 from __future__ import annotations
 
 import random
+from functools import cache, lru_cache
 from math import floor
+from types import SimpleNamespace
 from typing import NamedTuple
+
+import numpy as np
 
 from .base import DRAW, RESULTS
 from .check_positions import result_fault
+from .compiled import CompiledGame
 from .registry import register_game
 from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
 
@@ -62,6 +67,108 @@ def run_shifts(k: int) -> tuple[int, ...]:
         shifts.append(step)
         length += step
     return tuple(shifts)
+
+
+@cache
+def compiled_rules() -> SimpleNamespace:
+    """Connect Four's compiled rules (see :mod:`mctslab.games.compiled`; needs Numba).
+
+    ``st[2]``, ``st[3]``: X's and O's bitboards as :class:`ConnectFourState` keeps them (column
+    ``c`` owns bits ``c * (rows + 1)`` ..., bottom up); ``prm = (rows, cols, k, rows + 1, full, plan
+    length)``; ``tab[d, j]``: the j-th shift of direction d's run test (vertical, horizontal, diagonals).
+    """
+    from ._jit import ix, njit, rand
+
+    @njit(inline="always")
+    def four_runs(bits, h):
+        # Four in a row on a board of column height h: runs of 2, then of 4, along each direction.
+        a = bits & (bits >> 1)
+        b = bits & (bits >> h)
+        c = bits & (bits >> (h + 1))
+        d = bits & (bits >> (h - 1))
+        return ((a & (a >> 2)) | (b & (b >> (2 * h))) | (c & (c >> (2 * h + 2))) | (d & (d >> (2 * h - 2)))) != 0
+
+    @njit(inline="always")
+    def has_run(prm, tab, bits):
+        if prm[5] == 2 and tab[0, 1] == 2:  # k = 4 (the shifts 1, 2): the run test with shifts the compiler sees
+            return four_runs(bits, 7) if prm[3] == 7 else four_runs(bits, prm[3])  # 7: the standard board's height
+        for d in range(4):
+            m = bits
+            for j in range(prm[5]):
+                m &= m >> tab[d, j]
+            if m:
+                return True
+        return False
+
+    @njit(inline="always")
+    def apply(prm, tab, st, move):
+        p = st[1]
+        occupied = st[2] | st[3]
+        height = prm[3]
+        column = ((1 << prm[0]) - 1) << (move * height)
+        bit = (occupied + (1 << (move * height))) & column
+        k = ix(2 + p)
+        st[k] |= bit
+        if has_run(prm, tab, st[k]):
+            st[0] = p
+        elif occupied | bit == prm[4]:
+            st[0] = DRAWN
+        st[1] = 1 - p
+
+    @njit(inline="always")
+    def legal(prm, tab, st, out):
+        occupied = st[2] | st[3]
+        n = 0
+        for c in range(prm[1]):
+            if not (occupied >> (c * prm[3] + prm[0] - 1)) & 1:
+                out[ix(n)] = c
+                n += 1
+        return n
+
+    @njit(inline="always")
+    def rollout(prm, tab, st, buf, limit, played, mark):
+        n = legal(prm, tab, st, buf)  # the pool of open columns
+        p = st[1]
+        mine = st[2 + p]
+        theirs = st[3 - p]
+        rows, height = prm[0], prm[3]
+        four = prm[5] == 2 and tab[0, 1] == 2
+        occupied = mine | theirs
+        steps = 0
+        while n > 0 and steps < limit:
+            i = ix(rand() * n)
+            c = buf[i]
+            if mark:
+                played[ix(p), ix(c)] = 1
+            bit = (occupied + (1 << (c * height))) & (((1 << rows) - 1) << (c * height))
+            occupied |= bit
+            mine |= bit
+            if (occupied >> (c * height + rows - 1)) & 1:  # the column is full now
+                n -= 1
+                buf[i] = buf[ix(n)]
+            if four:
+                won = four_runs(mine, 7) if height == 7 else four_runs(mine, height)
+            else:
+                won = has_run(prm, tab, mine)
+            if won:
+                return p
+            mine, theirs = theirs, mine
+            p = 1 - p
+            steps += 1
+        return DRAWN
+
+    return SimpleNamespace(legal=legal, apply=apply, rollout=rollout)
+
+@lru_cache(maxsize=8)
+def compiled_game(rows: int, cols: int, k: int) -> CompiledGame:
+    """The :class:`~mctslab.games.compiled.CompiledGame` of Connect Four on ``rows`` x ``cols``, ``k`` in a row."""
+    height = rows + 1
+    shifts = run_shifts(k) or (0,)  # k = 1: any stone is a run (m & m >> 0 == m)
+    full = sum(((1 << rows) - 1) << (c * height) for c in range(cols))
+    tab = np.array([[s * d for s in shifts] for d in (1, height, height + 1, height - 1)], dtype=np.int64)
+    prm = np.array([rows, cols, k, height, full, len(shifts)], dtype=np.int64)
+    return CompiledGame(compiled_rules, prm, tab, fields=4, max_moves=cols, max_plies=rows * cols)
+
 
 
 @register_game(
@@ -349,9 +456,9 @@ class ConnectFour(StoneGame):
                 return RESULTS[player ^ (step & 1)]
         return DRAW
 
-    def compiled_encoding(self) -> tuple[str, tuple[int, ...]] | None:
-        """``("connect4", (rows, cols, k))`` for :mod:`mctslab.engine` (boards of up to 63 bits; ``None`` beyond)."""
-        return ("connect4", (self.rows, self.cols, self.k)) if self.cols * self.height <= 63 else None
+    def compiled(self) -> CompiledGame | None:
+        """The compiled rules for :mod:`mctslab.engine` (boards of up to 63 bits; ``None`` beyond)."""
+        return compiled_game(self.rows, self.cols, self.k) if self.cols * self.height <= 63 else None
 
     def compiled_state(self, state: ConnectFourState) -> tuple[int, ...]:
         """``(result, player to move, x, o)``, the bitboards as they are."""

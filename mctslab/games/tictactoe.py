@@ -12,12 +12,14 @@ import random
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from math import floor
+from types import SimpleNamespace
 from typing import NamedTuple
 
 import numpy as np
 
 from .base import DRAW, RESULTS
 from .check_positions import result_fault
+from .compiled import CompiledGame
 from .registry import register_game
 from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
 
@@ -110,6 +112,83 @@ def _tables(n: int, k: int) -> tuple:
     )
     board_bits = tuple(tuple(1 << (r * n + c) for c in range(n)) for r in range(n))
     return lines, lines_through, bits, has_line, empty_cells, board_bits
+
+
+@cache
+def compiled_rules() -> SimpleNamespace:
+    """Tic-tac-toe's compiled rules (see :mod:`mctslab.games.compiled`; needs Numba).
+
+    ``st[2]`` X's stones, ``st[3]`` O's (bit = cell); ``prm = (n, k, cells, full)``;
+    ``tab[cell, 0]`` the number of winning lines through ``cell``, ``tab[cell, 1 + j]`` their masks.
+    """
+    from ._jit import ix, njit, rand
+
+    @njit(inline="always")
+    def completes(tab, stones, cell):
+        c = ix(cell)
+        for j in range(tab[c, 0]):
+            m = tab[c, ix(1 + j)]
+            if stones & m == m:
+                return True
+        return False
+
+    @njit(inline="always")
+    def apply(prm, tab, st, move):
+        p = st[1]
+        k = ix(2 + p)
+        st[k] |= 1 << move
+        if completes(tab, st[k], move):
+            st[0] = p
+        elif st[2] | st[3] == prm[3]:
+            st[0] = DRAWN
+        st[1] = 1 - p
+
+    @njit(inline="always")
+    def legal(prm, tab, st, out):
+        occupied = st[2] | st[3]
+        n = 0
+        cells = 9 if prm[2] == 9 else prm[2]  # 3 x 3: a loop of a length the compiler sees (unrolled)
+        for cell in range(cells):
+            if not (occupied >> cell) & 1:
+                out[ix(n)] = cell
+                n += 1
+        return n
+
+    @njit(inline="always")
+    def rollout(prm, tab, st, buf, limit, played, mark):
+        n = legal(prm, tab, st, buf)  # the pool of empty cells
+        p = st[1]
+        mine = st[ix(2 + p)]
+        theirs = st[ix(3 - p)]
+        for _ in range(min(n, limit)):
+            i = ix(rand() * n)
+            cell = buf[i]
+            if mark:
+                played[ix(p), ix(cell)] = 1
+            n -= 1
+            buf[i] = buf[ix(n)]
+            mine |= 1 << cell
+            if completes(tab, mine, cell):
+                return p
+            mine, theirs = theirs, mine
+            p = 1 - p
+        return DRAWN
+
+    return SimpleNamespace(legal=legal, apply=apply, rollout=rollout)
+
+@lru_cache(maxsize=8)
+def compiled_game(n: int, k: int) -> CompiledGame:
+    """The :class:`~mctslab.games.compiled.CompiledGame` of n x n tic-tac-toe with k in a row."""
+    cells = n * n
+    lines = winning_lines(n, k)
+    through = [[m for m in lines if m >> c & 1] for c in range(cells)]
+    tab = np.zeros((cells, 1 + max(len(t) for t in through)), dtype=np.int64)
+    for c, masks in enumerate(through):
+        tab[c, 0] = len(masks)
+        tab[c, 1 : 1 + len(masks)] = masks
+    prm = np.array([n, k, cells, (1 << cells) - 1], dtype=np.int64)
+    return CompiledGame(compiled_rules, prm, tab, fields=4, max_moves=cells, max_plies=cells)
+
 
 
 @register_game(
@@ -290,9 +369,9 @@ class TicTacToe(StoneGame):
         index = np.repeat(np.arange(len(states)), playouts) * 3 + outcome
         return np.bincount(index, minlength=3 * len(states)).reshape(len(states), 3)
 
-    def compiled_encoding(self) -> tuple[str, tuple[int, ...]] | None:
-        """``("tictactoe", (n, k))`` for :mod:`mctslab.engine` (boards of up to 49 cells; ``None`` beyond)."""
-        return ("tictactoe", (self.n, self.k)) if self.cells <= 49 else None
+    def compiled(self) -> CompiledGame | None:
+        """The compiled rules for :mod:`mctslab.engine` (boards of up to 49 cells; ``None`` beyond)."""
+        return compiled_game(self.n, self.k) if self.cells <= 49 else None
 
     def compiled_state(self, state: TicTacToeState) -> tuple[int, ...]:
         """``(result, player to move, x, o)``."""
