@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -20,17 +21,28 @@ def unimported_modules(folder: str, listed: list[str]) -> list[str]:
 
 
 def run_with_file(folder: str, text: str, code: str, cwd: pathlib.Path) -> str:
-    """Drop a module holding ``text`` (``{name}`` filled in) into ``mctslab/<folder>/``, run ``code`` (same) in a
-    fresh interpreter, remove the module; return what ``code`` printed (the run must succeed)."""
+    """Add a module holding ``text`` (``{name}`` filled in) to ``mctslab/<folder>/`` and run ``code`` (same) in a
+    fresh interpreter; return what ``code`` printed (the run must succeed).
+
+    The module goes into a copy of the package in ``cwd`` (its modules copied, its other files linked): never into
+    the package itself, where every other process of the suite importing ``mctslab`` at that moment (the other workers,
+    notebook kernels, graders) would list it and then fail to import it once it is gone.
+    """
     name = f"zz_one_file_{os.getpid()}"
-    path = PACKAGE / folder / f"{name}.py"
-    path.write_text(text.format(name=name))
-    try:
-        env = {**os.environ, "PYTHONPATH": str(PACKAGE.parent)}
-        done = subprocess.run(
-            [sys.executable, "-c", code.format(name=name)], capture_output=True, text=True, env=env, cwd=cwd
-        )
-        assert done.returncode == 0, done.stderr[-2000:]
-        return done.stdout
-    finally:
-        path.unlink()
+    copy = cwd / "linked" / "mctslab"
+    for source in PACKAGE.rglob("*"):
+        if "__pycache__" in source.parts or source.is_dir():
+            continue
+        target = copy / source.relative_to(PACKAGE)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.suffix == ".py":  # copied: a module finds its folder from its own path, links resolved
+            shutil.copyfile(source, target)
+        else:
+            target.symlink_to(source)
+    (copy / folder / f"{name}.py").write_text(text.format(name=name))
+    env = {**os.environ, "PYTHONPATH": str(copy.parent)}
+    done = subprocess.run(
+        [sys.executable, "-c", code.format(name=name)], capture_output=True, text=True, env=env, cwd=cwd
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout

@@ -83,23 +83,22 @@ class PigSolution:
 
 
 def _sides(values: np.ndarray, target: int, die: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(hold, roll, valid) for every (i, j, k < target): the two sides of the Bellman equation."""
-    hold_at_index, valid = _hold_index(target)
-    start = values[:, :, 0]  # start[mover, opponent]: a turn's first decision
-    hold = 1.0 - start.ravel()[hold_at_index]
-    rolled = values[:, :, 2 : 2 + target].copy()
-    for r in range(3, die + 1):
-        rolled += values[:, :, r : r + target]
-    roll = ((1.0 - start.T)[:, :, None] + rolled) / die
-    return np.where(valid, hold, 1.0), np.where(valid, roll, 1.0), valid
+    """(hold, roll, valid) for every (i, j, k < target): the two sides of the Bellman equation (:func:`_hold`,
+    :func:`_roll`) where ``i + k < target`` (``valid``), 1 elsewhere (holding there wins)."""
+    valid = _valid(target)
+    flat = np.ascontiguousarray(values).reshape(-1)
+    plan = _plan(target, die)
+    hold, roll = np.ones(valid.shape), np.ones(valid.shape)
+    hold[valid] = _hold(flat, plan)
+    roll[valid] = _roll(flat, plan, die)
+    return hold, roll, valid
 
 
 @lru_cache(maxsize=8)
-def _hold_index(target: int) -> tuple[np.ndarray, np.ndarray]:
-    """Where holding at (i, j, k) leads, as a flat index into ``start[j, i + k]``; and where ``i + k < target``."""
-    i, j, k = np.ogrid[:target, :target, :target]
-    valid = np.broadcast_to(i + k < target, (target, target, target))
-    return j * target + np.minimum(i + k, target - 1), valid
+def _valid(target: int) -> np.ndarray:
+    """Where ``i + k < target``, over the grid ``(i, j, k < target)``: the positions still in play."""
+    i, _, k = np.ogrid[:target, :1, :target]
+    return np.broadcast_to(i + k < target, (target, target, target))
 
 
 @lru_cache(maxsize=4)
@@ -109,7 +108,7 @@ def _plan(target: int, die: int) -> tuple[np.ndarray, ...]:
     (``(j, i + k, 0)``), where a pig-out leads (``(j, i, 0)``), and each face's ``(i, j, k + r)``, r = 2..die.
     """
     shape = (target, target, target + die)
-    i, j, k = np.nonzero(_hold_index(target)[1])
+    i, j, k = np.nonzero(_valid(target))
     here = np.ravel_multi_index((i, j, k), shape)
     held = np.ravel_multi_index((j, i + k, np.zeros_like(k)), shape)
     pigged = np.ravel_multi_index((j, i, np.zeros_like(k)), shape)
@@ -122,11 +121,10 @@ def _iterate(
 ) -> tuple[np.ndarray, np.ndarray, int, float]:
     """Value iteration over the positions with ``i + k < target`` (the others are won: 1).
 
-    Each sweep computes, for every such position, exactly what :func:`_sides` computes there
-    (the same operations in the same order, so the same floating-point values), on those
-    positions only: optimal play (roll where rolling is strictly better) or, with ``fixed``
-    (where the policy rolls, over those positions in C order), that policy, for which only
-    the side it takes is computed.
+    Each sweep computes the two sides (:func:`_hold`, :func:`_roll`) on those positions only:
+    optimal play (roll where rolling is strictly better) or, with ``fixed`` (where the policy
+    rolls, over those positions in C order), that policy, for which only the side it takes is
+    computed.
     """
     if not (isinstance(target, int) and 1 <= target <= 1000 and isinstance(die, int) and 2 <= die <= 20):
         raise ValueError(f"solve Pig with a target from 1 to 1000 and a die of 2 to 20 faces, got {target=}, {die=}")
@@ -156,18 +154,21 @@ def _iterate(
         flat[plan[0]] = new
         if change < tol:
             full = np.zeros((target, target, target), dtype=bool)
-            full[_hold_index(target)[1]] = rolls
+            full[_valid(target)] = rolls
             return values, full, sweep, change
     raise RuntimeError(f"value iteration did not reach the tolerance {tol} in {MAX_SWEEPS} sweeps")
 
 
 def _hold(flat: np.ndarray, plan: tuple[np.ndarray, ...]) -> np.ndarray:
-    """Holding's value at the positions of ``plan`` (:func:`_plan`), as :func:`_sides` computes it."""
+    """Holding's value at the positions of ``plan`` (:func:`_plan`): ``1 - P(j, i + k, 0)``."""
     return 1.0 - flat.take(plan[1])
 
 
 def _roll(flat: np.ndarray, plan: tuple[np.ndarray, ...], die: int) -> np.ndarray:
-    """Rolling's value at the positions of ``plan`` (:func:`_plan`), as :func:`_sides` computes it."""
+    """Rolling's value at the positions of ``plan`` (:func:`_plan`): ``(1 - P(j, i, 0) + sum P(i, j, k + r)) / die``.
+
+    Summed in that order (the faces r = 2 to ``die`` first), as every caller relies on for the same values.
+    """
     rolled = flat.take(plan[3])
     for face in plan[4:]:
         rolled += flat.take(face)
@@ -208,7 +209,7 @@ def policy_values(
     ``values[0, 0, 0]`` is the first player's winning probability.
     """
     i, j, k = np.ogrid[:target, :target, :target]
-    rolls = np.broadcast_to(policy(i, j, k), (target, target, target))[_hold_index(target)[1]]
+    rolls = np.broadcast_to(policy(i, j, k), (target, target, target))[_valid(target)]
     values, rolls, sweeps, change = _iterate(target, die, tol, np.array(rolls, dtype=bool))
     return PigSolution(target, die, values, rolls, sweeps, change)
 
