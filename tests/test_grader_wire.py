@@ -20,7 +20,7 @@ from mctslab.course.exercises import check_backpropagate, check_expand, check_se
 from mctslab.course.exercises.student import _where
 from mctslab.course.exercises.tree import TreeNode
 from mctslab.course.grader import serve, wire
-from mctslab.course.grader.judge import Tampered, judge_part, rebuilt
+from mctslab.course.grader.judge import Channel, Tampered, judge_part, rebuilt
 from mctslab.games import make_game
 
 
@@ -195,4 +195,85 @@ def test_two_replies_to_one_call_are_tampering() -> None:
     local = Local({"expand": lambda game, node, rng: None})
     local.answer = lambda call, text: [local.serve(text), local.serve(text)]
     judged = judge_part(local, "expand", check_expand, "expand", ("expand",), {})
+    assert "report" not in judged and "tampered" in judged["error"]
+
+
+class Rehearsing(Local):
+    """A channel that has the kernel rehearse each part first, as the grader's :class:`~judge.Channel` does."""
+
+    rehearse = Channel.rehearse
+    logged = Channel.logged
+
+    def __init__(self, namespace: dict, answer=None) -> None:  # noqa: ANN001
+        super().__init__(namespace, answer)
+        self.log: dict = {}
+        self.kinds: list[str] = []
+
+    def call(self, request: dict, objects: list, limit: float, wall: float) -> tuple[dict, bool]:
+        self.kinds.append(request["kind"])
+        return super().call(request, objects, limit, wall)
+
+
+CHECKS = {"ucb1": check_ucb1, "select": check_select, "expand": check_expand, "backpropagate": check_backpropagate}
+
+
+@pytest.mark.parametrize("part", sorted(CHECKS))
+def test_a_rehearsed_part_is_one_call_to_the_kernel_and_gets_the_same_report(part: str) -> None:
+    namespace = _slipped_namespace()
+    namespace["expand"] = _reference_expand
+    where = f"{CHECKS[part].__module__}:{CHECKS[part].__name__}"
+    called = Local(_slipped_namespace() | {"expand": _reference_expand})
+    each = judge_part(called, part, CHECKS[part], part, (part,), {})
+    channel = Rehearsing(namespace)
+    rehearsed = judge_part(channel, part, CHECKS[part], part, (part,), {}, where)
+    assert channel.kinds == ["rehearse"] and called.calls > 1
+    assert [(c["name"], c["status"], c["detail"]) for c in rehearsed["report"]["checks"]] == [
+        (c["name"], c["status"], c["detail"]) for c in each["report"]["checks"]
+    ]
+
+
+def _reference_expand(game, node, rng):  # noqa: ANN001, ANN202
+    if not node.untried:
+        return node
+    move = node.untried.pop(rng.randrange(len(node.untried)))
+    child = TreeNode(game.apply(node.state, move), game.to_move(node.state), move, node, game.legal_moves(
+        game.apply(node.state, move)))  # fmt: skip
+    child.untried = list(child.untried)
+    node.children.append(child)
+    return child
+
+
+def test_a_rehearsal_that_lies_about_its_calls_changes_nothing_but_the_calls_made() -> None:
+    """Replies rehearsed for calls the check does not make are never used: each call then goes to the kernel."""
+    namespace = _slipped_namespace()
+    local = Rehearsing(namespace)
+    honest = local.answer
+
+    def answer(call: dict, text: str) -> list:
+        if call["kind"] != "rehearse":
+            return honest(call, text)
+        real = wire.decode_reply(honest(call, text)[0], [])
+        elsewhere = [(key[::-1], raw) for key, raw in real["log"]]  # keys of calls the check never makes
+        return [_forged({"id": call["id"], "log": elsewhere, "states": []})]
+
+    local.answer = answer
+    judged = judge_part(local, "ucb1", check_ucb1, "ucb1", ("ucb1",), {}, "mctslab.course.exercises.parts:check_ucb1")
+    direct = check_ucb1(namespace["ucb1"]).to_dict()
+    assert [(c["name"], c["status"]) for c in judged["report"]["checks"]] == [
+        (c["name"], c["status"]) for c in direct["checks"]
+    ]
+    assert local.kinds.count("call") > 1
+
+
+@pytest.mark.parametrize(
+    "log", [[("key", "not bytes")], "not a list", [(1, 2, 3)], [("k", pickle.dumps(os.system))]], ids=str
+)
+def test_a_rehearsal_log_that_is_not_data_is_tampering(log) -> None:  # noqa: ANN001
+    namespace = _slipped_namespace()
+    local = Rehearsing(namespace)
+    if isinstance(log, list) and log and log[0][0] == "k":  # a reply with code in it, under the names call's key
+        key = wire.request_key({"kind": "names", "names": ["ucb1"], "target": "ucb1"})
+        log = [(key, log[0][1])]
+    local.answer = lambda call, text: [_forged({"id": call["id"], "log": log, "states": []})]
+    judged = judge_part(local, "ucb1", check_ucb1, "ucb1", ("ucb1",), {}, "mctslab.course.exercises.parts:check_ucb1")
     assert "report" not in judged and "tampered" in judged["error"]

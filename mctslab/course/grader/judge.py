@@ -21,6 +21,15 @@ What a reply can still say, being data about the student's own call:
   time (read from ``/proc``, :class:`~.run._Watch`), or its wall-clock backstop, whatever the
   kernel does.
 
+Most calls do not cross at all: the kernel first *rehearses* the part (:class:`.serve.Rehearsal`:
+it runs the check on its own copy, calling the student's function in-process) and sends every call
+it made with its reply in one message; a call of the check here that asks exactly what a rehearsed
+call asked (:func:`~.wire.request_key`) takes that reply (:meth:`Channel.logged`), any other goes to
+the kernel. A rehearsed reply is read and checked as a reply sent for the call: the kernel could
+forge either, and both only say what the student's function returned, so the rehearsal changes
+what a part costs (one round trip instead of about fifty), never what it earns. An attack that
+upsets the kernel's rehearsal only makes the grader call the kernel once per call, as before.
+
 So a reply can change a diagnosis but never turn a failure into a pass: every value a check
 compares is one the student's function could have returned itself. One exception is stated
 rather than hidden: the package's own code is spotted by a watch inside the kernel, so a
@@ -34,23 +43,29 @@ from __future__ import annotations
 
 import asyncio
 import builtins
+import importlib
 import math
 import random
 import sys
 import sysconfig
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FunctionType, TracebackType
 from typing import Any
 
-from .wire import Opaque, Unreadable, decode_reply, encode, handles, restore
+from .wire import Opaque, Unreadable, decode_bytes, decode_reply, encode, handles, request_key, restore
 
-__all__ = ["JUDGED", "Channel", "KernelGone", "Remote", "Tampered", "judge_part", "rebuilt"]
+__all__ = ["JUDGED", "Channel", "KernelGone", "Remote", "Tampered", "check_at", "judge_part", "rebuilt"]
 
 JUDGED = frozenset({"ucb1", "select", "expand", "simulate", "backpropagate", "wilson"})
 """The parts whose checks run in the grader's process (the others still run in the kernel)."""
+
+REHEARSAL_SLACK = 5.0
+"""CPU seconds a rehearsal (:meth:`Channel.rehearse`) may take beyond its part's limit: the check's own
+work and the copies of the calls' arguments (well under a second for 04b's parts)."""
 
 CPU_SLACK = 0.25
 """A call is stopped by the grader after its limit and this many more seconds of the kernel's CPU
@@ -88,6 +103,7 @@ class Channel:
         self.first = len(client.nb.cells)  # calls are numbered after the notebook's cells
         self.cells: list[int] = []  # the numbers of the calls made for the part being judged
         self.closed = False
+        self.log: dict[str, deque[bytes]] = {}  # request key -> the replies rehearsed for it, in order
 
     @property
     def cpu(self) -> float:
@@ -125,6 +141,54 @@ class Channel:
         if type(reply) is not dict or reply.get("id") != request["id"]:
             raise Tampered("a reply to another call")
         return reply, False
+
+    def rehearse(self, part: str, where: str, target: str, needs: tuple[str, ...], kwargs: dict,
+                 overall: float) -> bool:  # fmt: skip
+        """Have the kernel rehearse the check at ``where`` on ``target`` (:class:`.serve.Rehearsal`); keep its log.
+
+        Returns:
+            Whether the grader stopped the rehearsal at its limit (``overall`` CPU seconds and
+            :data:`REHEARSAL_SLACK`): the part has then used its time.
+
+        Raises:
+            Tampered: a reply that is not a log of calls.
+        """
+        from ..exercises.limits import backstop
+
+        self.log = {}
+        limit = overall + REHEARSAL_SLACK
+        request = {"kind": "rehearse", "part": part, "where": where, "target": target, "needs": list(needs),
+                   "kwargs": kwargs}  # fmt: skip
+        reply, stopped = self.call(request, [], limit, backstop(limit) + 5.0)
+        if stopped:
+            return True
+        log = reply.get("log")
+        if type(log) is not list:
+            raise Tampered("a rehearsal sent back without its calls")
+        for entry in log:
+            if not (type(entry) is tuple and len(entry) == 2 and type(entry[0]) is str and type(entry[1]) is bytes):
+                raise Tampered("a rehearsed call sent back as something else than its key and its reply")
+            self.log.setdefault(entry[0], deque()).append(entry[1])
+        return False
+
+    def logged(self, request: dict, objects: list[Any]) -> dict | None:
+        """The rehearsed reply to ``request`` (read with ``objects``, as a reply sent for it), or None.
+
+        Raises:
+            Tampered: a rehearsed reply that is not data.
+        """
+        if not self.log:
+            return None
+        replies = self.log.get(request_key(request))
+        if not replies:
+            return None
+        try:
+            reply = decode_bytes(replies.popleft(), objects)
+        except Unreadable as error:
+            raise Tampered(f"a rehearsed reply that is not data: {error}") from None
+        if type(reply) is not dict:
+            raise Tampered("a rehearsed reply that is not one")
+        return reply
 
     async def _run(self, text: str, limit: float, wall: float) -> tuple[list, bool]:
         """One call: a message on the server's comm (not a cell: a tenth of the kernel's work), and its answers."""
@@ -347,8 +411,6 @@ class Remote:
         from ..exercises.runner import PackageCode, Unusable
 
         remaining = self.overall - (self.channel.cpu - self.started)
-        if remaining <= 0:
-            raise TimeLimitExceeded(self.title, self.overall)
         limit = min(seconds, remaining) if seconds and not batch else remaining
         who, within = (part, seconds) if seconds and seconds <= remaining else (self.title, self.overall)
         if batch:
@@ -358,7 +420,11 @@ class Remote:
         hook = sys.getprofile()  # the check's watch for the package's code: nothing of it runs here, and it is slow
         sys.setprofile(None)
         try:
-            reply, stopped = self.channel.call(request, objects, limit, backstop(limit) + 5.0)
+            reply, stopped = _logged(self.channel, request, objects), False
+            if reply is None:  # not rehearsed so: the kernel is called
+                if remaining <= 0:
+                    raise TimeLimitExceeded(self.title, self.overall)
+                reply, stopped = self.channel.call(request, objects, limit, backstop(limit) + 5.0)
         finally:
             sys.setprofile(hook)
         if stopped:
@@ -382,6 +448,18 @@ class Remote:
         return reply, None
 
 
+def _logged(channel: Any, request: dict, objects: list[Any]) -> dict | None:
+    """The channel's rehearsed reply to ``request``, or None (a channel without rehearsals: always None)."""
+    logged = getattr(channel, "logged", None)
+    return logged(request, objects) if logged is not None else None
+
+
+def _ask(channel: Any, request: dict, limit: float, wall: float) -> dict:
+    """A call without objects (names, swaps): its rehearsed reply, or the kernel's."""
+    reply = _logged(channel, request, [])
+    return reply if reply is not None else channel.call(request, [], limit, wall)[0]
+
+
 class _Globals(dict):
     """What ``check_select``'s ``_reference_ucb1`` reads and writes of ``select``'s globals, in the kernel.
 
@@ -398,15 +476,15 @@ class _Globals(dict):
         from ..exercises.runner import CALL_SECONDS
 
         channel = self.owner.channel
-        reply, _ = channel.call({"kind": "names", "names": [name], "target": name}, [], 2.0, 30.0)
+        reply = _ask(channel, {"kind": "names", "names": [name], "target": name}, 2.0, 30.0)
         if name in (reply.get("present") or []) and reply.get("callable") is True:
             return Remote(channel, name, name, name, CALL_SECONDS)
         return default
 
     def __setitem__(self, name: str, value: Any) -> None:
         reference = not isinstance(value, Remote)
-        self.owner.channel.call({"kind": "swap", "target": self.owner.target, "name": name, "reference": reference},
-                                [], 2.0, 30.0)  # fmt: skip
+        _ask(self.owner.channel, {"kind": "swap", "target": self.owner.target, "name": name, "reference": reference},
+             2.0, 30.0)  # fmt: skip
 
 
 def _timeout(data: Any, who: str, within: float) -> BaseException:
@@ -425,9 +503,20 @@ def _timeout(data: Any, who: str, within: float) -> BaseException:
     return error
 
 
+def check_at(where: str) -> Callable[..., Any]:
+    """The check function at ``"module:function"`` (one of the package's checks, imported here)."""
+    module, function = where.split(":")
+    if not module.startswith("mctslab."):
+        raise ValueError(f"not one of the package's checks: {where}")
+    return getattr(importlib.import_module(module), function)
+
+
 def judge_part(channel: Channel, part: str, check: Callable[..., Any], target: str, needs: tuple[str, ...],
-               kwargs: dict) -> dict:  # fmt: skip
+               kwargs: dict, where: str | None = None) -> dict:  # fmt: skip
     """Run ``check`` here on the student's ``target`` in the kernel; the part's result, as the grader's cell gives it.
+
+    ``where``: the check's ``"module:function"``, for the kernel to rehearse it first (:meth:`Channel.rehearse`);
+    without it (or a channel that does not rehearse), every call goes to the kernel.
 
     Returns:
         ``{"report": ...}``, ``{"missing": ...}`` or ``{"error": ...}``, with ``part`` and ``seconds``.
@@ -439,7 +528,14 @@ def judge_part(channel: Channel, part: str, check: Callable[..., Any], target: s
 
     started = time.perf_counter()
     try:
-        named, _ = channel.call({"kind": "names", "names": list(needs), "target": target}, [], 2.0, 30.0)
+        overall = CHECK_SECONDS.get(part, 30.0)
+        before = channel.cpu  # the rehearsal's time counts in the part's
+        spent = (
+            where is not None
+            and hasattr(channel, "rehearse")
+            and channel.rehearse(part, where, target, needs, kwargs, overall)
+        )
+        named = _ask(channel, {"kind": "names", "names": list(needs), "target": target}, 2.0, 30.0)
         present = named.get("present")
         if not isinstance(present, list):
             raise Tampered("a reply without the names asked for")
@@ -447,7 +543,8 @@ def judge_part(channel: Channel, part: str, check: Callable[..., Any], target: s
         if missing:
             result: dict = {"missing": f"{', '.join(missing)} not defined"}
         else:
-            function: Any = Remote(channel, target, part, f"check_{part}", CHECK_SECONDS.get(part, 30.0))
+            function: Any = Remote(channel, target, part, f"check_{part}", overall)
+            function.started = before if not spent else -math.inf  # stopped at its limit: no time left
             if named.get("callable") is not True:
                 function = named.get("repr")
             result = {"report": check(function, **kwargs).to_dict()}

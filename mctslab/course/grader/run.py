@@ -11,7 +11,6 @@ for the whole run are only the wall-clock backstop (:func:`~.sandbox.wall_backst
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 import math
 import secrets
@@ -23,7 +22,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from subprocess import DEVNULL
-from typing import Any
 
 import nbformat
 from jupyter_client.kernelspec import KernelSpecManager
@@ -37,7 +35,7 @@ from .cells import MIME, grader_cells, setup_cell, student_cells
 from .cgroups import Cgroup
 from .cpu import CpuClock, read_processes
 from .extras import Extras, extend
-from .judge import JUDGED, Channel, KernelGone, judge_part
+from .judge import JUDGED, Channel, KernelGone, check_at, judge_part
 from .points import share
 from .sandbox import Limits, Sandbox, kill_trees, sweep
 from .scheme import Scheme, default_scheme
@@ -337,7 +335,7 @@ async def _execute(
                 channel.cells.clear()
                 try:
                     results[part.name] = judge_part(
-                        channel, part.name, _check(check), part.argument, part.needs, part.kwargs
+                        channel, part.name, check_at(check), part.argument, part.needs, part.kwargs, check
                     )
                 finally:
                     calls.update(dict.fromkeys(channel.cells, part.name))
@@ -392,12 +390,6 @@ async def _execute(
             sandbox.cgroup.close()  # what is left in it killed, then removed
             sandbox.cgroup = None
     return _Run(notebook, died, why, watch.stopped, cpu, results, calls)
-
-
-def _check(where: str) -> Callable[..., Any]:
-    """The check function at ``"module:function"`` (imported here, in the grader's process)."""
-    module, function = where.split(":")
-    return getattr(importlib.import_module(module), function)
 
 
 def _capped(hit: str | None, limits: Limits) -> tuple[str, str] | None:

@@ -20,15 +20,28 @@ the grader's node (``got is path[1]``).
 from __future__ import annotations
 
 import base64
+import hashlib
 import importlib
 import io
 import pickle
 import random
+import sys
 from collections import deque
 from types import BuiltinMethodType, MethodType
 from typing import Any
 
-__all__ = ["Opaque", "Restricted", "Unreadable", "allowed", "decode_reply", "handles", "restore"]
+__all__ = [
+    "Opaque",
+    "Restricted",
+    "Unreadable",
+    "allowed",
+    "decode_bytes",
+    "decode_reply",
+    "handles",
+    "reply_bytes",
+    "request_key",
+    "restore",
+]
 
 MAX_REPLY = 16 << 20
 """Bytes of a reply at most (a tree of a few thousand nodes is well under 1 MB)."""
@@ -331,15 +344,44 @@ def _shown(obj: Any) -> str:
         return f"<{type(obj).__name__} object>"
 
 
-def encode_reply(reply: Any, objects: list[Any]) -> str:
-    """The kernel's reply as text: ``objects`` (the call's handles, the kernel's copies) by number."""
+def reply_bytes(reply: Any, objects: list[Any]) -> bytes:
+    """The kernel's reply as a pickle: ``objects`` (the call's handles, the kernel's copies) by number."""
     buffer = io.BytesIO()
     try:
         _Sender(buffer, objects).dump(reply)
     except Exception as error:  # noqa: BLE001 - what the student returned cannot be pickled at all
         buffer = io.BytesIO()
         _Sender(buffer, []).dump({"id": reply.get("id"), "unsendable": _shown(error), "states": None})
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
+    return buffer.getvalue()
+
+
+def encode_reply(reply: Any, objects: list[Any]) -> str:
+    """The kernel's reply as text (:func:`reply_bytes`)."""
+    return base64.b64encode(reply_bytes(reply, objects)).decode("ascii")
+
+
+_VOLATILE = frozenset({"id", "overall"})  # a call's number and the CPU time left: not what is asked
+
+
+def request_key(request: dict) -> str:
+    """What a call asks (its kind, function, arguments as they are now, limit per call...), as a digest.
+
+    Computed by the grader and by the kernel's rehearsal (:class:`.serve.Rehearsal`) with the
+    same pickler, so that the same call on equal arguments has the same key on both sides.
+    """
+    buffer = io.BytesIO()
+    _Caller(buffer, protocol=4).dump({k: _interned(v) for k, v in request.items() if k not in _VOLATILE})
+    return hashlib.sha256(buffer.getvalue()).hexdigest()
+
+
+def _interned(value: Any) -> Any:
+    """``value`` with its names interned: a pickle shares equal strings only when they are one object (a
+    name the grader took from its catalogue, the kernel from the call it was sent), which must not matter."""
+    if type(value) is str:
+        return sys.intern(value)
+    if type(value) in (list, tuple) and all(type(v) is str for v in value):
+        return type(value)(sys.intern(v) for v in value)
+    return value
 
 
 def decode_reply(text: Any, objects: list[Any]) -> Any:
@@ -352,6 +394,20 @@ def decode_reply(text: Any, objects: list[Any]) -> Any:
         raise Unreadable("a reply that is not text, or too large")
     try:
         data = base64.b64decode(text.encode("ascii"), validate=True)
+    except Exception as error:  # noqa: BLE001 - not base64
+        raise Unreadable(f"a reply that is not a value: {type(error).__name__}") from None
+    return decode_bytes(data, objects)
+
+
+def decode_bytes(data: Any, objects: list[Any]) -> Any:
+    """A reply's pickle (:func:`reply_bytes`) read as data (:class:`Restricted`), as :func:`decode_reply`.
+
+    Raises:
+        Unreadable: not bytes, too large, or not a reply the grader builds.
+    """
+    if type(data) is not bytes or len(data) > MAX_REPLY:
+        raise Unreadable("a reply that is not bytes, or too large")
+    try:
         return Restricted(data, objects).load()
     except Unreadable:
         raise
