@@ -394,9 +394,9 @@ class Remote:
         if not isinstance(done, list) or len(done) > count:
             raise Tampered("playouts sent back as something else than a list of them")
         for item in done:
-            if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], list)):
+            if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], list | bytes)):
                 raise Tampered("a playout sent back as something else than its result and its line")
-            yield item
+            yield item[0], _unpacked(item[1])
         if failure is not None:
             raise failure
         if len(done) < count:
@@ -446,6 +446,14 @@ class Remote:
         if "result" not in reply:
             raise Tampered("a reply without a result")
         return reply, None
+
+
+def _unpacked(line: list | bytes) -> list:
+    """A playout's line as :meth:`~mctslab.course.exercises.uniformity.Recorder.line` gives it, from
+    :func:`.serve._packed`'s bytes (a list is taken as it is)."""
+    if type(line) is not bytes:
+        return line
+    return [(line[i] - 1, line[i + 1] - 1) for i in range(0, len(line) - 1, 2)]
 
 
 def _logged(channel: Any, request: dict, objects: list[Any]) -> dict | None:

@@ -151,7 +151,7 @@ def _answerer(namespace: dict) -> Callable[[dict], tuple[dict, list[Any]]]:
                         student = Student(function, call["part"], call["seconds"])
                         for _ in range(call["count"]):
                             got = student(*args)
-                            done.append((got, args[0].line(call["start"], call["plies"])))
+                            done.append((got, _packed(args[0].line(call["start"], call["plies"]))))
                     elif call["seconds"] is not None:
                         reply["result"] = Student(function, call["part"], call["seconds"])(*args)
                     else:
@@ -169,6 +169,16 @@ def _answerer(namespace: dict) -> Callable[[dict], tuple[dict, list[Any]]]:
         return reply, objects
 
     return answer
+
+
+def _packed(line: Any) -> Any:
+    """A playout's line, ``[(legal moves, index played or -1), ...]``, as bytes (each number plus one) when it
+    fits: a tenth of the pickle's items for the grader to read (:func:`.judge._unpacked`); else as it is."""
+    try:
+        flat = [x + 1 for k, index in line for x in (k, index)]
+        return bytes(flat)
+    except (TypeError, ValueError):  # a number out of 0-254, or not a line of pairs of ints
+        return line
 
 
 class _Local(pickle.Unpickler):

@@ -26,6 +26,7 @@ import io
 import pickle
 import random
 import sys
+from array import array
 from collections import deque
 from types import BuiltinMethodType, MethodType
 from typing import Any
@@ -251,7 +252,7 @@ def handles(value: Any) -> list[Any]:
 def state_of(obj: Any) -> Any:
     """What :func:`restore` needs to make the grader's copy of ``obj`` what the kernel's became."""
     if isinstance(obj, random.Random):
-        return obj.getstate()
+        return _packed_rng(obj.getstate())
     if isinstance(obj, dict):
         return dict(obj)
     if isinstance(obj, set):
@@ -259,6 +260,22 @@ def state_of(obj: Any) -> Any:
     if isinstance(obj, list | deque):
         return list(obj)
     return _fields(obj)
+
+
+def _packed_rng(state: Any) -> Any:
+    """An rng's state with its 625 words as bytes: one item of a pickle to read, not 625."""
+    version, words, gauss = state
+    return version, array("I", words).tobytes(), gauss
+
+
+def _unpacked_rng(state: Any) -> Any:
+    """What ``random.Random.setstate`` takes, from :func:`_packed_rng` (checked there: any other is refused)."""
+    version, words, gauss = state
+    if type(words) is not bytes:
+        raise TypeError("an rng's words are not bytes")
+    unpacked = array("I")
+    unpacked.frombytes(words)
+    return version, tuple(unpacked), gauss
 
 
 def restore(objects: list[Any], states: Any) -> None:
@@ -272,7 +289,7 @@ def restore(objects: list[Any], states: Any) -> None:
     for obj, state in zip(objects, states, strict=True):
         try:
             if isinstance(obj, random.Random):
-                obj.setstate(state)
+                obj.setstate(_unpacked_rng(state))
             elif isinstance(obj, dict) and type(state) is dict:
                 obj.clear()
                 obj.update(state)
