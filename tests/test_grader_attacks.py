@@ -178,6 +178,17 @@ def wilson(successes, n, z=1.96):
 }
 """Each attack, as the cell a submission adds after its own functions."""
 
+WIDGET = """
+import ipywidgets as _widgets
+
+_ucb1_slipped = ucb1
+
+def ucb1(wins, visits, parent_visits, c=math.sqrt(2)):
+    _widgets.IntSlider().value = visits  # a widget: messages on a comm of its own while the grader's call runs
+    return _ucb1_slipped(wins, visits, parent_visits, c)
+"""
+"""Not an attack: a function that shows a widget (a progress bar does) while the grader calls it."""
+
 
 def _submission(*cells: str) -> dict:
     """The student edition of 04b (solutions removed, stubs as given), then ``cells``."""
@@ -193,7 +204,8 @@ def _submission(*cells: str) -> dict:
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     base = tmp_path_factory.mktemp("attacks")
     folder = base / "submissions"
-    for name, cells in {"plain": (SLIPS,), **{k: (SLIPS, v) for k, v in ATTACKS.items()}}.items():
+    submissions = {"plain": (SLIPS,), "widget": (SLIPS, WIDGET), **{k: (SLIPS, v) for k, v in ATTACKS.items()}}
+    for name, cells in submissions.items():
         path = folder / name / "04b_write_uct_yourself.ipynb"
         path.parent.mkdir(parents=True)
         path.write_text(json.dumps(_submission(*cells)))
@@ -221,3 +233,12 @@ def test_an_attack_in_the_kernel_earns_nothing_in_the_judged_parts(graded: dict,
     for part in sorted(JUDGED):
         assert attacked["points"][part] == plain["points"][part], (attack, part, attacked["reports"][part])
         assert _verdicts(attacked, part) == _verdicts(plain, part), (attack, part)
+
+
+def test_a_function_that_shows_a_widget_while_called_is_judged_as_without_it(graded: dict) -> None:
+    """A widget's messages (on comms of its own) during a call are not replies to it (they were: `tampered`)."""
+    plain, shown = graded["plain"], graded["widget"]
+    for part in sorted(JUDGED):
+        assert shown["points"][part] == plain["points"][part], (part, shown["reports"][part])
+        assert _verdicts(shown, part) == _verdicts(plain, part), part
+    assert "tampered" not in shown["flags"]

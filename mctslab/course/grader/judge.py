@@ -227,7 +227,7 @@ class Channel:
             if msg.get("parent_header", {}).get("msg_id") != msg_id:
                 continue
             kind = msg.get("msg_type")
-            if kind == "comm_msg":
+            if kind == "comm_msg" and msg.get("content", {}).get("comm_id") == self.comm:  # not a widget's comm
                 data = msg.get("content", {}).get("data")
                 answers.append(data.get("reply") if isinstance(data, dict) else None)
             elif kind == "status" and msg.get("content", {}).get("execution_state") == "idle":

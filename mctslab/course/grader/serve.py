@@ -229,11 +229,15 @@ class Rehearsal:
 
     def run(self, call: dict) -> list[tuple[str, bytes]]:
         """Run the check of ``call`` (``where``, ``part``, ``target``, ``needs``, ``kwargs``); the calls it made."""
+        from ..exercises import limits
         from .judge import check_at, judge_part
 
+        shown, limits.PROGRESS_AFTER = limits.PROGRESS_AFTER, math.inf  # no progress bar: no one watches a rehearsal
         try:
             judge_part(self, call["part"], check_at(call["where"]), call["target"], tuple(call["needs"]),
                        dict(call["kwargs"]))  # fmt: skip
         except BaseException:  # noqa: BLE001, S110 - stopped (an interrupt): the calls made so far stand
             pass
+        finally:
+            limits.PROGRESS_AFTER = shown
         return self.log
