@@ -6,6 +6,7 @@ import pytest
 from conftest import registered_games
 
 from mctslab import GameContractError, check_game, make_game, play_game
+from mctslab.games.compiled import NoCompiledEncoding, register_compiled
 from mctslab.games.tictactoe import TicTacToe
 
 VARIANTS = ["tictactoe:n=4,k=3", "tictactoe:n=5,k=4", "connect4:rows=4,cols=5", "nim:heaps=1-2-3-4"]
@@ -94,9 +95,6 @@ class _CountsTooFew(TicTacToe):
 
 
 class _NeverEnds(TicTacToe):
-    def compiled(self):
-        return None  # its rules are not tic-tac-toe's (with them, the 10th ply passes their declared max_plies=9)
-
     def is_terminal(self, state):
         return False
 
@@ -108,6 +106,10 @@ class _NeverEnds(TicTacToe):
 
     def rollout(self, state, rng, max_moves=None):
         return (0.5, 0.5)
+
+
+# no compiled rules: they are not tic-tac-toe's (with them, the 10th ply passes their declared max_plies=9)
+register_compiled(_NeverEnds)(NoCompiledEncoding)
 
 
 class _RulesDisagree(TicTacToe):

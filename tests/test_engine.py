@@ -28,6 +28,7 @@ from mctslab.agents.compiled import CompiledNode
 from mctslab.agents.rules import SelectionRule
 from mctslab.agents.uct import UCT
 from mctslab.engine import available, games_with_kernels
+from mctslab.games.compiled import compiled_encoding, compiled_rules
 from mctslab.tournament.stats import wilson
 
 needs_numba = pytest.mark.skipif(
@@ -135,14 +136,14 @@ def test_compiled_rules_equal_the_python_rules(spec):
     from mctslab.engine import kernels
 
     game = make_game(spec)
-    rules = game.compiled()
+    rules, encode = compiled_rules(game), compiled_encoding(game).compiled_state
     prm, tab = rules.prm, rules.tab
     rng = random.Random(0)
     buf = np.empty(128, dtype=np.int64)
     for _ in range(30):
         state = game.initial_state()
         while True:
-            st = np.array(game.compiled_state(state), dtype=np.int64)
+            st = np.array(encode(state), dtype=np.int64)
             n = kernels.legal_moves(rules, prm, tab, st, buf)
             assert tuple(buf[:n]) == game.legal_moves(state)
             if game.is_terminal(state):
@@ -151,7 +152,7 @@ def test_compiled_rules_equal_the_python_rules(spec):
             move = rng.choice(game.legal_moves(state))
             kernels.apply_move(rules, prm, tab, st, move)
             state = game.apply(state, move)
-            assert tuple(st) == game.compiled_state(state), (spec, move)
+            assert tuple(st) == encode(state), (spec, move)
 
 
 TTT = make_game("tictactoe")
@@ -354,7 +355,7 @@ def test_games_without_a_kernel_are_refused_before_anything_is_compiled(monkeypa
 
 def test_the_games_with_a_kernel_are_those_that_declare_one():
     assert games_with_kernels() == ("connect4", "fractio", "hex", "tictactoe", "uttt")
-    assert make_game("nim").compiled() is None
+    assert compiled_rules(make_game("nim")) is None
 
 
 @needs_numba
@@ -540,12 +541,17 @@ def test_the_kernels_capacity_is_checked_with_a_clear_error():
     # before: a game past 32 fields, 128 moves or 255 plies was indexed past the kernels' scratch arrays
     from mctslab.engine.backend import kernels
     from mctslab.engine.tree import MAX_FIELDS, MAX_MOVES, MAX_PATH
-    from mctslab.games.connect4 import ConnectFour
-    from mctslab.games.tictactoe import TicTacToe
+    from mctslab.games.compiled import register_compiled
+    from mctslab.games.connect4 import ConnectFour, ConnectFourCompiled
+    from mctslab.games.tictactoe import TicTacToe, TicTacToeCompiled
 
     assert kernels().SCRATCH == MAX_FIELDS + MAX_MOVES + MAX_PATH
 
     class Wide(TicTacToe):
+        pass
+
+    @register_compiled(Wide)
+    class _WideCompiled(TicTacToeCompiled):
         def compiled(self):
             return replace(super().compiled(), fields=MAX_FIELDS + 1)
 
@@ -553,10 +559,18 @@ def test_the_kernels_capacity_is_checked_with_a_clear_error():
             return (0,) * (MAX_FIELDS + 1)
 
     class Deep(ConnectFour):
+        pass
+
+    @register_compiled(Deep)
+    class _DeepCompiled(ConnectFourCompiled):
         def compiled(self):
             return replace(super().compiled(), max_plies=300)
 
     class Many(TicTacToe):
+        pass
+
+    @register_compiled(Many)
+    class _ManyCompiled(TicTacToeCompiled):
         def compiled(self):
             return replace(super().compiled(), max_moves=144)
 

@@ -79,6 +79,24 @@ def test_perfect_play_values_match_the_minimax_oracle(ttt):
     assert best_moves(ttt, ttt.state_from_moves([0, 3, 1, 4])) == (2,)
 
 
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4:rows=3,cols=4,k=3", "connect4:rows=3,cols=4"])
+def test_solve_knows_who_wins_exactly_as_the_full_minimax_score_does(spec):
+    """:func:`solve` searches only for who wins (alpha-beta over 1, 0, -1, bounds kept per position): on
+    every position, asked in a shuffled order so that bounds learnt in one window serve another, its
+    answer is the sign of the full enumeration's score, for the position and for each move."""
+    from mctslab.exact.enumeration import Enumeration
+
+    game = make_game(spec)
+    states = list(reachable_states(game))
+    random.Random(0).shuffle(states)
+    full, quick = Enumeration(game), Enumeration(game)
+    for state in states[:4000]:
+        score = full.score(state)
+        assert quick.value(state) == (score > 0) - (score < 0), state
+    assert len(quick.bounds) < len(full.scores)  # it searched less
+    assert solve(game) == (full.score(game.initial_state()) > 0) - (full.score(game.initial_state()) < 0)
+
+
 def test_nim_values_follow_the_nim_sum():
     nim = make_game("nim:heaps=1-2-3")  # nim-sum 0: the first player loses
     assert solve(nim) == -1
@@ -198,4 +216,6 @@ def test_too_large_a_game_is_refused_with_advice(monkeypatch):
     monkeypatch.setattr(enumeration, "MAX_STATES", 100)  # where the limit is read
     with pytest.raises(ValueError, match="estimate by sampling"):
         random_play_odds(make_game("tictactoe:n=4,k=3"))
+    with pytest.raises(ValueError, match="estimate by sampling"):
+        solve(make_game("tictactoe:n=4,k=3"))
     assert MAX_STATES > 100

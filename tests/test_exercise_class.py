@@ -60,6 +60,7 @@ SLIPS: list[Slip] = [
     ("04b", "classes", "a draw counted as a loss", _of(cs.DrawIsLoss), "backpropagate"),
     ("04b", "classes", "the child's player: the one to move there", _of(cs.PlayerOfChild), "expand"),
     ("04b", "classes", "an unseeded generator", _of(cs.Unseeded), "search"),
+    ("04b", "classes", "playouts that always play the first move", _of(cs.FirstMovePlayouts), "simulate"),
     *[("04b", "classes", f"expand: {name}", _of(EXPAND_SLIPS[name][0]), "expand")
       for name in ("untried: a copy of the parent's", "child: not appended", "move: its index in the untried moves")],
     # -- 04b, loops

@@ -171,6 +171,14 @@ def forgot_return_score(child, parent_visits, c):
     child.wins / child.visits + c * math.sqrt(math.log(parent_visits) / child.visits)  # no return
 
 
+class SameOldPlayout(Student):
+    def playout(self, game, state):
+        while not game.is_terminal(state):
+            moves = game.legal_moves(state)
+            state = game.apply(state, moves[-1])  # "any move will do"
+        return game.returns(state)
+
+
 class ForgotReturnInScore(Student):
     def pick(self, node):
         return max(node.children, key=lambda ch: forgot_return_score(ch, node.visits, self.c))
@@ -219,6 +227,32 @@ def test_a_correct_student_passes_every_check_with_parts_and_times():
     data = report.to_dict()
     assert all(c["part"] and c["seconds"] >= 0 for c in data["checks"])
     assert clock.seconds < 30, clock.seconds  # CPU time: the wall clock (report.seconds) would measure the load
+
+
+def test_playouts_that_always_play_the_same_moves_are_named_with_the_results_seen():
+    """Every other check passes them (the games against perfect play too, before this check existed)."""
+    report = check(SameOldPlayout)
+    c = failed_with(report, "playouts", "ended in one result only", "all", "times", "at random")
+    assert c.part == "simulate"
+    assert report.status("perfect") == SKIPPED  # it waits for the playouts
+
+
+def test_the_tail_of_the_single_result_count_is_exact():
+    from fractions import Fraction
+    from itertools import product
+
+    from mctslab.course.exercises.playout_probes import tail
+
+    chances = [Fraction(1, 3), Fraction(1, 7), Fraction(2, 5), Fraction(9, 10)]
+    for at_least in range(6):
+        brute = Fraction(0)
+        for happened in product((0, 1), repeat=len(chances)):
+            if sum(happened) >= at_least:
+                term = Fraction(1)
+                for q, h in zip(chances, happened, strict=True):
+                    term *= q if h else 1 - q
+                brute += term
+        assert tail(chances, at_least) == brute, at_least
 
 
 def test_the_sign_slip_is_named_with_the_numbers_seen():

@@ -14,6 +14,7 @@ from conftest import registered_games
 
 from mctslab import UCT, GameContractError, check_game, make_agent, make_game
 from mctslab.games.base import Game
+from mctslab.games.hooks import Drawing, drawing, register_drawing
 from mctslab.games.rollouts import PlayedRollout, replay_rollout, reports_its_rollout
 from mctslab.games.stones import StoneGame
 from mctslab.games.tictactoe import TicTacToe
@@ -54,7 +55,11 @@ class Strip(Game):
     def render(self, state):
         return "".join(".XO"[v] for v in state)
 
-    # the hooks
+
+@register_drawing(Strip)
+class StripDrawing(Drawing):
+    """The toy game's drawing adapter, registered beside it: its hooks."""
+
     def mark(self, player):
         return "XO"[player]
 
@@ -66,6 +71,13 @@ class Strip(Game):
 
     def move_cell(self, state, move):
         return (0, move)
+
+
+def drawn_otherwise(**hooks) -> Strip:
+    """A :class:`Strip` whose drawing adapter overrides ``hooks`` (broken for one test), registered beside it."""
+    game_class = type("BrokenStrip", (Strip,), {})
+    register_drawing(game_class)(type("BrokenStripDrawing", (StripDrawing,), hooks))
+    return game_class()
 
 
 # -- the toy game is drawn, replayed and played with no change to the package ------
@@ -200,51 +212,6 @@ def test_replay_rollout_refuses_an_unknown_order():
 # -- check_game rejects games whose hooks are broken ----------------------------------
 
 
-class _SameMarks(Strip):
-    def mark(self, player):
-        return "X"
-
-
-class _SameNames(Strip):
-    def move_text(self, move, short=False):
-        return "a move"
-
-
-class _EmptyShortNames(Strip):
-    def move_text(self, move, short=False):
-        return "" if short else f"cell {move}"
-
-
-class _GrowingBoard(Strip):
-    def board_cells(self, state):
-        return [[""] * (5 + sum(1 for v in state if v))]
-
-
-class _CellOffTheBoard(Strip):
-    def move_cell(self, state, move):
-        return (1, move)
-
-
-class _PlayedCellOffTheBoard(Strip):
-    def played_cell(self, state, move):
-        return (0, move + 5)
-
-
-class _ClickPlaysAnIllegalMove(Strip):
-    def click_move(self, state, row, col):
-        return 0
-
-
-class _TooFewColumnLabels(Strip):
-    def column_labels(self):
-        return ["0"]
-
-
-class _CellWithoutBoard(Strip):
-    def board_cells(self, state):
-        return None
-
-
 class _WrongOrder(TicTacToe):
     """Says its rollout picks from the ordered legal moves; tic-tac-toe's uses a pool."""
 
@@ -264,15 +231,21 @@ class _NeverCut(Strip):
 @pytest.mark.parametrize(
     "game,message",
     [
-        (_SameMarks(), r"mark\(0\) and mark\(1\)"),
-        (_SameNames(), r"move_text\(move\) must name"),
-        (_EmptyShortNames(), r"move_text\(move, short=True\)"),
-        (_GrowingBoard(), r"board_cells\(\) must give 1 rows of 5"),
-        (_CellOffTheBoard(), r"move_cell\(\) of move"),
-        (_PlayedCellOffTheBoard(), r"played_cell\(\) of move"),
-        (_ClickPlaysAnIllegalMove(), r"click_move\(\) at"),
-        (_TooFewColumnLabels(), r"column_labels\(\) must be None or 5 strings"),
-        (_CellWithoutBoard(), r"move_cell\(\) must be None"),
+        (drawn_otherwise(mark=lambda self, player: "X"), r"mark\(0\) and mark\(1\)"),
+        (drawn_otherwise(move_text=lambda self, move, short=False: "a move"), r"move_text\(move\) must name"),
+        (
+            drawn_otherwise(move_text=lambda self, move, short=False: "" if short else f"cell {move}"),
+            r"move_text\(move, short=True\)",
+        ),
+        (
+            drawn_otherwise(board_cells=lambda self, state: [[""] * (5 + sum(1 for v in state if v))]),
+            r"board_cells\(\) must give 1 rows of 5",
+        ),
+        (drawn_otherwise(move_cell=lambda self, state, move: (1, move)), r"move_cell\(\) of move"),
+        (drawn_otherwise(played_cell=lambda self, state, move: (0, move + 5)), r"played_cell\(\) of move"),
+        (drawn_otherwise(click_move=lambda self, state, row, col: 0), r"click_move\(\) at"),
+        (drawn_otherwise(column_labels=lambda self: ["0"]), r"column_labels\(\) must be None or 5 strings"),
+        (drawn_otherwise(board_cells=lambda self, state: None), r"move_cell\(\) must be None"),
         (_WrongOrder(), r"rollout_moves\(state, rng, max_moves=.*set rollout_order \('ordered' now\)"),
         (_WrongFinal(), r"rollout_moves\(\) must give the position"),
         (_NeverCut(), r"rollout_moves\(\) says cut=False"),
@@ -356,3 +329,16 @@ def test_ultimate_marks_its_won_local_boards_and_the_lines_that_won(spec):
         local = {(r % 3, c % 3) for r, c in cells if (r // 3, c // 3) == (br, bc)}
         assert any(line <= local for line in LINES_3X3)
     assert game.winning_cells(game.state_from_moves([40])) == set()
+
+
+def test_the_drawing_is_an_adapter_beside_the_rules_and_a_hook_on_the_game_itself_is_refused():
+    # the rules object has no drawing hooks of its own; the adapter registered for its class (or a base) has them
+    assert "board_cells" not in vars(Game) and "board_cells" not in vars(TicTacToe)
+    assert type(drawing(make_game("fractio"))).__name__ == "UltimateTicTacToeDrawing"  # Fractio: its base's
+    assert type(drawing(make_game("nim"))).__name__ == "NimDrawing" and drawing(Strip()).game == Strip()
+    plain = type("Plain", (Strip,), {})()  # no adapter of its own: Strip's
+    assert isinstance(drawing(plain), StripDrawing) and plain.board_cells(plain.initial_state()) == [[""] * 5]
+    with pytest.raises(TypeError, match=r"Hooked.board_cells belongs to the game's drawing adapter.*hooks.Drawing"):
+        type("Hooked", (Strip,), {"board_cells": lambda self, state: None})
+    with pytest.raises(TypeError, match="subclasses Drawing"):
+        register_drawing(Strip)(object)

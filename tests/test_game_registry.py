@@ -31,6 +31,7 @@ import mctslab
 from mctslab import CHANCE, check_game, make_agent, make_game, play_game, round_robin
 from mctslab.agents import AGENTS
 from mctslab.games import GAMES, Game, discovery, register_game
+from mctslab.games.hooks import drawing
 from mctslab.specs import SpecError
 
 SMALL_BUDGETS = {"iterations": 16, "playouts": 4, "budget": 24, "depth": 2}
@@ -217,14 +218,17 @@ def test_the_readme_game_is_one_file_that_check_game_accepts(monkeypatch):
     readme = (pathlib.Path(mctslab.__file__).parents[1] / "README.md").read_text()
     section = readme[readme.index("### Add a game") :]
     code = section[section.index("```py\n") + 6 : section.index("```", section.index("```py\n") + 6)]
+    rest = section[section.index("```", section.index("```py\n") + 6) + 3 :]
+    drawn = rest[rest.index("```py\n") + 6 : rest.index("```", rest.index("```py\n") + 6)]  # its drawing adapter
     path = pathlib.Path(mctslab.__file__).parent / "games" / "subtraction.py"
     spec = importlib.util.spec_from_loader("mctslab.games.subtraction", loader=None, origin=str(path))
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, spec.name, module)
     try:
-        exec(compile(code, str(path), "exec"), module.__dict__)  # as if the file were in mctslab/games/
+        exec(compile(code + drawn, str(path), "exec"), module.__dict__)  # as if the file were in mctslab/games/
         game = make_game(GAMES["subtraction"].test_spec)
         check_game(game)
+        assert drawing(game).move_text(2) == "take 2" and drawing(game).mark(0) == "P0"  # the adapter, the default
         assert make_agent("uct:iterations=200", seed=0).select_move(game, game.state_from_moves([1])) == 2  # leave 4
     finally:
         GAMES.pop("subtraction", None)

@@ -209,3 +209,13 @@ def test_a_collapsed_cells_first_line_fits_its_bar(path):
         and len(first := "".join(cell["source"]).split("\n")[0]) > BAR
     ]
     assert not long, f"{path.name}: collapsed cells whose first line is over {BAR} characters: {long}"
+
+
+def test_the_route_through_the_course_lists_every_notebook():
+    """00's route (a table: notebook, what you learn, time) names each notebook once, in course order, and
+    the total it states is the sum of its times (issue 41's walk: 11 to 13 were missing from it)."""
+    route = next(s for c in _cells(NOTEBOOKS[0]) if (s := _source(c)).startswith("## 2. The route through the course"))
+    rows = re.findall(r"^\| `(\w+)` \|.*\| (\d+) min \|$", route, re.M)
+    assert [name for name, _ in rows] == [p.stem for p in NOTEBOOKS]
+    total = sum(int(minutes) for _, minutes in rows)
+    assert f"(the sum of the column, {total:,} minutes)" in route.replace("\n", " ")

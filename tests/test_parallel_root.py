@@ -21,6 +21,7 @@ import pytest
 
 from mctslab import engine, make_agent, make_game
 from mctslab.agents.uct import UCT, VARIANT_PARAMS
+from mctslab.games.compiled import compiled_encoding, compiled_rules
 
 pytestmark = pytest.mark.skipif(not engine.available(), reason="the compiled engine needs Numba")
 
@@ -118,9 +119,9 @@ def test_numbas_generator_is_one_per_thread():
     """Seeding and drawing in another thread leaves this thread's stream where it was."""
     compiled = engine.backend.kernels()
     game = make_game("connect4")
-    rules = game.compiled()
+    rules = compiled_rules(game)
     prm, tab = rules.prm, rules.tab
-    st = np.array(game.compiled_state(game.initial_state()), dtype=np.int64)
+    st = np.array(compiled_encoding(game).compiled_state(game.initial_state()), dtype=np.int64)
     scratch = np.empty(compiled.SCRATCH, dtype=np.int64)
 
     def draw() -> list[int]:

@@ -178,3 +178,23 @@ def test_a_failed_phantom_try_says_the_cell_was_taken():
     free = next(m for m in game.legal_moves(session.state) if session.state.board[m] == 0)
     board.click(*divmod(free, 3))
     assert session.events_text().startswith(f"you: {free}\n") or session.events_text() == f"you: {free}"
+
+
+def test_the_agents_failed_phantom_tries_are_not_counted_out_to_you():
+    """Its tries on your hidden marks keep its turn; you learn that it moved, never how many tries it took."""
+    game = make_game("phantom_ttt")
+    tries = 0  # the agent's failed tries seen over the games (each turn's agent moves beyond the first)
+    for seed in range(6):
+        board = play_board(game, make_agent("ismcts:iterations=20", seed=seed), human=0, seed=seed)
+        session = board.session
+        for move in (4, 0, 8, 2, 6, 1, 3, 5, 7):
+            if session.over:
+                break
+            if not session.your_turn() or move not in game.legal_moves(session.state):
+                continue
+            before = len(session.events)
+            board.click(*divmod(move, 3))
+            tries += max(0, sum(e.who == "agent" for e in session.events[before:]) - 1)
+            if not session.over:
+                assert session.events_text().count("moved (hidden from you)") <= 1, session.events_text()
+    assert tries > 0  # the agent did fail tries in these games, so the test saw them said once

@@ -101,8 +101,11 @@ def test_the_site_has_an_index_and_one_page_per_notebook_in_course_order(student
     for path in (student.out / "notebooks").glob("*.ipynb"):
         assert "colab.research.google.com" not in path.read_text(encoding="utf-8"), path.name
     assert student.repo is None
-    # Its cost in CPU time (the wall clock would measure the machine's load): at most a minute.
-    assert student.cpu_seconds < 60, f"the site took {student.cpu_seconds:.1f} s of CPU to build (at most 60)"
+    # Its cost in CPU time (the wall clock would measure the machine's load): at most 10 s, issue 41's
+    # bound on 2 cores (the build runs in one process: on an idle machine its wall clock is about its CPU
+    # time); a minute if the assets were fetched during it (npm's own time is counted).
+    bound = 60 if student.fetched else 10
+    assert student.cpu_seconds < bound, f"the site took {student.cpu_seconds:.1f} s of CPU to build (at most {bound})"
 
 
 def test_the_student_site_has_no_solution_and_no_check_code(student):
@@ -222,6 +225,80 @@ def test_a_tarball_with_another_hash_is_refused(tmp_path, monkeypatch):
     assert not (tmp_path / asset.tarball).exists()
 
 
+def _tarball(path: Path, files: dict[str, bytes]) -> Path:
+    """An npm-like tarball at ``path``: ``files`` under ``package/``."""
+    import io
+    import tarfile
+
+    with tarfile.open(path, "w:gz") as tar:
+        for name, data in files.items():
+            info = tarfile.TarInfo(f"package/{name}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_the_assets_are_unpacked_once_into_the_cache_then_copied(tmp_path, monkeypatch):
+    import hashlib
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    files = {"lib.js": b"var a;", "LICENSE": b"MIT", "docs/big.md": b"not kept"}
+    fake = site_assets.Asset("fake-lib", "1.0.0", "", "fake", ("lib.js", "LICENSE"))
+    sha = hashlib.sha256(_tarball(cache / fake.tarball, files).read_bytes()).hexdigest()
+    fake = site_assets.Asset("fake-lib", "1.0.0", sha, "fake", ("lib.js", "LICENSE"))
+    monkeypatch.setattr(site_assets, "ASSETS", (fake,))
+    opened = []
+    real_open = site_assets.tarfile.open
+    monkeypatch.setattr(site_assets.tarfile, "open", lambda *a, **k: opened.append(a[0]) or real_open(*a, **k))
+    for n, site in enumerate(("one", "two", "three")):
+        if n == 2:  # an unpacking cut short leaves no mark: the tarball is unpacked again
+            (site_assets.unpacked(fake, cache / fake.tarball) / site_assets.UNPACKED_MARK).unlink()
+        site_assets.install(tmp_path / site / "assets", cache)
+        copied = tmp_path / site / "assets" / "fake"
+        assert sorted(p.name for p in copied.rglob("*")) == ["LICENSE", "lib.js"]  # no mark, nothing unkept
+        assert (copied / "lib.js").read_bytes() == b"var a;"
+        assert len(opened) == (1 if n < 2 else 2), f"build {site}: the tarball was opened {len(opened)} times"
+    assert site_assets.missing(cache) == [] and site_assets.missing(tmp_path) == ["fake-lib"]
+
+    def read_only(*args: object, **kwargs: object) -> None:
+        raise PermissionError("a cache this user may not write")
+
+    monkeypatch.setattr(site_assets.tempfile, "mkdtemp", read_only)  # as in a cache another user filled
+    monkeypatch.setattr(site_assets, "UNPACKED_MARK", "another-mark")  # so that it would unpack again
+    site_assets.install(tmp_path / "four" / "assets", cache)  # from the tarball, into the site
+    assert (tmp_path / "four" / "assets" / "fake" / "lib.js").read_bytes() == b"var a;"
+
+
+def test_a_page_is_what_nbconvert_writes_without_parsing_it_again(monkeypatch):
+    """The site's exporter skips nbconvert's BeautifulSoup pass (a third of the build) and the sanitizing of
+    Pygments' markup, and writes the same page: the same elements, attributes and text."""
+    from bs4 import BeautifulSoup
+    from jinja2 import DictLoader
+    from nbconvert import HTMLExporter
+    from nbconvert.exporters import html as nbconvert_html
+
+    from mctslab.course import site
+
+    notebook = nbformat.read(editions.NOTEBOOKS / "07_play_against_the_ai.ipynb", as_version=4)
+    resources = {"mctslab": {"css": "", "collapse": True, "header": "", "footer": "", "reader_css": ""}}
+    template = re.sub(r"{% block input %}.*?{%- endblock input %}\n", "", site._TEMPLATE, flags=re.S)
+    assert template != site._TEMPLATE
+    theirs = HTMLExporter(
+        template_name="lab",
+        extra_loaders=[DictLoader({"own.html.j2": template})],
+        template_file="own.html.j2",
+        **site_assets.CDN_URLS,
+    )
+    expected, _ = theirs.from_notebook_node(notebook, resources=resources)
+    parsed = []
+    monkeypatch.setattr(nbconvert_html, "BeautifulSoup", lambda *a, **k: parsed.append(1) or BeautifulSoup(*a, **k))
+    page, _ = site._exporter(dict(site_assets.CDN_URLS), "instructor").from_notebook_node(notebook, resources=resources)
+    assert not parsed, "the site's exporter parsed the page it wrote"
+    assert page.count('tabindex="0"') == expected.count('tabindex="0"') > 10
+    assert str(BeautifulSoup(page, "html.parser")) == expected
+
+
 def test_an_authors_html_comment_is_not_a_chapters_summary():
     from mctslab.course.site import chapter
 
@@ -323,6 +400,9 @@ def test_colab_and_binder_open_the_repository_given_and_the_instructor_site_open
         assert html.unescape(links[0]) == colab.format("my-school/mcts"), (name, links)
         # the badges above the page (and, on the page, the notebook's own Open in Colab badge)
         assert len(links) >= 2 and all("my-school/mcts" in link for link in links), (name, links)
+        # and "Report a problem" opens a new issue there (no --issues given)
+        report = re.findall(r'<a class="mctslab-report" href="([^"]*)">Report a problem</a>', page)
+        assert report == ["https://github.com/my-school/mcts/issues/new"], (name, report)
     download = nbformat.read(tmp_path / "out" / "notebooks" / "04b_write_uct_yourself.ipynb", as_version=4)
     assert colab.format("my-school/mcts") in download.cells[0].source
     # the instructor site opens the course's own repository

@@ -314,6 +314,14 @@ def test_contents_stand_beside_the_page_at_1280_px_and_above_it_at_375_px(browse
     side, cell = toc.bounding_box(), content.bounding_box()
     assert side["x"] >= cell["x"] + cell["width"], f"the contents {side} overlap the page {cell}"
     _shot(page, "contents_1280.png")
+    # Every output's preformatted text is in the code font, the board's statistics (an HTML output) too,
+    # as in JupyterLab, so that its columns line up (nbconvert's template gives them the page's font).
+    fonts = page.evaluate(
+        "() => [...document.querySelectorAll('.jp-OutputArea-output pre')].map(e => [e.closest("
+        "'.jp-OutputArea-output').dataset.mimeType, getComputedStyle(e).fontFamily])"
+    )
+    assert {mime for mime, _ in fonts} >= {"text/html", "text/plain"}, fonts
+    assert len({font for _, font in fonts}) == 1, f"preformatted outputs in several fonts: {fonts}"
     link = toc.locator("a").nth(3)
     target = link.get_attribute("href")[1:]
     link.click()

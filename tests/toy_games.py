@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from mctslab.games import CHANCE, Game
+from mctslab.games.hooks import Drawing, drawing, register_drawing
 
 # -- dice: two players, chance -------------------------------------------------------------
 
@@ -176,18 +177,23 @@ class NamedHighCard(HighCard):
 
     names = {1: "Jack", 2: "Queen", 3: "King"}
 
+    def render(self, state: CardState) -> str:
+        held = ", ".join(f"{drawing(self).mark(p)} holds {self.names[c]}" for p, c in enumerate(state.cards))
+        return f"{held or 'no cards yet'}; bets {state.history}"
+
+
+@register_drawing(NamedHighCard)
+class NamedHighCardDrawing(Drawing):
+    """How :class:`NamedHighCard` names its deals and moves, and what each player sees."""
+
     def outcome_text(self, state: CardState, outcome: int) -> str:
-        return f"deals {self.names[outcome]} to {self.mark(len(state.cards))}"
+        return f"deals {self.game.names[outcome]} to {self.mark(len(state.cards))}"
 
     def move_text(self, move: int, short: bool = False) -> str:
         return {0: "check/fold", 1: "bet/call"}.get(move, str(move))  # the deals are named by outcome_text
 
-    def render(self, state: CardState) -> str:
-        held = ", ".join(f"{self.mark(p)} holds {self.names[c]}" for p, c in enumerate(state.cards))
-        return f"{held or 'no cards yet'}; bets {state.history}"
-
     def render_for(self, state: CardState, player: int) -> str:
-        own = self.names[state.cards[player]] if len(state.cards) > player else "no card yet"
+        own = self.game.names[state.cards[player]] if len(state.cards) > player else "no card yet"
         return f"you hold {own}; bets {state.history}"
 
 

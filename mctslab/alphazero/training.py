@@ -40,6 +40,7 @@ from ..agents.puct import PUCT
 from ..exact.enumeration import reachable_states
 from ..games import make_game
 from ..games.base import Game
+from ..games.network import network_encoding
 from ..nets.evaluators import legal_mask
 from ..nets.network import Adam, Batch, PolicyValueNet
 from ..seeding import Seed, child_seed, make_rng
@@ -129,8 +130,7 @@ def check_config(config: TrainConfig) -> TrainConfig:
 def check_game(config: TrainConfig) -> Game:
     """The game of ``config``, refused if it has no network encoding or (with ``perfect``) is too large to solve."""
     game = make_game(config.game)
-    if game.policy_size is None:
-        raise ValueError(f"{game.spec} has no network encoding (policy_size); train tictactoe or connect4")
+    network_encoding(game)  # refuses a game without one, in one line
     if config.perfect and config.eval_every:
         for count, _ in enumerate(reachable_states(game), 1):
             if count > PERFECT_MAX_POSITIONS:
@@ -153,17 +153,18 @@ def self_play_game(game: Game, net: PolicyValueNet, config: TrainConfig, seed: S
     )  # fmt: skip
     pick = make_rng(child_seed(seed, (1,)))
     state, rows, ply = game.initial_state(), [], 0
+    encoding = network_encoding(game)
     while not game.is_terminal(state):
         root = agent.search(game, state)
-        visits = np.zeros(game.policy_size)
+        visits = np.zeros(encoding.policy_size)
         for child in root.children:
             visits[child.move] = child.visits
         pi = visits / visits.sum()
         if ply < config.sample_moves:
-            move = pick.choices(range(game.policy_size), weights=visits)[0]
+            move = pick.choices(range(encoding.policy_size), weights=visits)[0]
         else:
             move = agent.best_child(root).move
-        rows.append((game.features(state), legal_mask(game, state), pi, game.to_move(state)))
+        rows.append((encoding.features(state), legal_mask(game, state), pi, game.to_move(state)))
         state = game.apply(state, move)
         ply += 1
     returns = game.returns(state)
@@ -257,10 +258,11 @@ def train(out: str | Path, config: TrainConfig | None = None, progress: bool = T
 
 
 def _train(out: Path, game: Game, config: TrainConfig, progress: bool) -> PolicyValueNet:
-    inputs = len(game.features(game.initial_state()))
-    net = PolicyValueNet(inputs, game.policy_size, config.hidden, seed=child_seed(config.seed, (0,)))
+    encoding = network_encoding(game)
+    inputs = len(encoding.features(game.initial_state()))
+    net = PolicyValueNet(inputs, encoding.policy_size, config.hidden, seed=child_seed(config.seed, (0,)))
     opt = Adam(net, lr=config.lr)
-    symmetries = [(np.array(f), np.array(m)) for f, m in game.symmetries()]
+    symmetries = [(np.array(f), np.array(m)) for f, m in encoding.symmetries()]
     buffer: list[tuple] = []
     start = 0
     checkpoint = out / "checkpoint.npz"

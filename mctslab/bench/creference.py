@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..games import compiled_encoding, compiled_rules
 from ..games.base import Game, State
 
 __all__ = ["RNGS", "CSearch", "c_playouts", "c_search", "compiler", "library", "timed_searches", "unavailable"]
@@ -139,7 +140,7 @@ def c_rules(game: Game) -> tuple[int, np.ndarray, np.ndarray]:
     Raises:
         ValueError: (one line) for a game whose rules ``uct.c`` does not have.
     """
-    compiled = game.compiled()
+    compiled = compiled_rules(game)
     kind = C_KINDS.get(compiled.rules.__module__) if compiled is not None else None
     if kind is None:
         raise ValueError(f"the C reference has no rules for {game.spec}; it has {', '.join(sorted(C_KINDS))}")
@@ -173,8 +174,8 @@ def c_search(
     if iterations < 1:
         raise ValueError(f"iterations must be >= 1, got {iterations}")
     kind, prm, tab = c_rules(game)
-    st = np.array(game.compiled_state(state), dtype=np.int64)
-    size = 1 + iterations * game.compiled().max_moves if arrays else 0
+    st = np.array(compiled_encoding(game).compiled_state(state), dtype=np.int64)
+    size = 1 + iterations * compiled_rules(game).max_moves if arrays else 0
     out = {name: np.zeros(size, dtype=np.int32) for name in ("move", "first", "nlegal", "nexp", "visits", "wins2")}
     info = np.zeros(2, dtype=np.int64)
     p = [_ptr(out[name], ctypes.c_int32) if arrays else None for name in out]
@@ -216,7 +217,7 @@ def c_playouts(
     if playouts < 1:
         raise ValueError(f"playouts must be >= 1, got {playouts}")
     kind, prm, tab = c_rules(game)
-    st = np.array(game.compiled_state(state), dtype=np.int64)
+    st = np.array(compiled_encoding(game).compiled_state(state), dtype=np.int64)
     counts = np.zeros(3, dtype=np.int64)
     library(rng).mcts_playouts(
         kind, _ptr(prm, ctypes.c_int64), _ptr(tab, ctypes.c_int64), tab.shape[1], _ptr(st, ctypes.c_int64), st.size,

@@ -9,7 +9,8 @@ download each notebook and to open it in Colab or Binder; every page has the sam
 footer (previous, index, next). Every page also has what a reader of a Jupyter Book or d2l site
 expects (:mod:`mctslab.course.site_reader`): a search box over all chapters (its index built here,
 ``OUT/search-index.js``), the page's contents beside it, a dark mode following the system's setting,
-a copy button on each code cell, and (given ``issues``) a link to report a problem.
+a copy button on each code cell, and (given ``issues``, or else ``repo``: its GitHub issues) a link
+to report a problem.
 
 * The **student** site (the default) is made from the student edition
   (:func:`mctslab.course.editions.student_notebook`: no reference solution, no output a
@@ -66,6 +67,8 @@ INSTALL_FROM = f"https://github.com/{REPOSITORY}"
 """Where the index's install line installs the package from (the package is not on the package index)."""
 COLAB = "https://colab.research.google.com/github/{repo}/blob/main/notebooks/{name}"
 BINDER = "https://mybinder.org/v2/gh/{repo}/HEAD?urlpath=lab/tree/notebooks/{name}"
+ISSUES = "https://github.com/{repo}/issues/new"
+"""Where "Report a problem" goes when no ``issues`` URL is given: a new issue of the site's repository."""
 DOWNLOADS = "notebooks"
 """The site's folder of the notebooks to download (with their ``data/``)."""
 WHEELS = "wheels"
@@ -80,6 +83,9 @@ INSTALL_SCRIPT = (
 computed from the page's address: the same line wherever the site is served (or opened from disk)."""
 _WHEEL_NAME = re.compile(r"[A-Za-z0-9_.+!-]+\.whl")
 
+# The lab template's own blocks, but for ``input``: the same, without ``clean_html`` (bleach) on the
+# code Pygments highlighted, which escapes the source itself; that sanitizing of trusted markup took a
+# quarter of the build's CPU time. Outputs are left as the lab template treats them.
 _TEMPLATE = r"""{%- extends 'index.html.j2' -%}
 {% block extra_css %}<link rel="icon" href="data:," />
 <style type="text/css">{{ resources.mctslab.css }}</style>{% endblock extra_css %}
@@ -96,6 +102,13 @@ _TEMPLATE = r"""{%- extends 'index.html.j2' -%}
 </details>
 {%- else -%}{{ super() }}{%- endif -%}
 {% endblock any_cell %}
+{% block input %}
+<div class="jp-CodeMirrorEditor jp-Editor jp-InputArea-editor" data-type="inline">
+     <div class="cm-editor cm-s-jupyter">
+{{ cell.source | highlight_code(metadata=cell.metadata) }}
+     </div>
+</div>
+{%- endblock input %}
 {% block input_group %}
 {%- if resources.mctslab.collapse and 'check' in cell.metadata.get('tags', []) -%}
 <details class="mctslab-check"><summary>The check's code (click to show)</summary>
@@ -109,6 +122,12 @@ _CSS = """
 .jupyter-widgets, .jupyter-widgets *, .widget-label, .widget-html, .widget-button, .widget-inline-hbox {
   font-family: var(--jp-ui-font-family, system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif);
 }
+/* nbconvert's lab template sets every output's <pre> in the font around it (".jp-OutputArea-output pre
+   { font-family: inherit }"); JupyterLab sets one in an HTML output (09's results table, 07's board
+   statistics, 12b's Kuhn board) in its code font, so that its columns line up; and a narrow screen
+   scrolls it sideways rather than breaking its rows, mid-word, across lines (as Jupyter Book does) */
+.jp-OutputArea-output.jp-RenderedHTMLCommon pre { font-family: var(--jp-code-font-family, monospace);
+  white-space: pre; word-break: normal; overflow-wrap: normal; overflow-x: auto; }
 /* html-manager 1.0 stretches a grid beside a taller box (07's board beside its table): keep its rows square */
 .widget-hbox > .widget-gridbox { align-self: flex-start; }
 .mctslab-nav { display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; align-items: center; padding: 0.6em 1em;
@@ -169,6 +188,8 @@ class SiteReport:
         repo: the GitHub repository the Colab and Binder links open (``None``: no such links).
         wheel: the wheel the site hosts, its path in the site (``wheels/NAME.whl``), which the
             index's install line installs (``None``: no wheel; the line installs from GitHub).
+        fetched: the npm packages fetched during the build (``npm pack``, its CPU time counted in
+            ``cpu_seconds``); empty when the assets were cached.
     """
 
     out: Path
@@ -180,6 +201,7 @@ class SiteReport:
     cpu_seconds: float
     repo: str | None = None
     wheel: str | None = None
+    fetched: tuple[str, ...] = ()
 
 
 def _source(cell: dict) -> str:
@@ -288,12 +310,54 @@ def _nav(
     return f'<{tag} class="{kind}">' + "\n".join(parts) + f"</{tag}>"
 
 
+_FOCUSABLE = re.compile(
+    r'<div\b(?![^>]*\btabindex=)[^>]*\bclass="(?:jp-Cell-inputWrapper|[^"]*\bjp-OutputArea-output\b[^"]*)"[^>]*'
+)
+_NO_ALT = re.compile(r"<img\b(?![^>]*\balt=)")
+_SCRIPT = re.compile(r"(<script\b.*?</script>)", re.S)
+NO_ALT = "No description has been provided for this image"
+"""The alternative text nbconvert gives a picture that has none."""
+
+
+def _accessible(page: str) -> str:
+    """What nbconvert's ``HTMLExporter`` adds to a page once written: each cell's input and each
+    output can take the keyboard's focus (``tabindex="0"``), each picture has an alternative text.
+
+    nbconvert parses the whole page with BeautifulSoup to add them and writes it out again: a third of
+    the site's build time (2.1 s of 6.1 s of CPU for 18 pages), for two attributes; here they are added to the
+    tags as written, outside scripts (as an HTML parser reads them).
+    """
+    parts = _SCRIPT.split(page)
+    for i in range(0, len(parts), 2):  # the parts between scripts
+        part = _FOCUSABLE.sub(r'\g<0> tabindex="0"', parts[i])
+        parts[i] = _NO_ALT.sub(f'<img alt="{NO_ALT}"', part)
+    return "".join(parts)
+
+
 def _exporter(urls: dict[str, str], edition: str):
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
+    from nbconvert.exporters.templateexporter import TemplateExporter
+    from nbconvert.filters.highlight import Highlight2HTML
+    from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
     from nbconvert.preprocessors import TagRemovePreprocessor
 
-    exporter = HTMLExporter(
+    class SiteExporter(HTMLExporter):
+        """nbconvert's ``HTMLExporter`` (lab template), without parsing each page it wrote (:func:`_accessible`)."""
+
+        def from_notebook_node(self, nb, resources=None, **kw):
+            # HTMLExporter.from_notebook_node (nbconvert 7) up to its BeautifulSoup pass.
+            info = nb.metadata.get("language_info", {})
+            lexer = info.get("pygments_lexer", info.get("name", None))
+            highlight = self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self))
+            resources = self._init_resources(resources)
+            widgets = WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata, parent=self, resources=resources)
+            self.register_filter("highlight_code", highlight)
+            self.register_filter("filter_data_type", widgets)
+            page, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+            return _accessible(page), resources
+
+    exporter = SiteExporter(
         template_name="lab",
         extra_loaders=[DictLoader({"mctslab_site.html.j2": _TEMPLATE})],
         template_file="mctslab_site.html.j2",
@@ -434,7 +498,8 @@ def build_site(
             instead of copying them into ``out_dir/assets/``.
         cache: where the assets' tarballs are kept (default :func:`site_assets.default_cache`).
         issues: the URL of "Report a problem" links (say, ``https://github.com/OWNER/REPO/issues``);
-            ``None`` (the default) leaves them out.
+            ``None`` (the default): a new issue of ``repo`` (:data:`ISSUES`), and no such links
+            without a repository (a student site built without ``repo``).
         repo: the GitHub repository (``OWNER/NAME``, notebooks in ``notebooks/``) that the
             "Open in Colab" and "Launch Binder" links open. The student site has none without
             it (the course's own repository, :data:`REPOSITORY`, holds the reference
@@ -458,12 +523,14 @@ def build_site(
     if edition not in EDITIONS:
         raise ValueError(f"unknown edition {edition!r}: use one of {', '.join(EDITIONS)}")
     repo = editions.check_repo(repo) or (REPOSITORY if edition == "instructor" else None)
+    issues = issues or (ISSUES.format(repo=repo) if repo else None)
     wheel_file = check_wheel(wheel) if wheel is not None else None
     start, start_cpu = time.perf_counter(), _cpu_seconds()
     source = _source_folder(notebooks)
     files = _files(source)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    fetched = () if cdn else tuple(site_assets.missing(cache))
     urls = dict(site_assets.CDN_URLS) if cdn else site_assets.install(out / "assets", cache)
     books = []
     for path in files:
@@ -512,7 +579,7 @@ def build_site(
     index = _index(course, edition, issues, repo, hosted)
     write_atomic(out / "index.html", site_reader.decorate(index).encode())
     seconds, cpu = time.perf_counter() - start, _cpu_seconds() - start_cpu
-    return SiteReport(out, edition, course, cdn, issues, seconds, cpu, repo, hosted)
+    return SiteReport(out, edition, course, cdn, issues, seconds, cpu, repo, hosted, fetched)
 
 
 def _cpu_seconds() -> float:
@@ -553,7 +620,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--issues",
         metavar="URL",
         default=None,
-        help="where each page's 'Report a problem' link goes (default: no such link)",
+        help="where each page's 'Report a problem' link goes (default: a new issue of --repo's "
+        "repository on GitHub; without --repo, no such link on the student site)",
     )
     parser.add_argument("--repo", metavar="OWNER/NAME", default=None, help=editions.REPO_HELP)
     parser.add_argument(
@@ -598,6 +666,8 @@ def run(args: argparse.Namespace) -> int:
     scripts = "from public CDNs" if report.cdn else "from assets/ (works offline)"
     if report.repo is None:
         print("no Open in Colab / Launch Binder links: give --repo OWNER/NAME, where you publish the student edition")
+    if report.fetched:
+        print(f"fetched once with npm into the assets' cache: {', '.join(report.fetched)}")
     if report.wheel is not None:
         print(f"the index's install line installs the wheel the site hosts: {report.wheel}")
     print(

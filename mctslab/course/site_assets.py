@@ -18,10 +18,22 @@ import os
 import shutil
 import subprocess
 import tarfile
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["ASSETS", "CDN_URLS", "Asset", "AssetError", "default_cache", "fetch", "install", "local_urls"]
+__all__ = [
+    "ASSETS",
+    "CDN_URLS",
+    "Asset",
+    "AssetError",
+    "default_cache",
+    "fetch",
+    "install",
+    "local_urls",
+    "missing",
+    "unpacked",
+]
 
 
 @dataclass(frozen=True)
@@ -166,6 +178,12 @@ def fetch(cache: str | Path | None = None) -> dict[str, Path]:
     return tarballs
 
 
+def missing(cache: str | Path | None = None) -> list[str]:
+    """The packages whose tarball is not in ``cache`` yet (so :func:`fetch` will run ``npm pack``)."""
+    folder = Path(cache) if cache is not None else default_cache()
+    return [asset.package for asset in ASSETS if not (folder / asset.tarball).is_file()]
+
+
 def _npm_pack(asset: Asset, folder: Path) -> None:
     npm = shutil.which("npm")
     spec = f"{asset.package}@{asset.version}"
@@ -194,6 +212,10 @@ def _wanted(name: str, keep: tuple[str, ...]) -> bool:
 def install(assets_dir: str | Path, cache: str | Path | None = None) -> dict[str, str]:
     """Copy the assets' files into ``assets_dir`` (fetching them first if needed).
 
+    The files kept from each tarball are unpacked once into the cache (:func:`unpacked`), then
+    copied from there: unpacking MathJax's 21 MB tarball at every build cost 0.9 s of CPU, copying
+    its files 0.05 s.
+
     Returns:
         The exporter's URL traits (``require_js_url``, ``mathjax_url``,
         ``widget_renderer_url``) as paths relative to the folder holding ``assets_dir``.
@@ -207,15 +229,68 @@ def install(assets_dir: str | Path, cache: str | Path | None = None) -> dict[str
         folder = target / asset.folder
         if folder.exists():
             shutil.rmtree(folder)
-        with tarfile.open(tarballs[asset.package]) as tar:
-            for member in tar.getmembers():
-                name = member.name.removeprefix("package/")
-                if member.isfile() and ".." not in Path(name).parts and _wanted(name, asset.keep):
-                    path = folder / name
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    with tar.extractfile(member) as source, path.open("wb") as out:  # type: ignore[union-attr]
-                        shutil.copyfileobj(source, out)
+        try:
+            source = unpacked(asset, tarballs[asset.package])
+        except OSError:  # a cache this user may read but not write: from the tarball, as before
+            _extract(asset, tarballs[asset.package], folder)
+            continue
+        shutil.copytree(source, folder, ignore=shutil.ignore_patterns(UNPACKED_MARK), copy_function=shutil.copyfile)
     return local_urls(target.name)
+
+
+def _extract(asset: Asset, tarball: Path, folder: Path) -> None:
+    """Write the files ``asset`` keeps from ``tarball`` into ``folder``."""
+    with tarfile.open(tarball) as tar:
+        for member in tar.getmembers():
+            name = member.name.removeprefix("package/")
+            if member.isfile() and ".." not in Path(name).parts and _wanted(name, asset.keep):
+                path = folder / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with tar.extractfile(member) as source, path.open("wb") as out:  # type: ignore[union-attr]
+                    shutil.copyfileobj(source, out)
+
+
+UNPACKED_MARK = ".mctslab-unpacked"
+"""The file written last in an unpacked asset's folder: what it was unpacked from (absent: unpacking
+was interrupted, the folder is unpacked again)."""
+
+
+def unpacked(asset: Asset, tarball: Path) -> Path:
+    """The folder, beside ``tarball`` (checked by :func:`fetch`), holding the files ``asset`` keeps from it.
+
+    Unpacked on first use, into a fresh folder renamed into place when complete; its mark
+    (:data:`UNPACKED_MARK`) names the tarball's hash and the files kept, so a change of either
+    unpacks it again.
+
+    Raises:
+        OSError: if the folder cannot be written (:func:`install` then unpacks into the site).
+    """
+    folder = tarball.parent / "unpacked" / f"{asset.folder}-{asset.version}"
+    mark = f"{asset.sha256}\n" + "\n".join(asset.keep) + "\n"
+    if _complete(folder, mark):
+        return folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    try:
+        _extract(asset, tarball, fresh)
+        (fresh / UNPACKED_MARK).write_text(mark, encoding="utf-8")
+        if folder.exists() and not _complete(folder, mark):
+            shutil.rmtree(folder, ignore_errors=True)  # another version's files, or an interrupted copy
+        try:
+            os.replace(fresh, folder)
+        except OSError:  # another build put it in place meanwhile
+            if not _complete(folder, mark):
+                raise
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
+    return folder
+
+
+def _complete(folder: Path, mark: str) -> bool:
+    try:
+        return (folder / UNPACKED_MARK).read_text(encoding="utf-8") == mark
+    except OSError:
+        return False
 
 
 def local_urls(assets: str = "assets") -> dict[str, str]:

@@ -216,12 +216,13 @@ class LiveBoard:
 
     def board_html(self) -> str:
         """The board as a grid of ``<button data-move>`` cells: stones, heat, the agent's last move, the won line."""
+        from mctslab.games import drawing
         from mctslab.viz.boardhtml import MARK_COLOUR, WIN_FILL, heat_colour
 
         session = self.session
         grid = session.grid()
         columns = len(grid[0])
-        labels = session.game.column_labels() or []
+        labels = drawing(session.game).column_labels() or []
         parts = [f'<div class="mctslab-live-label">{escape(t)}</div>' for t in labels]
         for r, row in enumerate(grid):
             for c, cell in enumerate(row):
@@ -236,7 +237,7 @@ class LiveBoard:
                 kinds += ["mctslab-last"] if cell.last else []
                 kinds += ["mctslab-target"] if cell.target else []
                 move = "" if cell.move is None else str(cell.move)
-                title = f"move {session.game.move_text(cell.move)}" if cell.move is not None else ""
+                title = f"move {drawing(session.game).move_text(cell.move)}" if cell.move is not None else ""
                 off = " disabled" if cell.move is None or not session.your_turn() else ""
                 parts.append(
                     f'<button type="button" class="{" ".join(kinds)}" data-move="{move}" data-row="{r}" '

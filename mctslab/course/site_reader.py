@@ -149,10 +149,11 @@ def decorate(page: str) -> str:
     """A page of the site with the reader's tools: search box, contents, script, light and dark.
 
     The search box (:data:`SEARCH_FORM`) goes after the site's name in the page's header
-    (``<header class="mctslab-nav ...">``), the contents (:func:`contents`) after the header, a
-    ``color-scheme`` meta element (light and dark: the browser's own controls follow the system)
-    before ``</head>``, and the script (:data:`SCRIPT`: copy buttons, contents, search) before
-    ``</body>``. Including :data:`CSS` and :func:`dark_theme` in the page's styles is the caller's.
+    (``<header class="mctslab-nav ...">``), the header's links on the line below, the contents
+    (:func:`contents`) after the header, a ``color-scheme`` meta element (light and dark: the
+    browser's own controls follow the system) before ``</head>``, and the script (:data:`SCRIPT`: copy
+    buttons, contents, search) before ``</body>``. Including :data:`CSS` and :func:`dark_theme` in the
+    page's styles is the caller's.
     """
     name = _SITE_NAME.search(page)
     if name is not None:
@@ -160,6 +161,7 @@ def decorate(page: str) -> str:
         page = (
             page[: name.end()]
             + SEARCH_FORM
+            + '<span class="mctslab-break"></span>'  # the links on a line of their own, on every page alike
             + page[name.end() : close]
             + "</header>"
             + contents(page)
@@ -189,6 +191,7 @@ CSS = f"""
 .mctslab-nav.mctslab-header {{ position: relative; }}
 .mctslab-nav .mctslab-site {{ margin-right: 0; }}
 .mctslab-search {{ flex: 0 1 16em; min-width: 10em; margin: 0 auto 0 0; }}
+.mctslab-break {{ flex-basis: 100%; height: 0; }}
 .mctslab-search input {{ width: 100%; box-sizing: border-box; padding: 0.25em 0.5em; font: inherit;
   border: 1px solid #999; border-radius: 4px; background: Canvas; color: CanvasText; }}
 .mctslab-results {{ position: absolute; left: 0.5em; top: 100%; z-index: 20; width: min(40em, calc(100% - 1em));
@@ -220,6 +223,9 @@ CSS = f"""
   font: 12px/1.6 var(--jp-ui-font-family, sans-serif); color: inherit; background: var(--jp-layout-color1, #fff);
   border: 1px solid var(--jp-border-color1, #bbb); border-radius: 3px; }}
 .jp-InputArea-editor:hover .mctslab-copy, .mctslab-copy:focus {{ opacity: 1; }}
+@media only screen and (max-width: 760px) {{  /* the prompt stands above the code: the button beside it, off the code */
+  .mctslab-copy {{ top: auto; bottom: 100%; padding: 0 0.5em; font-size: 11px; line-height: 1.3; opacity: 0.8; }}
+}}
 @media print {{ .mctslab-toc, .mctslab-search, .mctslab-copy {{ display: none; }} }}
 @media (prefers-color-scheme: dark) {{
   body {{ background: var(--jp-layout-color0, #111); color: var(--jp-content-font-color1, #ddd); }}

@@ -1,7 +1,7 @@
 """Whether the compiled back end can run: Numba installed, and a kernel for the game.
 
-A game brings its compiled rules with :meth:`~mctslab.games.base.Game.compiled`
-(``None``: none; :mod:`mctslab.games.compiled`). :func:`check_supported` turns that declaration into one line of
+A game brings its compiled rules with a compiled encoding registered beside it
+(:func:`~mctslab.games.compiled.compiled_rules`; ``None``: none). :func:`check_supported` turns that into one line of
 error, before anything is compiled, so ``engine=compiled`` on a game without a kernel
 fails at once and says which games have one.
 """
@@ -13,6 +13,7 @@ from types import ModuleType
 
 from .. import validation
 from ..games.base import Game
+from ..games.compiled import compiled_rules
 
 __all__ = [
     "EXTRA_HINT",
@@ -116,8 +117,8 @@ def kernels() -> ModuleType:
 
 
 def supports(game: Game) -> bool:
-    """True when ``game`` brings compiled rules (:meth:`~mctslab.games.base.Game.compiled` is not ``None``)."""
-    return game.compiled() is not None
+    """True when ``game`` brings compiled rules (:func:`~mctslab.games.compiled.compiled_rules` is not ``None``)."""
+    return compiled_rules(game) is not None
 
 
 def kernel_games() -> list[Game]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..games.base import Game
-from ..games.compiled import register_compiled_check
+from ..games.compiled import compiled_encoding, compiled_rules, register_compiled_check
 from .backend import available, kernels
 
 __all__ = ["compiled_fault"]
@@ -30,7 +30,7 @@ def compiled_fault(game: Game, games: list[list[int]]) -> str | None:
     from .uct import _encoded, random_results
 
     compiled = kernels()
-    rules = game.compiled()
+    rules, encode = compiled_rules(game), compiled_encoding(game).compiled_state
     scratch = np.empty(compiled.SCRATCH, dtype=np.int64)
     for moves in games:
         _, st = _encoded(game, game.initial_state())
@@ -42,9 +42,9 @@ def compiled_fault(game: Game, games: list[list[int]]) -> str | None:
             theirs = tuple(int(m) for m in legal[i, 1 : 1 + legal[i, 0]])
             if theirs != game.legal_moves(state):
                 return f"the compiled legal moves {theirs} are not {game.legal_moves(state)} (after {moves[:i]})"
-            if tuple(int(v) for v in states[i]) != tuple(game.compiled_state(state)):
+            if tuple(int(v) for v in states[i]) != tuple(encode(state)):
                 return (f"the compiled rules reach {states[i].tolist()}, compiled_state() of the position is "
-                        f"{list(game.compiled_state(state))} (after {moves[:i]})")  # fmt: skip
+                        f"{list(encode(state))} (after {moves[:i]})")  # fmt: skip
             if i < len(moves):
                 state = game.apply(state, moves[i])
     state = game.initial_state()

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import validation
 from ..games.base import Game, IllegalMoveError, State
-from ..games.compiled import CompiledGame
+from ..games.compiled import CompiledGame, compiled_encoding, compiled_rules
 from .backend import check_supported, kernel_games, kernels
 from .tree import MAX_VISITS, NO_LIMIT, CompiledTree, check_capacity, check_tree_fits
 
@@ -29,11 +29,11 @@ def _encoded(game: Game, state: State) -> tuple[CompiledGame, np.ndarray]:
     Raises:
         ValueError: (one line) for a game past the kernels' capacity (:func:`~.tree.check_capacity`).
     """
-    compiled = game.compiled()
+    compiled = compiled_rules(game)
     if id(compiled) not in _FITS:
         check_capacity(game.spec, compiled)
         _FITS[id(compiled)] = compiled  # kept alive: its id is not reused
-    encoded = np.array(game.compiled_state(state), dtype=np.int64)
+    encoded = np.array(compiled_encoding(game).compiled_state(state), dtype=np.int64)
     if encoded.shape[0] != compiled.fields:
         raise ValueError(
             f"{game.spec}: compiled_state gives {encoded.shape[0]} fields, its compiled rules declare {compiled.fields}"
@@ -61,14 +61,14 @@ def compile_kernel(name: str, make: Callable[[CompiledGame, np.ndarray], Compile
     A timed search calls it before its clock starts, so a first move is not spent compiling.
     """
     games = [game] if game is not None else kernel_games()
-    todo = [g for g in games if (name, g.compiled().rules) not in _COMPILED]
+    todo = [g for g in games if (name, compiled_rules(g).rules) not in _COMPILED]
     if not todo:
         return 0.0
     start = time.perf_counter()
     kernels().seed(0)
     for g in todo:
         make(*_encode(g, g.initial_state())).run(c=1.0, max_moves=None, iterations=8, seconds=None)
-        _COMPILED.add((name, g.compiled().rules))
+        _COMPILED.add((name, compiled_rules(g).rules))
     return time.perf_counter() - start
 
 

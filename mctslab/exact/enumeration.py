@@ -67,9 +67,10 @@ class Enumeration:
         self.odds: dict[State, Odds] = {}
         self.fractions: dict[State, tuple[Fraction, Fraction, Fraction]] = {}
         self.scores: dict[State, int] = {}
+        self.bounds: dict[State, tuple[int, int]] = {}
 
     def _check_size(self) -> None:
-        if max(len(self.odds), len(self.fractions)) + len(self.scores) > MAX_STATES:
+        if max(len(self.odds), len(self.fractions)) + max(len(self.scores), len(self.bounds)) > MAX_STATES:
             raise ValueError(
                 f"{self.game.spec} has more than {MAX_STATES:,} positions to enumerate: exact answers are for "
                 "small games (3 x 3 tic-tac-toe, small Nim, tiny Connect Four boards); estimate by sampling instead"
@@ -89,6 +90,49 @@ class Enumeration:
         """Minimax score for the player to move: ``WIN - d`` for a win in ``d`` plies, ``-(WIN - d)``, or 0."""
         with deeper_recursion():
             return self._score(state)
+
+    def value(self, state: State) -> int:
+        """The sign of :meth:`score` (1 win, 0 draw, -1 loss for the player to move), found with less search.
+
+        Knowing only who wins, a position is settled as soon as one move wins, and a move that
+        cannot change the result need not be searched to the end (alpha-beta over the three
+        values, Knuth & Moore 1975). What is learnt of a position is kept as bounds on its value,
+        so no answer rests on a guess; a position whose :meth:`score` is known is read from it.
+        """
+        with deeper_recursion():
+            return self._value(state, -1, 1)
+
+    def _value(self, state: State, alpha: int, beta: int) -> int:
+        score = self.scores.get(state)
+        if score is not None:
+            return (score > 0) - (score < 0)
+        low, high = self.bounds.get(state, (-1, 1))
+        if low == high or low >= beta or high <= alpha:
+            return low if low >= beta or low == high else high
+        alpha, beta = max(alpha, low), min(beta, high)
+        game = self.game
+        if game.is_terminal(state):
+            winner = game.winner(state)
+            value = 0 if winner is None else (1 if winner == game.to_move(state) else -1)
+            self.bounds[state] = (value, value)
+            self._check_size()
+            return value
+        best, start = -1, alpha
+        for move in game.legal_moves(state):
+            best = max(best, -self._value(game.apply(state, move), -beta, -alpha))
+            if best >= beta:
+                break
+            alpha = max(alpha, best)
+        # fail-soft: below the window the value is at most best, above it at least best
+        if best <= start:
+            low, high = low, min(high, best)
+        elif best >= beta:
+            low, high = max(low, best), high
+        else:
+            low = high = best
+        self.bounds[state] = (low, high)
+        self._check_size()
+        return best
 
     def _random_odds(self, state: State) -> Odds:
         cached = self.odds.get(state)

@@ -12,12 +12,13 @@ def solve(game: Game, state: State | None = None) -> int:
     Raises:
         ValueError: if the game has too many positions to enumerate.
     """
-    return _sign(_enumeration(game).score(game.initial_state() if state is None else state))
+    return _enumeration(game).value(game.initial_state() if state is None else state)
 
 
 def move_values(game: Game, state: State) -> dict[int, int]:
     """Each legal move's value against perfect play for the player who makes it: 1, 0 or -1."""
-    return {m: _sign(score) for m, score in move_scores(game, state).items()}
+    enum = _enumeration(game)
+    return {m: -enum.value(game.apply(state, m)) for m in game.legal_moves(state)}
 
 
 def move_scores(game: Game, state: State) -> dict[int, int]:

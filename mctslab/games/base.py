@@ -18,11 +18,12 @@ A game declares its kind (:attr:`Game.num_players`, :attr:`Game.has_chance`,
 
 To add your own game, subclass :class:`Game`, implement the abstract methods, register
 it with :func:`mctslab.games.register_game` and run :func:`mctslab.check_game` on it.
-Optional hooks describe the game to the drawings and the play board
-(:class:`~mctslab.games.hooks.DrawingHooks`: :meth:`Game.mark`, :meth:`Game.move_text`,
-:meth:`Game.board_cells`, :meth:`Game.move_cell`, :meth:`Game.played_cell`,
-:meth:`Game.click_move`, :meth:`Game.column_labels`), so nothing outside ``games/``
-needs to know which game it is.
+What other consumers need is not part of the rules: optional adapters registered beside the
+game, in its file (:mod:`mctslab.games.adapters`), describe it to the drawings and the play
+board (:class:`~mctslab.games.hooks.Drawing`: ``mark``, ``move_text``, ``board_cells``,
+``move_cell``...), so nothing outside ``games/`` needs to know which game it is, to a
+policy-value network (:class:`~mctslab.games.network.NetworkEncoding`) and to the compiled engine
+(:class:`~mctslab.games.compiled.CompiledEncoding`).
 """
 
 from __future__ import annotations
@@ -38,10 +39,12 @@ from typing import Any
 
 import numpy as np
 
-from .compiled import CompiledGame
+from .adapters import adapter_names_defined_by
+from .compiled import CompiledEncoding, compiled_or_none
 from .errors import IllegalMoveError, InvalidStateError, describe_value
-from .hooks import DrawingHooks
+from .hooks import Drawing, drawing
 from .kinds import CHANCE, GameKind
+from .network import NetworkEncoding, network_or_none
 from .rollouts import PlayedRollout, replay_rollout
 
 State = Hashable
@@ -54,7 +57,7 @@ RESULTS: dict[int | None, tuple[float, float]] = {0: WIN0, 1: WIN1, None: DRAW}
 """Winner (``None`` for a draw) -> returns per player."""
 
 
-class Game(DrawingHooks, ABC):
+class Game(ABC):
     """Rules of a game: by default two-player, without chance, with perfect information.
 
     Subclasses implement the abstract methods; :meth:`play` (checked) and
@@ -109,6 +112,13 @@ class Game(DrawingHooks, ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        misplaced = adapter_names_defined_by(cls)
+        if misplaced:
+            name, concern = next(iter(misplaced.items()))
+            raise TypeError(
+                f"{cls.__name__}.{name} belongs to the game's {concern} adapter, not to its rules: define it on a "
+                f"subclass of {ADAPTER_HOME[concern]} registered beside the game (see mctslab.games.adapters)"
+            )
         for name in cls.PLAYER_METHODS:
             method = vars(cls).get(name)
             if callable(method) and not getattr(method, "_checks_player", False):
@@ -398,48 +408,6 @@ class Game(DrawingHooks, ABC):
         """
         return None
 
-    # -- what a learned evaluator sees (mctslab.alphazero) ---------------------------
-    policy_size: int | None = None
-    """Number of move ids for a policy network: every move is an int in ``range(policy_size)``
-    (``None``: the game has no network encoding, and ``puct:evaluator=net`` refuses it)."""
-
-    def features(self, state: State) -> np.ndarray:
-        """The position as a flat float vector for a network, from the point of view of the player to move.
-
-        Raises:
-            NotImplementedError: for a game without a network encoding (:attr:`policy_size` is ``None``).
-        """
-        raise NotImplementedError(f"{self.spec} has no network encoding (features); PUCT can use evaluator=rollout")
-
-    def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-        """The board's symmetries for a network's training data, identity included.
-
-        Each is ``(feature_perm, move_perm)``: the symmetric position's features are
-        ``features[feature_perm]`` and its move ``i`` is the original's ``move_perm[i]``
-        (index arrays, so a policy target ``pi`` becomes ``pi[move_perm]``). The default
-        is the identity alone.
-        """
-        n = len(self.features(self.initial_state()))
-        return ((tuple(range(n)), tuple(range(self.policy_size or 0))),)
-
-    # -- the compiled engine (mctslab.engine) ---------------------------------------
-    def compiled(self) -> CompiledGame | None:
-        """The game's compiled rules for :mod:`mctslab.engine` (:mod:`mctslab.games.compiled`), or ``None``.
-
-        ``None`` (the default) when the compiled engine cannot play it. A game that returns a
-        :class:`~mctslab.games.compiled.CompiledGame` also implements :meth:`compiled_state`;
-        :func:`mctslab.check_game` checks the two against the Python rules.
-        """
-        return None
-
-    def compiled_state(self, state: State) -> tuple[int, ...]:
-        """``state`` as the compiled engine's integer vector: result, player to move, then the game's fields.
-
-        Raises:
-            NotImplementedError: for a game without :meth:`compiled`.
-        """
-        raise NotImplementedError(f"{self.spec} has no compiled rules")
-
     def rollout_moves(self, state: State, rng: random.Random, max_moves: int | None = None) -> PlayedRollout:
         """:meth:`rollout`, keeping the moves: the same random draws, the same moves, the same end.
 
@@ -469,6 +437,17 @@ class Game(DrawingHooks, ABC):
                 raise IllegalMoveError(f"move #{ply + 1} of the list: {err}") from None
         return state
 
+    def __getattr__(self, name: str) -> Any:
+        """An adapter's name asked of the game itself (``game.board_cells(state)``): the adapter's, for old callers.
+
+        The consumers ask the adapter (``drawing(game).board_cells(state)``); this keeps code written
+        before the split working. Only for names missing on the game (the rules are found first).
+        """
+        lookup = FORWARDED.get(name)
+        if lookup is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return getattr(lookup(self), name)
+
     def __repr__(self) -> str:
         return f"make_game({self.spec!r})"
 
@@ -477,6 +456,21 @@ class Game(DrawingHooks, ABC):
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.spec))
+
+
+ADAPTER_HOME = {
+    "drawing": "mctslab.games.hooks.Drawing",
+    "network": "mctslab.games.network.NetworkEncoding",
+    "compiled": "mctslab.games.compiled.CompiledEncoding",
+}
+"""concern -> the adapter base class a game's adapter subclasses (for the error of :meth:`Game.__init_subclass__`)."""
+
+FORWARDED: dict[str, Any] = {
+    **dict.fromkeys(Drawing.names, drawing),
+    **dict.fromkeys(NetworkEncoding.names, network_or_none),
+    **dict.fromkeys(CompiledEncoding.names, compiled_or_none),
+}
+"""An adapter's name -> the lookup :meth:`Game.__getattr__` forwards it to."""
 
 
 def _player_checked(method: Any) -> Any:

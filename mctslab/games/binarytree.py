@@ -20,7 +20,8 @@ A state is the tuple of moves played so far (``0`` left, ``1`` right).
 
 from __future__ import annotations
 
-from .puzzle import Puzzle
+from .hooks import drawing, register_drawing
+from .puzzle import Puzzle, PuzzleDrawing
 from .registry import register_game
 
 LEFT, RIGHT = 0, 1
@@ -79,14 +80,24 @@ class BinaryTreePuzzle(Puzzle):
         """True at a leaf: ``depth`` moves played."""
         return len(state) >= self.depth
 
+    def render(self, state: Path) -> str:
+        """The path as letters (``LLR...``) and its score when finished."""
+        path = "".join(drawing(self).move_text(m, short=True) for m in state) or "(root)"
+        return f"{path}, score {self.score(state)} of {self.depth}" if self.is_terminal(state) else path
+
+
+@register_drawing(BinaryTreePuzzle)
+class BinaryTreePuzzleDrawing(PuzzleDrawing):
+    """How BinaryTreePuzzle is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
+
     def move_text(self, move: int, short: bool = False) -> str:
         """``"left"`` / ``"right"``; short: ``"L"`` / ``"R"``."""
         return ("L", "R")[move] if short else ("left", "right")[move]
 
     def board_cells(self, state: Path) -> list[list[str]]:
         """Two rows, ``depth`` columns: ``L`` on top or ``R`` below for each move played."""
-        top = ["L" if i < len(state) and state[i] == LEFT else "" for i in range(self.depth)]
-        bottom = ["R" if i < len(state) and state[i] == RIGHT else "" for i in range(self.depth)]
+        top = ["L" if i < len(state) and state[i] == LEFT else "" for i in range(self.game.depth)]
+        bottom = ["R" if i < len(state) and state[i] == RIGHT else "" for i in range(self.game.depth)]
         return [top, bottom]
 
     def move_cell(self, state: Path, move: int) -> tuple[int, int]:
@@ -96,11 +107,6 @@ class BinaryTreePuzzle(Puzzle):
     def played_cell(self, state: Path, move: int) -> tuple[int, int]:
         """The cell of the last move, ``state`` being the path after it."""
         return (move, len(state) - 1)
-
-    def render(self, state: Path) -> str:
-        """The path as letters (``LLR...``) and its score when finished."""
-        path = "".join(self.move_text(m, short=True) for m in state) or "(root)"
-        return f"{path}, score {self.score(state)} of {self.depth}" if self.is_terminal(state) else path
 
 
 @register_game(

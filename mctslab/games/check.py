@@ -12,10 +12,13 @@ from collections.abc import Hashable
 
 import numpy as np
 
+from .adapters import BASES, adapter_names_defined_by, find_adapter
 from .base import Game, IllegalMoveError, InvalidStateError
 from .check_kinds import declaration_fault, information_fault, player_fault, position_fault
-from .compiled import COMPILED_CHECKS, capacity_fault
+from .compiled import COMPILED_CHECKS, capacity_fault, compiled_rules
+from .hooks import drawing
 from .kinds import CHANCE, CLASSIC
+from .network import encoding_fault
 from .registry import GAMES, make_game
 from .rollouts import reports_its_rollout
 
@@ -56,22 +59,23 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     raises :class:`InvalidStateError` for ``None``, a number, a string, and positions of
     every other registered game whose states are of another type (:func:`foreign_states`).
 
-    It also checks the hooks that describe the game to the drawings: the two players'
-    :meth:`~Game.mark` are distinct non-empty strings; :meth:`~Game.move_text` (long and
-    short) names the legal moves with distinct non-empty strings; :meth:`~Game.board_cells`
+    It also checks the game's drawing adapter (:func:`~mctslab.games.hooks.drawing`: the one
+    registered beside the game, else the defaults of :class:`~mctslab.games.hooks.Drawing`):
+    the two players' ``mark`` are distinct non-empty strings; ``move_text`` (long and
+    short) names the legal moves with distinct non-empty strings; ``board_cells``
     is ``None`` at every position or rows of strings of the same size at every
-    position; :meth:`~Game.move_cell`, :meth:`~Game.played_cell` and
-    :meth:`~Game.click_move` point inside the board (and a click plays a legal move,
-    checked on the first :data:`REPLAYED_GAMES` games); :meth:`~Game.column_labels` is
-    ``None`` or one string per column;
+    position; ``move_cell``, ``played_cell`` and ``click_move`` point inside the board (and a
+    click plays a legal move, checked on the first :data:`REPLAYED_GAMES` games); ``column_labels``
+    is ``None`` or one string per column; and the game object itself defines none of an adapter's
+    names (:func:`~mctslab.games.adapters.adapter_names_defined_by`: they would be ignored);
     and, on the positions of the first :data:`REPLAYED_GAMES` games, :meth:`~Game.rollout_moves`
     plays legal moves to its final position and ends with the returns of
     :meth:`~Game.rollout` with the generator left in the same state (unless the game
     overrides ``rollout`` alone, whose replay the drawings flag as possibly different).
-    A game with a network encoding (:attr:`~Game.policy_size` set) must give
-    :meth:`~Game.features` of one length, moves in ``range(policy_size)`` and
-    :meth:`~Game.symmetries` that are permutations, the identity first.
-    A game with compiled rules (:meth:`~Game.compiled`) must keep their declared sizes at every
+    A game with a network encoding (:func:`~mctslab.games.network.network_encoding`) must give
+    ``features`` of one length, moves in ``range(policy_size)`` and ``symmetries`` that are
+    permutations, the identity first (:func:`~mctslab.games.network.encoding_fault`).
+    A game with compiled rules (:func:`~mctslab.games.compiled.compiled_rules`) must keep their declared sizes at every
     position (:func:`~mctslab.games.compiled.capacity_fault`), and, where Numba is installed,
     its compiled rules must play the random games in lock step with its Python rules: the
     same legal moves, and the position vector of every position (result, player, fields)
@@ -108,16 +112,21 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     fault = declaration_fault(game)
     if fault:
         raise _fail(game, [], fault)
+    misplaced = adapter_names_defined_by(type(game)) or {n: c for n, c in _adapter_names().items() if n in vars(game)}
+    if misplaced:
+        name, concern = next(iter(misplaced.items()))
+        raise _fail(game, [], f"the game sets {name}, a name of its {concern} adapter: register the adapter instead")
     _check_spec_rebuilds(game)
     _check_refuses_foreign_players(game, initial)
     _check_marks(game)
     _check_refuses_foreign_states(game)
-    board = game.board_cells(initial)
+    draw = drawing(game)
+    board = draw.board_cells(initial)
     size = None if board is None else (len(board), len(board[0]) if board else 0)
     replayed = reports_its_rollout(game)
     replays = []  # positions to compare rollout_moves() with rollout() on, after the basic rules
     sample_rng, seen = random.Random(seed), {}  # sample_state's own generator: the random games stay the same
-    compiled, played = game.compiled(), []
+    compiled, played = compiled_rules(game), []
     for number in range(games):
         state, moves = initial, []
         while True:
@@ -149,7 +158,7 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
                 raise _fail(game, moves, "play() must not change the state it is given")
             if after != game.apply(state, move):
                 raise _fail(game, moves, f"play() and apply() disagree on move {move}")
-            cell = game.played_cell(after, move)
+            cell = draw.played_cell(after, move)
             if size is None and cell is not None or size is not None and not _inside(cell, size, True):
                 raise _fail(
                     game, moves, f"played_cell() of move {move} must be None or a cell of the board, got {cell!r}"
@@ -164,8 +173,15 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
         fault = check(game, played)
         if fault:
             raise _fail(game, [], fault)
-    if game.policy_size is not None:
-        _check_network_encoding(game, [s for s, _ in replays] or [initial])
+    if find_adapter("network", game) is not None:
+        fault = encoding_fault(game, [s for s, _ in replays] or [initial])
+        if fault:
+            raise _fail(game, [], fault)
+
+
+def _adapter_names() -> dict[str, str]:
+    """Every adapter's names: name -> concern."""
+    return {name: base.concern for base in BASES.values() for name in base.names}
 
 
 def _public(game: Game) -> dict:
@@ -213,23 +229,6 @@ def _check_refuses_foreign_players(game: Game, state) -> None:
             raise _fail(
                 game, [], f"{name}(state, {player}) must raise ValueError: players are 0 to {game.num_players - 1}"
             )
-
-
-def _check_network_encoding(game: Game, states: list) -> None:
-    """``features`` has one length everywhere, moves fit ``policy_size``, ``symmetries`` are permutations."""
-    width = len(game.features(game.initial_state()))
-    for state in states:
-        x = np.asarray(game.features(state))
-        if x.shape != (width,):
-            raise _fail(game, [], f"features() must have one length ({width}) at every position, got {x.shape}")
-        if any(not 0 <= m < game.policy_size for m in game.legal_moves(state)):
-            raise _fail(game, [], f"every move must be an int in range(policy_size={game.policy_size})")
-    syms = game.symmetries()
-    for feature_perm, move_perm in syms:
-        if sorted(feature_perm) != list(range(width)) or sorted(move_perm) != list(range(game.policy_size)):
-            raise _fail(game, [], "symmetries() must give permutations of the features and of the moves")
-    if not syms or list(syms[0][0]) != list(range(width)):
-        raise _fail(game, [], "symmetries() must start with the identity")
 
 
 def foreign_states(game: Game) -> list:
@@ -356,7 +355,7 @@ def _check_position(game: Game, state, moves: list[int], rng: random.Random) -> 
 def _check_marks(game: Game) -> None:
     if game.num_players != 2:
         return  # declaration_fault() checked one mark per player
-    marks = [game.mark(0), game.mark(1)]
+    marks = [drawing(game).mark(0), drawing(game).mark(1)]
     if not all(isinstance(m, str) and m for m in marks) or marks[0] == marks[1]:
         raise _fail(game, [], f"mark(0) and mark(1) must be two different non-empty strings, got {marks!r}")
 
@@ -378,17 +377,17 @@ def _check_board(game: Game, state, moves: list[int], size: tuple[int, int] | No
 
     ``clicks``: also click every cell (slow on big boards, so on a few games only).
     """
-    legal = game.legal_moves(state)
+    legal, draw = game.legal_moves(state), drawing(game)
     for short in (False, True):
-        names = [game.move_text(m, short) for m in legal]
+        names = [draw.move_text(m, short) for m in legal]
         if not all(isinstance(name, str) and name for name in names) or len(set(names)) != len(names):
             form = "move_text(move, short=True)" if short else "move_text(move)"
             raise _fail(game, moves, f"{form} must name the legal moves with distinct non-empty strings, got {names}")
-    board = game.board_cells(state)
+    board = draw.board_cells(state)
     if size is None:
         if board is not None:
             raise _fail(game, moves, "board_cells() must be None at every position if it is None at the start")
-        if any(game.move_cell(state, m) is not None for m in legal):
+        if any(draw.move_cell(state, m) is not None for m in legal):
             raise _fail(game, moves, "move_cell() must be None for a game without board_cells()")
         return
     if (
@@ -399,20 +398,20 @@ def _check_board(game: Game, state, moves: list[int], size: tuple[int, int] | No
     ):
         rule = f"board_cells() must give {size[0]} rows of {size[1]} strings at every position (as at the start)"
         raise _fail(game, moves, f"{rule}, got {board!r}")
-    labels = game.column_labels()
+    labels = draw.column_labels()
     if labels is not None and (
         not isinstance(labels, list) or len(labels) != size[1] or not all(isinstance(t, str) for t in labels)
     ):
         raise _fail(game, moves, f"column_labels() must be None or {size[1]} strings (one per column), got {labels!r}")
     for move in legal:
-        cell = game.move_cell(state, move)
+        cell = draw.move_cell(state, move)
         if not _inside(cell, size, True):
             raise _fail(
                 game, moves, f"move_cell() of move {move} must be None or (row, col) on the board, got {cell!r}"
             )
     for r in range(size[0] if clicks else 0):
         for c in range(size[1]):
-            move = game.click_move(state, r, c)
+            move = draw.click_move(state, r, c)
             if move is not None and move not in legal:
                 raise _fail(game, moves, f"click_move() at {(r, c)} must be None or a legal move, got {move!r}")
 

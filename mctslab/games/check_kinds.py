@@ -14,6 +14,7 @@ from numbers import Real
 from typing import Any
 
 from .base import Game, IllegalMoveError
+from .hooks import drawing
 from .kinds import CHANCE
 
 PROBABILITY_TOLERANCE = 1e-9
@@ -33,7 +34,7 @@ def declaration_fault(game: Game) -> str | None:
         return f"score_range must be None or (lowest, highest) with lowest < highest, got {low_high!r}"
     if n == 2:
         return None  # check_game's own mark(0) / mark(1) rule
-    marks = [game.mark(p) for p in range(n)]
+    marks = [drawing(game).mark(p) for p in range(n)]
     if not all(isinstance(m, str) and m for m in marks) or len(set(marks)) != n:
         return f"mark(player) must give {n} different non-empty strings for players 0 to {n - 1}, got {marks!r}"
     return None
@@ -112,8 +113,9 @@ def information_fault(
         return f"sample_state(state, {player}, rng) must give a state where {player} is to move"
     if game.legal_moves(sampled) != legal:
         return _same_key_fault(player, legal, game.legal_moves(sampled), "in the position sample_state() drew")
+    draw = drawing(game)
     for view in ("render_for", "board_cells_for"):  # what the play board shows the player
-        if getattr(game, view)(sampled, player) != getattr(game, view)(state, player):
+        if getattr(draw, view)(sampled, player) != getattr(draw, view)(state, player):
             return (
                 f"{view}(state, {player}) differs between two positions with the same information_state for "
                 f"{player}: it shows the player something they cannot know"

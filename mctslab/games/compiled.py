@@ -1,8 +1,9 @@
 """The compiled rules a game may bring to the compiled engine (:mod:`mctslab.engine`): the interface.
 
-A game that the compiled engine can search returns a :class:`CompiledGame` from
-:meth:`~mctslab.games.base.Game.compiled` and encodes its positions with
-:meth:`~mctslab.games.base.Game.compiled_state`. Nothing here needs Numba: the record names
+A game that the compiled engine can search registers a :class:`CompiledEncoding` beside it, in its
+own file (:func:`register_compiled`), whose :meth:`~CompiledEncoding.compiled` returns a
+:class:`CompiledGame` and whose :meth:`~CompiledEncoding.compiled_state` encodes its positions; the
+engine asks :func:`compiled_rules` and :func:`compiled_encoding`. Nothing here needs Numba: the record names
 a function (``rules``) that builds the game's Numba-compiled functions when the engine first
 asks for them, so importing a game never imports Numba.
 
@@ -43,8 +44,12 @@ from typing import Any
 
 import numpy as np
 
+from .adapters import Adapter, MissingAdapterError, concern_base, find_adapter, register_adapter
+
 __all__ = [
-    "COMPILED_CHECKS", "DRAWN", "ONGOING", "CompiledCheck", "CompiledGame", "capacity_fault", "register_compiled_check",
+    "COMPILED_CHECKS", "DRAWN", "ONGOING", "CompiledCheck", "CompiledEncoding", "CompiledGame", "NoCompiledEncoding",
+    "capacity_fault",
+    "compiled_encoding", "compiled_rules", "register_compiled", "register_compiled_check",
 ]  # fmt: skip
 
 ONGOING, DRAWN = -1, 2
@@ -83,6 +88,79 @@ class CompiledGame:
             object.__setattr__(self, name, value)
 
 
+@concern_base
+class CompiledEncoding(Adapter):
+    """A game's compiled rules for the compiled engine, registered beside the game (:func:`register_compiled`).
+
+    Subclasses give :meth:`compiled` (the :class:`CompiledGame`, or ``None`` for parameters the compiled rules
+    cannot hold) and :meth:`compiled_state`.
+    """
+
+    concern = "compiled"
+    names = ("compiled", "compiled_state")
+
+    def compiled(self) -> CompiledGame | None:
+        """The game's :class:`CompiledGame`, or ``None`` where the compiled rules cannot play these parameters."""
+        raise NotImplementedError(f"{type(self).__name__} must give compiled()")
+
+    def compiled_state(self, state: Any) -> tuple[int, ...]:
+        """``state`` as the compiled engine's integer vector: result, player to move, then the game's fields."""
+        raise NotImplementedError(f"{type(self).__name__} must give compiled_state()")
+
+
+class NoCompiledEncoding(CompiledEncoding):
+    """What a game without compiled rules answers to old callers of ``game.compiled()``: ``None``, and refusals."""
+
+    def compiled(self) -> None:
+        """``None``: the compiled engine cannot play the game."""
+        return None
+
+    def compiled_state(self, state: Any) -> tuple[int, ...]:
+        """Refuses.
+
+        Raises:
+            NotImplementedError: naming the game and what to register.
+        """
+        raise NotImplementedError(_missing(self.game))
+
+
+EncodingClass = type[CompiledEncoding]
+
+
+def register_compiled(game_class: type) -> Callable[[EncodingClass], EncodingClass]:
+    """A class decorator registering a :class:`CompiledEncoding` for ``game_class`` (and its subclasses)."""
+    return register_adapter("compiled", game_class)
+
+
+def _missing(game: Any) -> str:
+    return (
+        f"{game.spec} has no compiled rules: register a CompiledEncoding for {type(game).__name__} beside it "
+        "(mctslab.games.compiled.register_compiled); use engine=python"
+    )
+
+
+def compiled_encoding(game: Any) -> CompiledEncoding:
+    """The compiled encoding registered for ``game``'s class (or a base).
+
+    Raises:
+        MissingAdapterError: (a ``ValueError``, one line) for a game without one, naming it and what to register.
+    """
+    found = find_adapter("compiled", game)
+    if found is None:
+        raise MissingAdapterError(_missing(game))
+    return found  # type: ignore[return-value]
+
+
+def compiled_or_none(game: Any) -> CompiledEncoding:
+    """:func:`compiled_encoding`, or :class:`NoCompiledEncoding` (``compiled()`` is ``None``) for a game without one."""
+    return find_adapter("compiled", game) or NoCompiledEncoding(game)  # type: ignore[return-value]
+
+
+def compiled_rules(game: Any) -> CompiledGame | None:
+    """``game``'s :class:`CompiledGame`: ``None`` when it has no compiled encoding or it declines these parameters."""
+    return compiled_or_none(game).compiled()
+
+
 CompiledCheck = Callable[[Any, list[list[int]]], "str | None"]
 """``check(game, games) -> fault or None``: plays each game's moves (lists of moves from the initial position) with
 the compiled rules in lock step with the Python rules; the first disagreement, in one line."""
@@ -108,7 +186,7 @@ def capacity_fault(game: Any, compiled: CompiledGame, state: Any, plies: int) ->
     goes on); the legal moves are at most :attr:`CompiledGame.max_moves`, each in
     ``range(max_moves)``; the game is at most :attr:`CompiledGame.max_plies` long.
     """
-    st = game.compiled_state(state)
+    st = compiled_encoding(game).compiled_state(state)
     if len(st) != compiled.fields or not all(type(v) is int for v in st):
         return f"compiled_state() must give {compiled.fields} ints (CompiledGame.fields), got {st!r}"
     over = game.is_terminal(state)

@@ -27,9 +27,11 @@ import numpy as np
 
 from .base import DRAW, RESULTS
 from .check_positions import result_fault
-from .compiled import CompiledGame
+from .compiled import CompiledEncoding, CompiledGame, register_compiled
+from .hooks import register_drawing
+from .network import register_network
 from .registry import register_game
-from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
+from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame, StoneGameDrawing, StoneNetwork
 
 MAX_SIDE = 16
 """Largest number of rows or columns accepted."""
@@ -159,6 +161,7 @@ def compiled_rules() -> SimpleNamespace:
 
     return SimpleNamespace(legal=legal, apply=apply, rollout=rollout)
 
+
 @lru_cache(maxsize=8)
 def compiled_game(rows: int, cols: int, k: int) -> CompiledGame:
     """The :class:`~mctslab.games.compiled.CompiledGame` of Connect Four on ``rows`` x ``cols``, ``k`` in a row."""
@@ -168,7 +171,6 @@ def compiled_game(rows: int, cols: int, k: int) -> CompiledGame:
     tab = np.array([[s * d for s in shifts] for d in (1, height, height + 1, height - 1)], dtype=np.int64)
     prm = np.array([rows, cols, k, height, full, len(shifts)], dtype=np.int64)
     return CompiledGame(compiled_rules, prm, tab, fields=4, max_moves=cols, max_plies=rows * cols)
-
 
 
 @register_game(
@@ -206,7 +208,6 @@ class ConnectFour(StoneGame):
         self.spec = f"connect4:rows={rows},cols={cols},k={k}"
         self.height = height = rows + 1  # bits per column, sentinel included
         self.cells = rows * cols
-        self.policy_size = cols
         self.column = tuple(((1 << rows) - 1) << (c * height) for c in range(cols))
         self.bottom = tuple(1 << (c * height) for c in range(cols))
         self.top = tuple(1 << (c * height + rows - 1) for c in range(cols))
@@ -302,14 +303,6 @@ class ConnectFour(StoneGame):
         if fault is not None:
             self.refuse_state(state, fault)
 
-    def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-        """The identity and the left-right mirror, as index maps over the two feature planes and the columns."""
-        rows, cols = self.rows, self.cols
-        flip = [r * cols + (cols - 1 - c) for r in range(rows) for c in range(cols)]
-        ident = tuple(range(2 * rows * cols))
-        mirrored = tuple(flip) + tuple(p + rows * cols for p in flip)
-        return ((ident, tuple(range(cols))), (mirrored, tuple(reversed(range(cols)))))
-
     def initial_state(self) -> ConnectFourState:
         """The empty grid, X to move."""
         return self._initial
@@ -340,35 +333,9 @@ class ConnectFour(StoneGame):
             result = O_WON if won else (DRAWN if occupied | bit == self.full else ONGOING)
         return ConnectFourState(x, o, result)
 
-    # -- how the game describes itself ---------------------------------------------
-    def move_text(self, move: int, short: bool = False) -> str:
-        """``"col 3"``; short: ``"3"``."""
-        return str(move) if short else f"col {move}"
-
-    def click_move(self, state: ConnectFourState, row: int, col: int) -> int | None:
-        """A click anywhere in a column plays that column (if it is not full)."""
-        return col if col in self.legal_moves(state) else None
-
-    def column_labels(self) -> list[str] | None:
-        """The column numbers, ``"0"`` to ``"6"``: the moves that drop a stone there."""
-        return [self.move_text(c, short=True) for c in range(self.cols)]
-
-    def winning_cells(self, state: ConnectFourState) -> set[tuple[int, int]]:
-        """The cells of the winner's k-in-a-row windows; empty while nobody has won."""
-        stones = state.x if state.result == X_WON else state.o if state.result == O_WON else 0
-        cells = self._cell_of_bit()
-        return {
-            cell for window in self.windows if stones & window == window for bit, cell in cells.items() if window & bit
-        }
-
     def move_bit(self, state: ConnectFourState, move: int) -> int:
         """The bit of the cell where a stone dropped into column ``move`` lands (0 if the column is full)."""
         return ((state.x | state.o) + self.bottom[move]) & self.column[move]
-
-    def played_cell(self, state: ConnectFourState, move: int) -> tuple[int, int] | None:
-        """The cell of the top stone of column ``move`` (``state`` is the position after the move)."""
-        stones = (state.x | state.o) & self.column[move]
-        return self._cell_of_bit().get(1 << (stones.bit_length() - 1)) if stones else None
 
     def _to_line_major(self, bits: int) -> int:
         """The line-major board (see :meth:`_line_major_bits`) of a standard bitboard."""
@@ -456,14 +423,6 @@ class ConnectFour(StoneGame):
                 return RESULTS[player ^ (step & 1)]
         return DRAW
 
-    def compiled(self) -> CompiledGame | None:
-        """The compiled rules for :mod:`mctslab.engine` (boards of up to 63 bits; ``None`` beyond)."""
-        return compiled_game(self.rows, self.cols, self.k) if self.cols * self.height <= 63 else None
-
-    def compiled_state(self, state: ConnectFourState) -> tuple[int, ...]:
-        """``(result, player to move, x, o)``, the bitboards as they are."""
-        return (state.result, self.to_move(state), state.x, state.o)
-
     def evaluate(self, state: ConnectFourState, player: int) -> float:
         """Open-windows heuristic in (0.05, 0.95).
 
@@ -496,3 +455,72 @@ class ConnectFour(StoneGame):
             lines.append(" ".join(cells))
         lines.append(" ".join(str(c).rjust(width) for c in range(self.cols)))
         return "\n".join(lines)
+
+
+@register_compiled(ConnectFour)
+class ConnectFourCompiled(CompiledEncoding):
+    """ConnectFour's compiled rules for :mod:`mctslab.engine` (:mod:`mctslab.games.compiled`)."""
+
+    def compiled(self) -> CompiledGame | None:
+        """The compiled rules for :mod:`mctslab.engine` (boards of up to 63 bits; ``None`` beyond)."""
+        return (
+            compiled_game(self.game.rows, self.game.cols, self.game.k)
+            if self.game.cols * self.game.height <= 63
+            else None
+        )
+
+    def compiled_state(self, state: ConnectFourState) -> tuple[int, ...]:
+        """``(result, player to move, x, o)``, the bitboards as they are."""
+        return (state.result, self.game.to_move(state), state.x, state.o)
+
+
+@register_drawing(ConnectFour)
+class ConnectFourDrawing(StoneGameDrawing):
+    """How ConnectFour is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
+
+    def move_text(self, move: int, short: bool = False) -> str:
+        """``"col 3"``; short: ``"3"``."""
+        return str(move) if short else f"col {move}"
+
+    def click_move(self, state: ConnectFourState, row: int, col: int) -> int | None:
+        """A click anywhere in a column plays that column (if it is not full)."""
+        return col if col in self.game.legal_moves(state) else None
+
+    def column_labels(self) -> list[str] | None:
+        """The column numbers, ``"0"`` to ``"6"``: the moves that drop a stone there."""
+        return [self.move_text(c, short=True) for c in range(self.game.cols)]
+
+    def winning_cells(self, state: ConnectFourState) -> set[tuple[int, int]]:
+        """The cells of the winner's k-in-a-row windows; empty while nobody has won."""
+        stones = state.x if state.result == X_WON else state.o if state.result == O_WON else 0
+        cells = self.game._cell_of_bit()
+        return {
+            cell
+            for window in self.game.windows
+            if stones & window == window
+            for bit, cell in cells.items()
+            if window & bit
+        }
+
+    def played_cell(self, state: ConnectFourState, move: int) -> tuple[int, int] | None:
+        """The cell of the top stone of column ``move`` (``state`` is the position after the move)."""
+        stones = (state.x | state.o) & self.game.column[move]
+        return self.game._cell_of_bit().get(1 << (stones.bit_length() - 1)) if stones else None
+
+
+@register_network(ConnectFour)
+class ConnectFourNetwork(StoneNetwork):
+    """ConnectFour's network encoding: the board's two planes (:class:`~.stones.StoneNetwork`), its moves."""
+
+    @property
+    def policy_size(self) -> int:
+        """Every move: a column."""
+        return self.game.cols
+
+    def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """The identity and the left-right mirror, as index maps over the two feature planes and the columns."""
+        rows, cols = self.game.rows, self.game.cols
+        flip = [r * cols + (cols - 1 - c) for r in range(rows) for c in range(cols)]
+        ident = tuple(range(2 * rows * cols))
+        mirrored = tuple(flip) + tuple(p + rows * cols for p in flip)
+        return ((ident, tuple(range(cols))), (mirrored, tuple(reversed(range(cols)))))

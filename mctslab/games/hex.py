@@ -24,9 +24,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .compiled import CompiledGame
+from .compiled import CompiledEncoding, CompiledGame, register_compiled
+from .hooks import register_drawing
 from .registry import register_game
-from .stones import ONGOING, StoneGame
+from .stones import ONGOING, StoneGame, StoneGameDrawing
 
 MAX_SIZE = 26
 """The largest board (columns are lettered a to z)."""
@@ -133,18 +134,28 @@ class Hex(StoneGame):
             rows.append(" " * r + cells)
         return "\n".join(rows)
 
-    def move_text(self, move: int, short: bool = False) -> str:
-        """The cell as column letter and row number, ``a1`` the top left corner (``short``: the same)."""
-        row, column = divmod(move, self.size)
-        return f"{chr(ord('a') + column)}{row + 1}"
+
+@register_compiled(Hex)
+class HexCompiled(CompiledEncoding):
+    """Hex's compiled rules for :mod:`mctslab.engine` (:mod:`mctslab.games.compiled`)."""
 
     def compiled(self) -> CompiledGame | None:
         """The compiled rules for :mod:`mctslab.engine` (boards of up to 7 x 7; ``None`` beyond)."""
-        return compiled_game(self.size) if self.cells <= MAX_COMPILED_CELLS else None
+        return compiled_game(self.game.size) if self.game.cells <= MAX_COMPILED_CELLS else None
 
     def compiled_state(self, state: HexState) -> tuple[int, ...]:
         """``(result, player to move, x, o)``."""
-        return (state.result, self.to_move(state), state.x, state.o)
+        return (state.result, self.game.to_move(state), state.x, state.o)
+
+
+@register_drawing(Hex)
+class HexDrawing(StoneGameDrawing):
+    """How Hex is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
+
+    def move_text(self, move: int, short: bool = False) -> str:
+        """The cell as column letter and row number, ``a1`` the top left corner (``short``: the same)."""
+        row, column = divmod(move, self.game.size)
+        return f"{chr(ord('a') + column)}{row + 1}"
 
 
 @lru_cache(maxsize=8)

@@ -1,23 +1,43 @@
-"""How a game describes itself to the tree drawings and the play board.
+"""How a game describes itself to the tree drawings and the play board: its drawing adapter.
 
-:class:`~mctslab.games.base.Game` inherits these hooks; a game overrides those that
-fit it (stone games name their players X and O, draw their board and say which cell a
-move marks), so nothing outside ``games/`` needs to know which game it is.
-:func:`mctslab.check_game` checks them.
+A game's file registers a subclass of :class:`Drawing` for the game's class and overrides the
+hooks that fit it (stone games name their players X and O, draw their board and say which cell a
+move marks), so nothing outside ``games/`` needs to know which game it is::
+
+    @register_drawing(Nim)
+    class NimDrawing(Drawing):
+        def move_text(self, move, short=False):
+            heap, take = self.game.decode(move)
+            ...
+
+The drawings ask :func:`drawing` (``drawing(game).board_cells(state)``); a game without an adapter
+of its own is drawn with the defaults of :class:`Drawing` (players ``P0``, ``P1``, moves by their
+number, no board). :func:`mctslab.check_game` checks the hooks (:mod:`mctslab.games.adapters`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from .adapters import Adapter, concern_base, find_adapter, register_adapter
 
 
-class DrawingHooks:
+@concern_base
+class Drawing(Adapter):
     """The hooks that describe a game to people: names of players and moves, the board's cells.
 
     Every method has a default that fits a game without a board (players ``P0``, ``P1``,
-    moves named by their number). Mixed into :class:`~mctslab.games.base.Game`, whose
-    ``legal_moves`` :meth:`click_move` reads.
+    moves named by their number). ``self.game`` is the game, whose ``legal_moves``
+    :meth:`click_move` reads.
     """
+
+    concern = "drawing"
+    names = (
+        "mark", "move_text", "outcome_text", "move_result_text", "render_for", "reveals_at_end", "board_cells",
+        "board_cells_for", "move_cell", "played_cell", "click_move", "column_labels", "winning_cells",
+        "board_blocks", "block_winners",
+    )  # fmt: skip
 
     def mark(self, player: int) -> str:
         """The name of ``player`` (0 to ``num_players - 1``) on boards and in text: ``"P0"``, ``"P1"``... by default.
@@ -62,9 +82,9 @@ class DrawingHooks:
         may know. Such a game should override it with words (their own card, the bets), never
         showing the opponent's hidden card: the play board shows nothing else until the game ends.
         """
-        if getattr(self, "perfect_information", True):
-            return self.render(state)  # type: ignore[attr-defined]
-        return f"what {self.mark(player)} sees: {self.information_state(state, player)}"  # type: ignore[attr-defined]
+        if self.game.perfect_information:
+            return self.game.render(state)
+        return f"what {self.mark(player)} sees: {self.game.information_state(state, player)}"
 
     def reveals_at_end(self, state: Hashable) -> bool:
         """Whether the finished game ``state`` is shown whole to the players (the play board's last view).
@@ -92,7 +112,7 @@ class DrawingHooks:
         information, so that nothing hidden is drawn. Phantom tic-tac-toe would give the
         player's own marks and those their failed moves revealed.
         """
-        if getattr(self, "perfect_information", True):
+        if self.game.perfect_information:
             return self.board_cells(state)
         return None
 
@@ -119,7 +139,7 @@ class DrawingHooks:
         :meth:`move_cell` is that cell; a game may accept more cells for a move (a
         whole column, say).
         """
-        for move in self.legal_moves(state):
+        for move in self.game.legal_moves(state):
             if self.move_cell(state, move) == (row, col):
                 return move
         return None
@@ -152,3 +172,20 @@ class DrawingHooks:
         ``None`` (the default) for a board without blocks to win.
         """
         return None
+
+
+DrawingClass = type[Drawing]
+
+
+def register_drawing(game_class: type) -> Callable[[DrawingClass], DrawingClass]:
+    """A class decorator registering a :class:`Drawing` for ``game_class`` (and its subclasses), in the game's file.
+
+    Raises:
+        TypeError: if the decorated class does not subclass :class:`Drawing`.
+    """
+    return register_adapter("drawing", game_class)
+
+
+def drawing(game: Any) -> Drawing:
+    """The drawing adapter of ``game``: the one registered for its class (or a base), else the defaults."""
+    return find_adapter("drawing", game) or Drawing(game)

@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from .base import Game
+from .hooks import Drawing, register_drawing
 from .kinds import CHANCE
 from .registry import register_game
 
@@ -138,18 +139,6 @@ class Kuhn(Game):
         cards[1 - player] = hidden[int(rng.random() * 2)]
         return KuhnState((cards[0], cards[1]), state.history)
 
-    def move_text(self, move: int, short: bool = False) -> str:
-        """``"pass"`` (check, or fold facing a bet) or ``"bet"`` (bet, or call a bet), as OpenSpiel names them."""
-        return {PASS: "pass", BET: "bet"}.get(move, str(move))
-
-    def outcome_text(self, state: KuhnState, outcome: int) -> str:
-        """The deal: ``"J to P0"`` (the card ``outcome`` goes to the next player without one)."""
-        return f"{CARDS[outcome]} to {self.mark(len(state.cards))}"
-
-    def reveals_at_end(self, state: KuhnState) -> bool:
-        """True after a showdown (both cards are turned over); a hand that ends in a fold shows no card."""
-        return self.is_terminal(state) and state.history not in FOLDS
-
     def render(self, state: KuhnState) -> str:
         """Both cards, the bets, and at the end who wins how many chips."""
         cards = ", ".join(f"P{p} holds {CARDS[c]}" for p, c in enumerate(state.cards)) or "no cards dealt"
@@ -157,31 +146,6 @@ class Kuhn(Game):
         if self.is_terminal(state):
             line += f"\n{self._result(state, None)}"
         return line
-
-    def render_for(self, state: KuhnState, player: int) -> str:
-        """What ``player`` sees: their own card, the pot, the bets, what their two moves mean; never the other card.
-
-        At the end of a hand, the result: after a showdown both cards (poker turns them over),
-        after a fold only the player's own.
-        """
-        me = self.mark(player)
-        if len(state.cards) <= player:
-            return f"you are {me}; the cards are being dealt"
-        pot = 2 + sum(state.history)
-        shown = self.reveals_at_end(state)  # after a showdown the result names the other card: it is not hidden
-        other = "both cards are turned over" if shown else "the other card is hidden"
-        lines = [
-            f"you are {me} and hold {CARDS[state.cards[player]]} (J < Q < K; {other})",
-            f"bets: {self._bets(state)}; the pot holds {pot} chips (1 ante each)",
-        ]
-        if self.is_terminal(state):
-            lines.append(self._result(state, player))
-        elif len(state.cards) == 2 and self.to_move(state) == player:
-            if BET in state.history:  # facing a bet
-                lines.append("your move: pass = fold (lose your ante), bet = call (1 more chip, then showdown)")
-            else:
-                lines.append("your move: pass = check, bet = put in 1 more chip")
-        return "\n".join(lines)
 
     def _bets(self, state: KuhnState) -> str:
         """The betting in words: ``"P0 passed, P1 bet, P0 called"``."""
@@ -208,3 +172,45 @@ class Kuhn(Game):
         high, low = max(state.cards), min(state.cards)
         won = "1 chip (the other ante)" if abs(chips) == 1 else "2 chips (the other ante and bet)"
         return f"showdown: {CARDS[high]} beats {CARDS[low]}: {name(winner)} {verb} {won}"
+
+
+@register_drawing(Kuhn)
+class KuhnDrawing(Drawing):
+    """How Kuhn is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
+
+    def move_text(self, move: int, short: bool = False) -> str:
+        """``"pass"`` (check, or fold facing a bet) or ``"bet"`` (bet, or call a bet), as OpenSpiel names them."""
+        return {PASS: "pass", BET: "bet"}.get(move, str(move))
+
+    def outcome_text(self, state: KuhnState, outcome: int) -> str:
+        """The deal: ``"J to P0"`` (the card ``outcome`` goes to the next player without one)."""
+        return f"{CARDS[outcome]} to {self.mark(len(state.cards))}"
+
+    def reveals_at_end(self, state: KuhnState) -> bool:
+        """True after a showdown (both cards are turned over); a hand that ends in a fold shows no card."""
+        return self.game.is_terminal(state) and state.history not in FOLDS
+
+    def render_for(self, state: KuhnState, player: int) -> str:
+        """What ``player`` sees: their own card, the pot, the bets, what their two moves mean; never the other card.
+
+        At the end of a hand, the result: after a showdown both cards (poker turns them over),
+        after a fold only the player's own.
+        """
+        me = self.mark(player)
+        if len(state.cards) <= player:
+            return f"you are {me}; the cards are being dealt"
+        pot = 2 + sum(state.history)
+        shown = self.reveals_at_end(state)  # after a showdown the result names the other card: it is not hidden
+        other = "both cards are turned over" if shown else "the other card is hidden"
+        lines = [
+            f"you are {me} and hold {CARDS[state.cards[player]]} (J < Q < K; {other})",
+            f"bets: {self.game._bets(state)}; the pot holds {pot} chips (1 ante each)",
+        ]
+        if self.game.is_terminal(state):
+            lines.append(self.game._result(state, player))
+        elif len(state.cards) == 2 and self.game.to_move(state) == player:
+            if BET in state.history:  # facing a bet
+                lines.append("your move: pass = fold (lose your ante), bet = call (1 more chip, then showdown)")
+            else:
+                lines.append("your move: pass = check, bet = put in 1 more chip")
+        return "\n".join(lines)

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from ..specs import to_int_list
 from .base import DRAW, WIN0, WIN1, Game
+from .hooks import Drawing, register_drawing
 from .registry import register_game
 
 MAX_HEAPS = 8
@@ -91,11 +92,6 @@ class Nim(Game):
         """``(heap, take)`` of a move; the inverse of :meth:`encode`."""
         heap, rest = divmod(move, self.stride)
         return heap, rest + 1
-
-    def move_text(self, move: int, short: bool = False) -> str:
-        """``"heap 1 take 2"``; short: ``"1:2"``."""
-        heap, take = self.decode(move)
-        return f"{heap}:{take}" if short else f"heap {heap} take {take}"
 
     def initial_state(self) -> NimState:
         """The initial heaps, player 0 to move."""
@@ -202,3 +198,13 @@ class Nim(Game):
         else:
             lines.append(f"player {1 - state.player} took the last object and wins")
         return "\n".join(lines)
+
+
+@register_drawing(Nim)
+class NimDrawing(Drawing):
+    """How Nim is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
+
+    def move_text(self, move: int, short: bool = False) -> str:
+        """``"heap 1 take 2"``; short: ``"1:2"``."""
+        heap, take = self.game.decode(move)
+        return f"{heap}:{take}" if short else f"heap {heap} take {take}"

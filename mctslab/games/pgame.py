@@ -22,6 +22,7 @@ from math import floor
 from typing import NamedTuple
 
 from .base import DRAW, WIN0, WIN1, Game
+from .hooks import Drawing, drawing, register_drawing
 from .registry import register_game
 
 MASK64 = (1 << 64) - 1
@@ -167,6 +168,20 @@ class PGame(Game):
             steps += 1
         return WIN0 if total > 0 else WIN1 if total < 0 else DRAW
 
+    def render(self, state: PGameState) -> str:
+        """The path, the sum so far and who moves (or who won)."""
+        path = "".join(drawing(self).move_text(m, short=True) for m in state.path) or "(root)"
+        head = f"path {path}, sum {state.total:+d}"
+        if not self.is_terminal(state):
+            return f"{head}, {drawing(self).mark(self.to_move(state))} to move"
+        winner = self.winner(state)
+        return f"{head}: " + ("a draw" if winner is None else f"{drawing(self).mark(winner)} wins")
+
+
+@register_drawing(PGame)
+class PGameDrawing(Drawing):
+    """How PGame is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
+
     # -- drawings --------------------------------------------------------------------
     def move_text(self, move: int, short: bool = False) -> str:
         """``"a"``, ``"b"``... (the move's letter); long form ``"move a"``."""
@@ -176,12 +191,3 @@ class PGame(Game):
     def mark(self, player: int) -> str:
         """``"MAX"`` for player 0, ``"MIN"`` for player 1."""
         return ("MAX", "MIN")[player]
-
-    def render(self, state: PGameState) -> str:
-        """The path, the sum so far and who moves (or who won)."""
-        path = "".join(self.move_text(m, short=True) for m in state.path) or "(root)"
-        head = f"path {path}, sum {state.total:+d}"
-        if not self.is_terminal(state):
-            return f"{head}, {self.mark(self.to_move(state))} to move"
-        winner = self.winner(state)
-        return f"{head}: " + ("a draw" if winner is None else f"{self.mark(winner)} wins")

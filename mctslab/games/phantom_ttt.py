@@ -19,6 +19,7 @@ import random
 from typing import NamedTuple
 
 from .base import Game
+from .hooks import Drawing, register_drawing
 from .registry import register_game
 
 EMPTY, X, O = 0, 1, 2  # noqa: E741 - the marks of the game
@@ -162,14 +163,24 @@ class PhantomTTT(Game):
                     attempts.append((1 - player, queue.pop(0)))
         return tuple(attempts)
 
-    def mark(self, player: int) -> str:
-        return "XO"[player]
-
     def render(self, state: PhantomState) -> str:
         rows = ["".join(SYMBOLS[state.board[3 * r + c]] for c in range(3)) for r in range(3)]
         seen = [self.render_view(state, p).split("\n") for p in (0, 1)]
         lines = [f"{rows[r]}   X sees {seen[0][r]}   O sees {seen[1][r]}" for r in range(3)]
         return "\n".join(lines)
+
+    def render_view(self, state: PhantomState, player: int) -> str:
+        """The board as ``player`` knows it: own marks, revealed opponent marks, ``.`` elsewhere."""
+        view = state.views[player]
+        return "\n".join("".join(SYMBOLS[view[3 * r + c]] for c in range(3)) for r in range(3))
+
+
+@register_drawing(PhantomTTT)
+class PhantomTTTDrawing(Drawing):
+    """How PhantomTTT is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
+
+    def mark(self, player: int) -> str:
+        return "XO"[player]
 
     def render_for(self, state: PhantomState, player: int) -> str:
         """What ``player`` sees: their marks and the opponent marks their failed tries revealed, never the others."""
@@ -178,9 +189,9 @@ class PhantomTTT(Game):
         hidden = sum(cell == 2 - player for cell in state.board) - revealed
         lines = [
             f"you are {me}; you see your marks and the {other}s your tries found ({revealed} found, {hidden} hidden):",
-            self.render_view(state, player),
+            self.game.render_view(state, player),
         ]
-        if not self.is_terminal(state) and self.to_move(state) == player:
+        if not self.game.is_terminal(state) and self.game.to_move(state) == player:
             lines.append(f"try a cell: if an {other} is hidden there, you see it and try again")
         return "\n".join(lines)
 
@@ -204,12 +215,7 @@ class PhantomTTT(Game):
 
     def winning_cells(self, state: PhantomState) -> set[tuple[int, int]]:
         """The winner's line(s) on the true board (empty while nobody has won)."""
-        winner = self._winner(state.board)
+        winner = self.game._winner(state.board)
         if winner is None:
             return set()
         return {divmod(i, 3) for line in LINES if all(state.board[i] == winner + 1 for i in line) for i in line}
-
-    def render_view(self, state: PhantomState, player: int) -> str:
-        """The board as ``player`` knows it: own marks, revealed opponent marks, ``.`` elsewhere."""
-        view = state.views[player]
-        return "\n".join("".join(SYMBOLS[view[3 * r + c]] for c in range(3)) for r in range(3))

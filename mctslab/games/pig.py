@@ -33,6 +33,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from .base import Game
+from .hooks import Drawing, register_drawing
 from .kinds import CHANCE
 from .registry import register_game
 
@@ -197,6 +198,11 @@ class Pig(Game):
         action = "rolling the die" if state.rolling else "to move: 0 roll, 1 hold"
         return f"{head}\nplayer {state.player} {action}, turn total {state.total}"
 
+
+@register_drawing(Pig)
+class PigDrawing(Drawing):
+    """How Pig is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
+
     def move_text(self, move: int, short: bool = False) -> str:
         """``"roll"`` (move 0) or ``"hold"`` (move 1)."""
         return {ROLL: "roll", HOLD: "hold"}.get(move, str(move))
@@ -210,18 +216,18 @@ class Pig(Game):
     def render_for(self, state: PigState, player: int) -> str:
         """The position told to ``player`` (Pig hides nothing): the scores, whose turn, the turn total, the choice."""
         me = f"P{player}"
-        head = f"you are {me}; scores: P0 {state.scores[0]}, P1 {state.scores[1]} (first to {self.target} wins)"
-        won = self.winner(state)
+        head = f"you are {me}; scores: P0 {state.scores[0]}, P1 {state.scores[1]} (first to {self.game.target} wins)"
+        won = self.game.winner(state)
         if won is not None:
             return f"{head}\n{'you win' if won == player else f'P{won} wins'}"
-        if self.is_terminal(state):
-            return f"{head}\ndraw: the horizon of {self.horizon} decisions is reached"
+        if self.game.is_terminal(state):
+            return f"{head}\ndraw: the horizon of {self.game.horizon} decisions is reached"
         who = "your" if state.player == player else f"P{state.player}'s"
         line = f"{who} turn, turn total {state.total}"
-        if state.player == player and not state.rolling and self.legal_moves(state) == (HOLD,):
+        if state.player == player and not state.rolling and self.game.legal_moves(state) == (HOLD,):
             line += f": hold and win ({state.scores[player] + state.total} points)"
         elif state.player == player and not state.rolling:
             risk = f"a 1 loses the {state.total}" if state.total else "a 1 ends your turn"
             bank = f"bank it: {state.scores[player] + state.total}" if state.total else "pass the turn"
-            line += f": roll (2 to {self.die} add to it, {risk}) or hold ({bank})"
+            line += f": roll (2 to {self.game.die} add to it, {risk}) or hold ({bank})"
         return f"{head}\n{line}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from abc import abstractmethod
 
 from .base import Game, State
+from .hooks import Drawing, register_drawing
 
 
 class Puzzle(Game):
@@ -39,6 +40,11 @@ class Puzzle(Game):
         if not self.is_terminal(state):
             raise ValueError("returns() needs a finished game; this one is still in progress")
         return (self.normalise(self.score(state)),)
+
+
+@register_drawing(Puzzle)
+class PuzzleDrawing(Drawing):
+    """How Puzzle is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
 
     def mark(self, player: int) -> str:
         """The one player's name."""

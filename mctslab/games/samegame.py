@@ -19,7 +19,8 @@ import random
 from functools import lru_cache
 from typing import NamedTuple
 
-from .puzzle import Puzzle
+from .hooks import drawing, register_drawing
+from .puzzle import Puzzle, PuzzleDrawing
 from .registry import register_game
 
 CLEAR_BONUS = 1000
@@ -190,34 +191,39 @@ class SameGame(Puzzle):
         """The raw score: points so far, plus :data:`CLEAR_BONUS` if the board is empty."""
         return state.points + (CLEAR_BONUS if not state.columns else 0)
 
+    def render(self, state: SameState) -> str:
+        """The board (top row first, letters for colours, ``.`` empty) and the points so far."""
+        lines = ["".join(cell or "." for cell in row) for row in drawing(self).board_cells(state)]
+        done = " (finished)" if self.is_terminal(state) else ""
+        return "\n".join(lines) + f"\npoints {state.points}, score {self.score(state)}{done}"
+
+
+@register_drawing(SameGame)
+class SameGameDrawing(PuzzleDrawing):
+    """How SameGame is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
+
     def move_text(self, move: int, short: bool = False) -> str:
         """``"col 2 h 0"``; short: ``"2.0"``."""
-        c, h = divmod(move, self.rows)
+        c, h = divmod(move, self.game.rows)
         return f"{c}.{h}" if short else f"col {c} h {h}"
 
     def board_cells(self, state: SameState) -> list[list[str]]:
         """The board, top row first: a colour as a letter ``A``, ``B``..., an empty cell ``""``."""
-        grid = [["" for _ in range(self.cols)] for _ in range(self.rows)]
+        grid = [["" for _ in range(self.game.cols)] for _ in range(self.game.rows)]
         for c, column in enumerate(state.columns):
             for h, colour in enumerate(column):
-                grid[self.rows - 1 - h][c] = chr(ord("A") + colour - 1)
+                grid[self.game.rows - 1 - h][c] = chr(ord("A") + colour - 1)
         return grid
 
     def move_cell(self, state: SameState, move: int) -> tuple[int, int]:
         """The ``(row, column)`` of the move's first block, row 0 at the top."""
-        c, h = divmod(move, self.rows)
-        return (self.rows - 1 - h, c)
+        c, h = divmod(move, self.game.rows)
+        return (self.game.rows - 1 - h, c)
 
     def click_move(self, state: SameState, row: int, col: int) -> int | None:
         """The move removing the group that holds the clicked block, or None."""
-        cell = (col, self.rows - 1 - row)
+        cell = (col, self.game.rows - 1 - row)
         for g in groups(state.columns):
             if cell in g:
-                return g[0][0] * self.rows + g[0][1]
+                return g[0][0] * self.game.rows + g[0][1]
         return None
-
-    def render(self, state: SameState) -> str:
-        """The board (top row first, letters for colours, ``.`` empty) and the points so far."""
-        lines = ["".join(cell or "." for cell in row) for row in self.board_cells(state)]
-        done = " (finished)" if self.is_terminal(state) else ""
-        return "\n".join(lines) + f"\npoints {state.points}, score {self.score(state)}{done}"

@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 
 from .base import RESULTS, Game
+from .hooks import Drawing, register_drawing
+from .network import NetworkEncoding
 
 ONGOING, X_WON, O_WON, DRAWN = -1, 0, 1, 2
 """Values of ``state.result``: still playing, X (player 0) won, O (player 1) won, drawn."""
@@ -111,29 +113,9 @@ class StoneGame(Game):
             self.__dict__["_board_mask_bits"] = mask
         return mask
 
-    # -- how the game describes itself ---------------------------------------------
-    def mark(self, player: int) -> str:
-        """``"X"`` for player 0 (moves first), ``"O"`` for player 1."""
-        return "XO"[player]
-
     def move_bit(self, state: StoneState, move: int) -> int:
         """The one-bit mask of the cell where ``move`` puts its stone in ``state`` (0 if nowhere)."""
         return 1 << move
-
-    def board_cells(self, state: StoneState) -> list[list[str]] | None:
-        """The board as rows of ``"X"``, ``"O"`` or ``""``, top row first (see :attr:`board_bits`)."""
-        x, o = state.x, state.o
-        return [["X" if x & bit else "O" if o & bit else "" for bit in row] for row in self.board_bits]
-
-    def features(self, state: StoneState) -> np.ndarray:
-        """Two planes over the board (:attr:`board_bits`, row by row): the mover's stones, then the opponent's."""
-        mine, theirs = (state.x, state.o) if self.to_move(state) == 0 else (state.o, state.x)
-        bits = [bit for row in self.board_bits for bit in row]
-        return np.array([1.0 if mine & b else 0.0 for b in bits] + [1.0 if theirs & b else 0.0 for b in bits])
-
-    def move_cell(self, state: StoneState, move: int) -> tuple[int, int] | None:
-        """``(row, column)`` of the cell where ``move``, played in ``state``, puts its stone."""
-        return self._cell_of_bit().get(self.move_bit(state, move))
 
     def _cell_of_bit(self) -> dict[int, tuple[int, int]]:
         """One-bit mask -> ``(row, column)`` on the drawn board, built once per game."""
@@ -142,3 +124,31 @@ class StoneGame(Game):
             cells = {bit: (r, c) for r, row in enumerate(self.board_bits) for c, bit in enumerate(row)}
             self.__dict__["_cells_by_bit"] = cells
         return cells
+
+
+@register_drawing(StoneGame)
+class StoneGameDrawing(Drawing):
+    """How StoneGame is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
+
+    def mark(self, player: int) -> str:
+        """``"X"`` for player 0 (moves first), ``"O"`` for player 1."""
+        return "XO"[player]
+
+    def board_cells(self, state: StoneState) -> list[list[str]] | None:
+        """The board as rows of ``"X"``, ``"O"`` or ``""``, top row first (see :attr:`board_bits`)."""
+        x, o = state.x, state.o
+        return [["X" if x & bit else "O" if o & bit else "" for bit in row] for row in self.game.board_bits]
+
+    def move_cell(self, state: StoneState, move: int) -> tuple[int, int] | None:
+        """``(row, column)`` of the cell where ``move``, played in ``state``, puts its stone."""
+        return self.game._cell_of_bit().get(self.game.move_bit(state, move))
+
+
+class StoneNetwork(NetworkEncoding):
+    """The network encoding a stone game may register (tic-tac-toe and Connect Four do): two planes over the board."""
+
+    def features(self, state: StoneState) -> np.ndarray:
+        """Two planes over the board (:attr:`board_bits`, row by row): the mover's stones, then the opponent's."""
+        mine, theirs = (state.x, state.o) if self.game.to_move(state) == 0 else (state.o, state.x)
+        bits = [bit for row in self.game.board_bits for bit in row]
+        return np.array([1.0 if mine & b else 0.0 for b in bits] + [1.0 if theirs & b else 0.0 for b in bits])

@@ -19,9 +19,11 @@ import numpy as np
 
 from .base import DRAW, RESULTS
 from .check_positions import result_fault
-from .compiled import CompiledGame
+from .compiled import CompiledEncoding, CompiledGame, register_compiled
+from .hooks import register_drawing
+from .network import register_network
 from .registry import register_game
-from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
+from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame, StoneGameDrawing, StoneNetwork
 
 
 class TicTacToeState(NamedTuple):
@@ -176,6 +178,7 @@ def compiled_rules() -> SimpleNamespace:
 
     return SimpleNamespace(legal=legal, apply=apply, rollout=rollout)
 
+
 @lru_cache(maxsize=8)
 def compiled_game(n: int, k: int) -> CompiledGame:
     """The :class:`~mctslab.games.compiled.CompiledGame` of n x n tic-tac-toe with k in a row."""
@@ -188,7 +191,6 @@ def compiled_game(n: int, k: int) -> CompiledGame:
         tab[c, 1 : 1 + len(masks)] = masks
     prm = np.array([n, k, cells, (1 << cells) - 1], dtype=np.int64)
     return CompiledGame(compiled_rules, prm, tab, fields=4, max_moves=cells, max_plies=cells)
-
 
 
 @register_game(
@@ -222,7 +224,6 @@ class TicTacToe(StoneGame):
             raise ValueError(f"k (stones in a row) must be an int from 1 to n={n}, got {k!r}")
         self.n, self.k = n, k
         self.cells = n * n
-        self.policy_size = n * n
         self.full = (1 << self.cells) - 1
         self.spec = f"tictactoe:n={n},k={k}"
         self.lines, self.lines_through, self.bits, self.has_line, self.empty_cells, self.board_bits = _tables(n, k)
@@ -249,22 +250,6 @@ class TicTacToe(StoneGame):
             fault = f"{'X' if x_lines else 'O'} has lines no single last stone made (play stops at the first)"
         if fault is not None:
             self.refuse_state(state, fault)
-
-    def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-        """The 8 symmetries of the square board (rotations and reflections), as index maps."""
-        n, out = self.n, []
-        for turns in range(4):
-            for mirror in (False, True):
-                perm = []
-                for cell in range(self.cells):
-                    r, c = divmod(cell, n)
-                    if mirror:
-                        c = n - 1 - c
-                    for _ in range(turns):
-                        r, c = c, n - 1 - r
-                    perm.append(r * n + c)
-                out.append((tuple(perm) + tuple(p + self.cells for p in perm), tuple(perm)))
-        return tuple(out)
 
     def initial_state(self) -> TicTacToeState:
         """The empty board, X to move."""
@@ -369,14 +354,6 @@ class TicTacToe(StoneGame):
         index = np.repeat(np.arange(len(states)), playouts) * 3 + outcome
         return np.bincount(index, minlength=3 * len(states)).reshape(len(states), 3)
 
-    def compiled(self) -> CompiledGame | None:
-        """The compiled rules for :mod:`mctslab.engine` (boards of up to 49 cells; ``None`` beyond)."""
-        return compiled_game(self.n, self.k) if self.cells <= 49 else None
-
-    def compiled_state(self, state: TicTacToeState) -> tuple[int, ...]:
-        """``(result, player to move, x, o)``."""
-        return (state.result, self.to_move(state), state.x, state.o)
-
     def _completes_line(self, stones: int, cell: int) -> bool:
         """Whether ``stones`` hold a winning line through ``cell`` (for boards too big for ``has_line``)."""
         return any(stones & m == m for m in self.lines_through[cell])
@@ -395,12 +372,6 @@ class TicTacToe(StoneGame):
         scale = len(self.lines) * self.k**2
         return 0.5 + 0.45 * score / scale
 
-    def winning_cells(self, state: TicTacToeState) -> set[tuple[int, int]]:
-        """The cells of the winner's k-in-a-row lines; empty while nobody has won."""
-        stones = state.x if state.result == X_WON else state.o if state.result == O_WON else 0
-        cells = self._cell_of_bit()
-        return {cell for line in self.lines if stones & line == line for bit, cell in cells.items() if line & bit}
-
     def render(self, state: TicTacToeState) -> str:
         """The board as text: ``X``, ``O`` and ``.`` for an empty cell, one row per line."""
         x, o, _ = state
@@ -411,3 +382,53 @@ class TicTacToe(StoneGame):
                 cells.append("X" if x >> c & 1 else "O" if o >> c & 1 else ".")
             rows.append(" ".join(cells))
         return "\n".join(rows)
+
+
+@register_compiled(TicTacToe)
+class TicTacToeCompiled(CompiledEncoding):
+    """TicTacToe's compiled rules for :mod:`mctslab.engine` (:mod:`mctslab.games.compiled`)."""
+
+    def compiled(self) -> CompiledGame | None:
+        """The compiled rules for :mod:`mctslab.engine` (boards of up to 49 cells; ``None`` beyond)."""
+        return compiled_game(self.game.n, self.game.k) if self.game.cells <= 49 else None
+
+    def compiled_state(self, state: TicTacToeState) -> tuple[int, ...]:
+        """``(result, player to move, x, o)``."""
+        return (state.result, self.game.to_move(state), state.x, state.o)
+
+
+@register_drawing(TicTacToe)
+class TicTacToeDrawing(StoneGameDrawing):
+    """How TicTacToe is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
+
+    def winning_cells(self, state: TicTacToeState) -> set[tuple[int, int]]:
+        """The cells of the winner's k-in-a-row lines; empty while nobody has won."""
+        stones = state.x if state.result == X_WON else state.o if state.result == O_WON else 0
+        cells = self.game._cell_of_bit()
+        return {cell for line in self.game.lines if stones & line == line for bit, cell in cells.items() if line & bit}
+
+
+@register_network(TicTacToe)
+class TicTacToeNetwork(StoneNetwork):
+    """TicTacToe's network encoding: the board's two planes (:class:`~.stones.StoneNetwork`), its moves."""
+
+    @property
+    def policy_size(self) -> int:
+        """Every move: a cell."""
+        return self.game.cells
+
+    def symmetries(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """The 8 symmetries of the square board (rotations and reflections), as index maps."""
+        n, out = self.game.n, []
+        for turns in range(4):
+            for mirror in (False, True):
+                perm = []
+                for cell in range(self.game.cells):
+                    r, c = divmod(cell, n)
+                    if mirror:
+                        c = n - 1 - c
+                    for _ in range(turns):
+                        r, c = c, n - 1 - r
+                    perm.append(r * n + c)
+                out.append((tuple(perm) + tuple(p + self.game.cells for p in perm), tuple(perm)))
+        return tuple(out)

@@ -35,6 +35,7 @@ import functools
 from typing import NamedTuple
 
 from .base import Game
+from .hooks import Drawing, drawing, register_drawing
 from .pgame import MASK64, child_key, splitmix64
 from .registry import register_game
 
@@ -246,8 +247,15 @@ class TrapTree(Game):
         path = "".join("abcdefghijklmnop"[m] for m in state.path) or "(root)"
         trap = f", trap springs in {state.left}" if state.kind == TRAPPED else ""
         if not self.is_terminal(state):
-            return f"path {path}, {self.mark(self.to_move(state))} to move{trap}"
-        return f"path {path}: {self.mark(self.winner(state))} wins" + (" (trap)" if state.kind == SPRUNG else "")
+            return f"path {path}, {drawing(self).mark(self.to_move(state))} to move{trap}"
+        return f"path {path}: {drawing(self).mark(self.winner(state))} wins" + (
+            " (trap)" if state.kind == SPRUNG else ""
+        )
+
+
+@register_drawing(TrapTree)
+class TrapTreeDrawing(Drawing):
+    """How TrapTree is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
 
     def mark(self, player: int) -> str:
         """``"MAX"`` for player 0, ``"MIN"`` for player 1."""

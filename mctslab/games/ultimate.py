@@ -31,9 +31,10 @@ import numpy as np
 
 from .base import DRAW, RESULTS
 from .check_positions import result_fault
-from .compiled import CompiledGame
+from .compiled import CompiledEncoding, CompiledGame, register_compiled
+from .hooks import register_drawing
 from .registry import register_game
-from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame
+from .stones import DRAWN, O_WON, ONGOING, X_WON, StoneGame, StoneGameDrawing
 
 ANYWHERE = -1
 """Value of :attr:`UltimateState.forced` when the player to move may pick any undecided board."""
@@ -206,6 +207,7 @@ def compiled_rules() -> SimpleNamespace:
 
     return SimpleNamespace(legal=legal, apply=apply, rollout=rollout)
 
+
 @lru_cache(maxsize=2)
 def compiled_game(local_win_ends_game: bool) -> CompiledGame:
     """The :class:`~mctslab.games.compiled.CompiledGame` of Ultimate tic-tac-toe (Fractio: ``local_win_ends_game``)."""
@@ -217,7 +219,6 @@ def compiled_game(local_win_ends_game: bool) -> CompiledGame:
         tab[2 : 2 + len(c), m] = c
     prm = np.array([int(local_win_ends_game)], dtype=np.int64)
     return CompiledGame(compiled_rules, prm, tab, fields=24, max_moves=81, max_plies=81)
-
 
 
 @register_game("uttt", summary="ultimate tic-tac-toe: win three local boards in a row", test_spec="uttt")
@@ -318,42 +319,6 @@ class UltimateTicTacToe(StoneGame):
         if forced != ANYWHERE and (result != ONGOING or decided >> forced & 1):
             self.refuse_state(state, f"forced is board {forced}, which is decided (or the game is over): it must be -1")
 
-    def move_text(self, move: int, short: bool = False) -> str:
-        """``"40 (b4 c4)"``: the move, its local board and its cell; short: ``"40"``."""
-        if short:
-            return str(move)
-        board, cell = divmod(move, 9)
-        return f"{move} (b{board} c{cell})"
-
-    def board_blocks(self) -> int:
-        """3: the local boards, 3 x 3 cells each."""
-        return 3
-
-    def block_winners(self, state: UltimateState) -> list[list[str]]:
-        """Rows of the macro board: ``"X"`` or ``"O"`` on a local board won, ``""`` elsewhere."""
-        return [
-            ["X" if state.x_won >> b & 1 else "O" if state.o_won >> b & 1 else "" for b in range(r, r + 3)]
-            for r in (0, 3, 6)
-        ]
-
-    def winning_cells(self, state: UltimateState) -> set[tuple[int, int]]:
-        """The local lines that won the local boards that won the game; empty while nobody has won.
-
-        Ultimate: the boards of the winner's macro line(s); Fractio: the one board won.
-        """
-        if state.result not in (X_WON, O_WON):
-            return set()
-        stones, won = (state.x, state.x_won) if state.result == X_WON else (state.o, state.o_won)
-        boards = won if self.local_win_ends_game else _union(line for line in LINES if won & line == line)
-        cells = self._cell_of_bit()
-        out = set()
-        for b in range(9):
-            if boards >> b & 1:
-                local = stones >> SHIFTS[b] & FULL
-                mask = _union(line for line in LINES if local & line == line) << SHIFTS[b]
-                out |= {cell for bit, cell in cells.items() if mask & bit}
-        return out
-
     def rollout(self, state: UltimateState, rng: random.Random, max_moves: int | None = None) -> tuple[float, float]:
         """A uniformly random playout (same distribution as :meth:`Game.rollout`).
 
@@ -413,20 +378,6 @@ class UltimateTicTacToe(StoneGame):
             cells = empties[board]
             player ^= 1
         return DRAW
-
-    def compiled(self) -> CompiledGame | None:
-        """The compiled rules for :mod:`mctslab.engine`."""
-        return compiled_game(self.local_win_ends_game)
-
-    def compiled_state(self, state: UltimateState) -> tuple[int, ...]:
-        """``(result, player to move)``, X's nine 9-bit boards, O's, boards won by X, by O, decided, forced."""
-        x, o, x_won, o_won, decided, forced, result = state
-        return (
-            (result, self.to_move(state))
-            + tuple(x >> shift & FULL for shift in SHIFTS)
-            + tuple(o >> shift & FULL for shift in SHIFTS)
-            + (x_won, o_won, decided, forced)
-        )
 
     def evaluate(self, state: UltimateState, player: int) -> float:
         """Heuristic in (0.05, 0.95): won local boards, open macro lines, open local lines.
@@ -505,6 +456,66 @@ class UltimateTicTacToe(StoneGame):
         else:
             lines.append("draw" if result == DRAWN else f"{'XO'[result]} wins")
         return "\n".join(lines)
+
+
+@register_compiled(UltimateTicTacToe)
+class UltimateTicTacToeCompiled(CompiledEncoding):
+    """UltimateTicTacToe's compiled rules for :mod:`mctslab.engine` (:mod:`mctslab.games.compiled`)."""
+
+    def compiled(self) -> CompiledGame | None:
+        """The compiled rules for :mod:`mctslab.engine`."""
+        return compiled_game(self.game.local_win_ends_game)
+
+    def compiled_state(self, state: UltimateState) -> tuple[int, ...]:
+        """``(result, player to move)``, X's nine 9-bit boards, O's, boards won by X, by O, decided, forced."""
+        x, o, x_won, o_won, decided, forced, result = state
+        return (
+            (result, self.game.to_move(state))
+            + tuple(x >> shift & FULL for shift in SHIFTS)
+            + tuple(o >> shift & FULL for shift in SHIFTS)
+            + (x_won, o_won, decided, forced)
+        )
+
+
+@register_drawing(UltimateTicTacToe)
+class UltimateTicTacToeDrawing(StoneGameDrawing):
+    """How UltimateTicTacToe is drawn (:class:`~mctslab.games.hooks.Drawing`)."""
+
+    def move_text(self, move: int, short: bool = False) -> str:
+        """``"40 (b4 c4)"``: the move, its local board and its cell; short: ``"40"``."""
+        if short:
+            return str(move)
+        board, cell = divmod(move, 9)
+        return f"{move} (b{board} c{cell})"
+
+    def board_blocks(self) -> int:
+        """3: the local boards, 3 x 3 cells each."""
+        return 3
+
+    def block_winners(self, state: UltimateState) -> list[list[str]]:
+        """Rows of the macro board: ``"X"`` or ``"O"`` on a local board won, ``""`` elsewhere."""
+        return [
+            ["X" if state.x_won >> b & 1 else "O" if state.o_won >> b & 1 else "" for b in range(r, r + 3)]
+            for r in (0, 3, 6)
+        ]
+
+    def winning_cells(self, state: UltimateState) -> set[tuple[int, int]]:
+        """The local lines that won the local boards that won the game; empty while nobody has won.
+
+        Ultimate: the boards of the winner's macro line(s); Fractio: the one board won.
+        """
+        if state.result not in (X_WON, O_WON):
+            return set()
+        stones, won = (state.x, state.x_won) if state.result == X_WON else (state.o, state.o_won)
+        boards = won if self.game.local_win_ends_game else _union(line for line in LINES if won & line == line)
+        cells = self.game._cell_of_bit()
+        out = set()
+        for b in range(9):
+            if boards >> b & 1:
+                local = stones >> SHIFTS[b] & FULL
+                mask = _union(line for line in LINES if local & line == line) << SHIFTS[b]
+                out |= {cell for bit, cell in cells.items() if mask & bit}
+        return out
 
 
 @register_game(

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..games.base import Game, State
+from ..games.network import network_encoding
 from .network import PolicyValueNet
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
@@ -50,8 +51,8 @@ def shipped_network(game: Game) -> PolicyValueNet:
 
 
 def legal_mask(game: Game, state: State) -> np.ndarray:
-    """1.0 on the legal moves of ``state``, 0.0 elsewhere (length ``game.policy_size``)."""
-    mask = np.zeros(game.policy_size)
+    """1.0 on the legal moves of ``state``, 0.0 elsewhere (length ``policy_size`` of the game's network encoding)."""
+    mask = np.zeros(network_encoding(game).policy_size)
     mask[list(game.legal_moves(state))] = 1.0
     return mask
 
@@ -71,8 +72,8 @@ class NetEvaluator:
     """A policy/value network's priors (restricted to the legal moves) and value.
 
     Args:
-        net: the network; its input and output sizes must match ``game.features`` and
-            ``game.policy_size``.
+        net: the network; its input and output sizes must match the game's network encoding
+            (:func:`~mctslab.games.network.network_encoding`: ``features`` and ``policy_size``).
     """
 
     name = "net"
@@ -82,5 +83,5 @@ class NetEvaluator:
 
     def __call__(self, game: Game, state: State, rng: random.Random) -> tuple[dict[int, float], float]:
         moves = game.legal_moves(state)
-        policy, value = self.net.predict(game.features(state), legal_mask(game, state))
+        policy, value = self.net.predict(network_encoding(game).features(state), legal_mask(game, state))
         return {m: float(policy[m]) for m in moves}, float(value)

@@ -52,8 +52,8 @@ class PolicyValueNet:
     """The two-headed perceptron of the module docstring.
 
     Args:
-        inputs: length of a feature vector (``len(game.features(state))``).
-        moves: number of move ids (``game.policy_size``).
+        inputs: length of a feature vector (``len(network_encoding(game).features(state))``).
+        moves: number of move ids (``network_encoding(game).policy_size``).
         hidden: width of both hidden layers.
         seed: initialisation (He-normal weights, zero biases).
 

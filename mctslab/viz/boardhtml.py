@@ -3,7 +3,7 @@
 :class:`Cell` is one square as the play board shows it; :func:`session_html` draws a
 :class:`~mctslab.viz.session.PlaySession` as HTML (what a saved notebook shows), the board
 or, for a game without one, the position in the words the person may read
-(:meth:`Game.render_for <mctslab.games.hooks.DrawingHooks.render_for>`).
+(:meth:`Drawing.render_for <mctslab.games.hooks.Drawing.render_for>`).
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 from typing import Any
+
+from ..games.hooks import drawing
 
 __all__ = ["BLOCK_FILL", "BLOCK_LINE", "EVENTS_STYLE", "MARK_COLOUR", "WIN_FILL", "Cell", "heat_colour", "session_html"]
 
@@ -29,7 +31,7 @@ class Cell:
             moves than there are empty cells (the small board you are sent to in Ultimate
             Tic-Tac-Toe, the cell where each column's stone lands in Connect Four).
         won: True on the line that won the game
-            (:meth:`~mctslab.games.hooks.DrawingHooks.winning_cells`).
+            (:meth:`~mctslab.games.hooks.Drawing.winning_cells`).
         owner: ``"X"`` or ``"O"`` when the block holding the cell (a local board of Ultimate
             Tic-Tac-Toe) has been won by that player, else ``""``.
     """
@@ -72,7 +74,7 @@ def session_html(session: Any) -> str:
     game = session.game
     rows = []
     plain = "background:transparent"  # no zebra stripes from the notebook's table style
-    labels = game.column_labels()
+    labels = drawing(game).column_labels()
     if labels is not None:
         heads = "".join(f'<th style="font-weight:normal;color:#555;text-align:center">{escape(t)}</th>' for t in labels)
         rows.append(f'<tr style="{plain}">{heads}</tr>')

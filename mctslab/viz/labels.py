@@ -2,8 +2,8 @@
 
 One place decides how a move or a node is named, so the graphviz drawing, the text
 outline, the step descriptions and the play board all say the same thing. The words
-come from the game itself (:meth:`Game.mark <mctslab.games.base.Game.mark>`,
-:meth:`~mctslab.games.base.Game.move_text`, :meth:`~mctslab.games.base.Game.board_cells`...),
+come from the game itself (:meth:`Drawing.mark <mctslab.games.hooks.Drawing.mark>`,
+:meth:`~mctslab.games.hooks.Drawing.move_text`, :meth:`~mctslab.games.hooks.Drawing.board_cells`...),
 so a new game is drawn without a change here.
 
 **Chance nodes** (the interface any agent's tree adopts to have them drawn as such; read
@@ -16,8 +16,8 @@ with ``getattr`` defaults, so a node class without these attributes still draws)
 * ``child.probability``: on each child of a chance node, the outcome's probability (a
   :class:`fractions.Fraction` where exact, else a float). Without it (or ``None``),
   it is looked up in ``game.chance_outcomes(parent.state)`` when a game is given.
-* ``child.move``: the outcome (named by :meth:`Game.outcome_text
-  <mctslab.games.hooks.DrawingHooks.outcome_text>`); ``child.visits`` and
+* ``child.move``: the outcome (named by :meth:`Drawing.outcome_text
+  <mctslab.games.hooks.Drawing.outcome_text>`); ``child.visits`` and
   ``child.wins`` are drawn as for any node. ``child.player`` is not read for outcomes.
 
 :func:`is_chance`, :func:`is_outcome` and :func:`outcome_probability` read it;
@@ -33,6 +33,7 @@ from typing import Any
 from ..agents.rules import SelectionRule, rule_for
 from ..agents.uct import Node
 from ..games.base import Game
+from ..games.hooks import drawing
 from ..games.kinds import CHANCE
 
 __all__ = [
@@ -55,20 +56,20 @@ SMALL_BOARD_CELLS = 16
 
 
 def mark(game: Game | None, player: int) -> str:
-    """The name of ``player`` (:meth:`Game.mark <mctslab.games.base.Game.mark>`): ``"X"``, ``"O"``, ``"P0"``..."""
-    return game.mark(player) if game is not None else f"P{player}"
+    """The name of ``player`` (:meth:`~mctslab.games.hooks.Drawing.mark`): ``"X"``, ``"O"``, ``"P0"``..."""
+    return drawing(game).mark(player) if game is not None else f"P{player}"
 
 
 def move_text(game: Game | None, move: int | None, short: bool = False) -> str:
     """A move as people read it: ``"4"`` (a cell), ``"col 3"``, ``"40 (b4 c4)"``, ``"heap 1 take 2"``.
 
     With ``short`` (for lists of playout moves): the move number, or ``"1:2"`` in Nim.
-    ``"root"`` for ``move=None``. The game decides (:meth:`Game.move_text
-    <mctslab.games.base.Game.move_text>`).
+    ``"root"`` for ``move=None``. The game decides (:meth:`Drawing.move_text
+    <mctslab.games.hooks.Drawing.move_text>`).
     """
     if move is None:
         return "root"
-    return game.move_text(move, short) if game is not None else str(move)
+    return drawing(game).move_text(move, short) if game is not None else str(move)
 
 
 def is_chance(node: Any, game: Game | None = None) -> bool:
@@ -109,9 +110,9 @@ def probability_text(probability: Fraction | float | None) -> str:
 
 
 def outcome_title(game: Game | None, node: Any) -> str:
-    """An outcome's label, ``"chance: 4"``, in the words of :meth:`~mctslab.games.hooks.DrawingHooks.outcome_text`."""
+    """An outcome's label, ``"chance: 4"``, in the words of :meth:`~mctslab.games.hooks.Drawing.outcome_text`."""
     state = getattr(getattr(node, "parent", None), "state", None)
-    text = game.outcome_text(state, node.move) if game is not None else str(node.move)
+    text = drawing(game).outcome_text(state, node.move) if game is not None else str(node.move)
     return f"chance: {text}"
 
 
@@ -161,10 +162,10 @@ def node_stats(
 def board_cells(game: Game | None, state) -> list[list[str]] | None:
     """The board as rows of ``"X"``, ``"O"`` or ``""`` (top row first), or ``None`` without a board.
 
-    The game decides (:meth:`Game.board_cells <mctslab.games.base.Game.board_cells>`);
+    The game decides (:meth:`Drawing.board_cells <mctslab.games.hooks.Drawing.board_cells>`);
     games without a board have their nodes labelled by move.
     """
-    return game.board_cells(state) if game is not None else None
+    return drawing(game).board_cells(state) if game is not None else None
 
 
 def small_board_html(game: Game, state, last_move: int | None = None) -> str | None:
@@ -176,7 +177,7 @@ def small_board_html(game: Game, state, last_move: int | None = None) -> str | N
     cells = board_cells(game, state)
     if cells is None or len(cells) * len(cells[0]) > SMALL_BOARD_CELLS:
         return None
-    last = game.played_cell(state, last_move) if last_move is not None else None
+    last = drawing(game).played_cell(state, last_move) if last_move is not None else None
     rows = []
     for r, row in enumerate(cells):
         tds = []

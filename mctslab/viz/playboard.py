@@ -18,6 +18,7 @@ from typing import Any
 
 from ..agents.base import Agent
 from ..games.base import Game
+from ..games.hooks import drawing
 from .boardhtml import EVENTS_STYLE
 from .labels import mark
 from .session import BLOCK_FILL, BLOCK_LINE, MARK_COLOUR, WIN_FILL, Cell, PlaySession, heat_colour
@@ -61,7 +62,7 @@ class PlayBoardWidget:
                 button.on_click(lambda _, r=r, c=c: self.click(r, c))
                 line.append(button)
             self.buttons.append(line)
-        labels = session.game.column_labels()
+        labels = drawing(session.game).column_labels()
         heads = [
             w.HTML(f"<center>{escape(t)}</center>", layout=w.Layout(width=f"{size}px", margin="0"))
             for t in labels or []
@@ -123,7 +124,7 @@ class PlayBoardWidget:
     def restart(self) -> None:
         """A new game, in the seat chosen (the agent moves first when you play O)."""
         self.session.new_game(self.seat.value)
-        self.refresh(note=f"new game: you play {self.session.game.mark(self.session.human)}")
+        self.refresh(note=f"new game: you play {mark(self.session.game, self.session.human)}")
 
     def refresh(self, note: str = "") -> None:
         """Show the session: stones, heat, the agent's last move, your legal cells, whose turn, the statistics."""
@@ -177,7 +178,7 @@ class PlayBoardWidget:
         for name, on in (("mctslab-win", cell.won), ("mctslab-target", cell.target)):
             (button.add_class if on else button.remove_class)(name)
         move = cell.move
-        button.tooltip = f"move {self.session.game.move_text(move)}" if move is not None else ""
+        button.tooltip = f"move {drawing(self.session.game).move_text(move)}" if move is not None else ""
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = self.box._repr_mimebundle_(**kwargs)

@@ -3,20 +3,20 @@
 :class:`PlaySession` is the game and everything it needs (your move, the agent's reply,
 the board as a grid of :class:`Cell`, the agent's visits per move as a heat map), with no
 widgets, so it is tested on its own. The game draws its own board and says which move a
-click plays (:meth:`Game.board_cells <mctslab.games.base.Game.board_cells>`,
-:meth:`~mctslab.games.base.Game.move_cell`, :meth:`~mctslab.games.base.Game.click_move`);
+click plays (:meth:`Drawing.board_cells <mctslab.games.hooks.Drawing.board_cells>`,
+:meth:`~mctslab.games.hooks.Drawing.move_cell`, :meth:`~mctslab.games.hooks.Drawing.click_move`);
 a game without a board is played by choosing among its moves, named by
-:meth:`~mctslab.games.base.Game.move_text`. It shows itself as HTML (``_repr_html_``),
+:meth:`~mctslab.games.hooks.Drawing.move_text`. It shows itself as HTML (``_repr_html_``),
 which also reads well in a saved notebook. The widget is
 :func:`mctslab.viz.playboard.play_board`.
 
 Every kind of game (:mod:`mctslab.games.kinds`) plays here:
 
 * chance: the session draws chance moves itself, from its own seeded generator, and
-  says what came up (:meth:`Game.outcome_text <mctslab.games.hooks.DrawingHooks.outcome_text>`);
+  says what came up (:meth:`~mctslab.games.hooks.Drawing.outcome_text`);
 * hidden information: until the game ends, you see only what your seat may see
-  (:meth:`~mctslab.games.hooks.DrawingHooks.render_for`,
-  :meth:`~mctslab.games.hooks.DrawingHooks.board_cells_for`); the agent's hidden moves,
+  (:meth:`~mctslab.games.hooks.Drawing.render_for`,
+  :meth:`~mctslab.games.hooks.Drawing.board_cells_for`); the agent's hidden moves,
   the chance moves and the agent's statistics (which depend on its cards) are shown as
   they happened once the game is over;
 * one player (a puzzle): you play alone, with no agent.
@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 from ..agents.base import Agent, Analysis
 from ..games.base import Game, IllegalMoveError, State
+from ..games.hooks import drawing
 from ..games.kinds import CHANCE
 from .boardhtml import BLOCK_FILL, BLOCK_LINE, MARK_COLOUR, WIN_FILL, Cell, heat_colour, session_html
 from .labels import mark
@@ -50,7 +51,7 @@ class PlaySession:
 
     Args:
         game: any game of one or two players: one with a board
-            (:meth:`~mctslab.games.base.Game.board_cells`) is played by clicking its cells,
+            (:meth:`~mctslab.games.hooks.Drawing.board_cells`) is played by clicking its cells,
             one without by choosing among your moves (:meth:`choices`).
         agent: the opponent (any :class:`~mctslab.agents.base.Agent`), or ``None`` for a
             one-player game (a puzzle), which you play alone.
@@ -124,11 +125,11 @@ class PlaySession:
         """True while a game without perfect information hides something from you.
 
         That is until the game ends, and after it too when the end is not shown
-        (:meth:`~mctslab.games.hooks.DrawingHooks.reveals_at_end`: a poker hand that ends in a fold).
+        (:meth:`~mctslab.games.hooks.Drawing.reveals_at_end`: a poker hand that ends in a fold).
         """
         if self.game.perfect_information:
             return False
-        return not self.over or not self.game.reveals_at_end(self.state)
+        return not self.over or not drawing(self.game).reveals_at_end(self.state)
 
     def _move(self, who: str, move: int) -> None:
         self.events.append(Event(who, self.state, move))
@@ -189,7 +190,7 @@ class PlaySession:
     def view(self) -> str:
         """The position in words as you may see it (``render_for``); all of it (``render``) at an end showing it."""
         if self.hides or self.game.perfect_information:
-            return self.game.render_for(self.state, self.human)
+            return drawing(self.game).render_for(self.state, self.human)
         return self.game.render(self.state)
 
     def _seen(self, event: Event) -> bool:
@@ -209,12 +210,13 @@ class PlaySession:
     def event_text(self, event: Event) -> str:
         """An event in words, ``"chance: 4"``, ``"the agent (O): 2"``; a move hidden from you only says who moved."""
         game, seen = self.game, self._seen(event)
+        draw = drawing(game)
         if event.who == "chance":
-            return f"chance: {game.outcome_text(event.state, event.move)}" if seen else "chance: (hidden from you)"
+            return f"chance: {draw.outcome_text(event.state, event.move)}" if seen else "chance: (hidden from you)"
         if event.who == "you":
-            return f"you: {game.move_text(event.move)}{game.move_result_text(event.state, event.move)}"
+            return f"you: {draw.move_text(event.move)}{draw.move_result_text(event.state, event.move)}"
         agent = f"the agent ({mark(game, 1 - self.human)})"
-        return f"{agent}: {game.move_text(event.move)}" if seen else f"{agent} moved (hidden from you)"
+        return f"{agent}: {draw.move_text(event.move)}" if seen else f"{agent} moved (hidden from you)"
 
     def tells_events(self) -> bool:
         """Whether the board says what happened: when there is no board to see it on, chance moved, or moves are hidden.
@@ -231,12 +233,18 @@ class PlaySession:
         A line starts where the mover changes between you and the agent and names them once;
         chance's outcomes stay on the line of the move that called for them:
         ``"the agent (P1): roll; chance: rolled 6; roll; chance: rolled 1: loses 6, turn over"``.
+        The agent's hidden moves in a row are said once: in phantom tic-tac-toe its failed tries on
+        your marks keep its turn, and you are not told how many it made.
         """
         shown = self.events if self.over else self.events[self._yours :]
         text, mover = "", None
         prefixes = {"you": "you: ", "agent": f"the agent ({mark(self.game, 1 - self.human)}): "}
+        previous = None
         for event in shown:
             said = self.event_text(event)
+            if event.who == "agent" and said == previous and not self._seen(event):
+                continue  # its tries that failed on your hidden marks are hidden too: how many it made is not told
+            previous = said
             if text and event.who != "chance" and event.who != mover:
                 text += "\n"
             elif text:
@@ -251,13 +259,13 @@ class PlaySession:
         """Your legal moves as ``(name, move)`` (none when it is not your turn): a boardless game's buttons."""
         if not self.your_turn():
             return []
-        return [(self.game.move_text(m), m) for m in self.game.legal_moves(self.state)]
+        return [(drawing(self.game).move_text(m), m) for m in self.game.legal_moves(self.state)]
 
     def cells(self) -> list[list[str]] | None:
         """The board's texts as you may see them (``board_cells_for``), or ``None`` without a board."""
         if not self.hides:
-            return self.game.board_cells(self.state)
-        return self.game.board_cells_for(self.state, self.human)
+            return drawing(self.game).board_cells(self.state)
+        return drawing(self.game).board_cells_for(self.state, self.human)
 
     def targets(self) -> set[tuple[int, int]]:
         """The cells where your legal moves land, when they are fewer than the empty cells (else none).
@@ -270,7 +278,7 @@ class PlaySession:
         if not self.your_turn() or texts is None:
             return set()
         game, state = self.game, self.state
-        cells = {game.move_cell(state, m) for m in game.legal_moves(state)} - {None}
+        cells = {drawing(game).move_cell(state, m) for m in game.legal_moves(state)} - {None}
         empty = sum(text == "" for row in texts for text in row)
         return cells if len(cells) < empty else set()
 
@@ -289,7 +297,7 @@ class PlaySession:
 
         The same numbers as :meth:`Analysis.table <mctslab.agents.base.Analysis.table>`
         (Bradberry 2015's printout); moves are written with
-        :meth:`~mctslab.games.base.Game.move_text` (``"col 3"``, ``"40 (b4 c4)"``: board 4, cell 4).
+        :meth:`~mctslab.games.hooks.Drawing.move_text` (``"col 3"``, ``"40 (b4 c4)"``: board 4, cell 4).
         In a game with hidden information they are shown at the end: they depend on the agent's cards.
         """
         if self.agent is None:
@@ -300,40 +308,41 @@ class PlaySession:
             return "(the agent's statistics stay hidden: they depend on its card, which this end does not show)"
         if self.hides:
             return "(the agent's statistics are shown when the game ends: they depend on what it alone sees)"
-        return self.analysis.table(self.game.move_text)
+        return self.analysis.table(drawing(self.game).move_text)
 
     def grid(self) -> list[list[Cell]]:
         """The board as :class:`Cell` rows, top row first, with the heat of the agent's last search (``[]``: no board).
 
-        A click on a cell plays :meth:`~mctslab.games.base.Game.click_move` (in Connect
+        A click on a cell plays :meth:`~mctslab.games.hooks.Drawing.click_move` (in Connect
         Four, the cell where the next stone of a column lands plays that column). The
         heat of a move, and the agent's last move, are drawn on the move's
-        :meth:`~mctslab.games.base.Game.move_cell` in the position the agent searched
+        :meth:`~mctslab.games.hooks.Drawing.move_cell` in the position the agent searched
         (in Connect Four: where its stone would have landed); not while the game hides them.
         """
         game, state = self.game, self.state
+        draw = drawing(game)
         texts = self.cells()
         if texts is None:
             return []
         yours = self.your_turn()
         targets = self.targets()
         searched = None if self.hides else self.searched
-        won = game.winning_cells(state) if not self.hides else set()
-        side = game.board_blocks()
-        owners = game.block_winners(state) if not self.hides else None
+        won = draw.winning_cells(state) if not self.hides else set()
+        side = draw.board_blocks()
+        owners = draw.block_winners(state) if not self.hides else None
         heat_at, last_at = {}, None
         if searched is not None:
             for move, share in self.heat().items():
-                cell = game.move_cell(searched, move)
+                cell = draw.move_cell(searched, move)
                 if cell is not None:
                     heat_at[cell] = share
             if self.analysis is not None:
-                last_at = game.move_cell(searched, self.analysis.move)
+                last_at = draw.move_cell(searched, self.analysis.move)
         return [
             [
                 Cell(
                     text,
-                    game.click_move(state, r, c) if yours else None,
+                    draw.click_move(state, r, c) if yours else None,
                     heat_at.get((r, c)),
                     last_at == (r, c),
                     (r, c) in targets,
@@ -352,7 +361,7 @@ class PlaySession:
 
     def block_edges(self, row: int, col: int) -> tuple[bool, bool]:
         """Whether cell ``(row, col)`` starts a new block (a thick line) above it, and left of it."""
-        side = self.game.board_blocks()
+        side = drawing(self.game).board_blocks()
         if not side:
             return False, False
         return row > 0 and row % side == 0, col > 0 and col % side == 0

@@ -11,6 +11,13 @@ again and the live widget replaces it.
 Run after executing a notebook::
 
     python -m mctslab.viz.stored notebooks/07_play_against_the_ai.ipynb
+
+A notebook saved from JupyterLab after running keeps each widget's view but, unless its widget
+manager saves state, none of the state: reopened, every widget then reads "Error displaying
+widget: model not found". :func:`pre_save_hook` makes every save do the same as this command,
+so the saved notebook shows the widgets' pictures instead::
+
+    jupyter lab --ContentsManager.pre_save_hook=mctslab.viz.stored.pre_save_hook
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["WIDGET_STATE", "WIDGET_VIEW", "static_widgets"]
+__all__ = ["WIDGET_STATE", "WIDGET_VIEW", "pre_save_hook", "static_widgets"]
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -75,6 +82,18 @@ def static_widgets(notebook: dict[str, Any]) -> dict[str, Any]:
         if "outputs" in cell:
             cell["outputs"] = outputs
     return notebook
+
+
+def pre_save_hook(model: dict[str, Any], **kwargs: Any) -> None:
+    """Jupyter server's ``ContentsManager.pre_save_hook``: a notebook is saved as :func:`static_widgets` leaves it.
+
+    Args:
+        model: the contents model being saved (``type``, ``content``, ...); only a notebook's
+            content is changed, in place, and only what it holds of widgets.
+        **kwargs: what the server passes besides (``path``, ``contents_manager``), unused.
+    """
+    if model.get("type") == "notebook" and isinstance(model.get("content"), dict):
+        static_widgets(model["content"])
 
 
 def main(paths: list[str]) -> int:

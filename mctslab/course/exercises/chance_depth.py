@@ -35,6 +35,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from ...games import drawing
 from ...games.base import Game, State
 from ...games.kinds import CHANCE
 from .chance_game import COIN, STEADY, DiceState, LoadedDice, random_play_win
@@ -154,7 +155,7 @@ class _DepthProbes:
     def _players_diagnosis(self, game: Game, wrong: list) -> Outcome:
         node, parent, after, mover, depth, after_roll = min(wrong, key=lambda w: w[4])
         player = getattr(node, "player", None)
-        move = f"outcome {node.move!r}" if after_roll else f"move {node.move!r} ({game.move_text(node.move)})"
+        move = f"outcome {node.move!r}" if after_roll else f"move {node.move!r} ({drawing(game).move_text(node.move)})"
         what = f"in Pig to 10 at 8-9, the node for {move} at depth {depth}"
         if game.is_terminal(after):
             seen = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 
-from ...games import make_game
+from ...games import drawing, make_game
 from ...games.base import Game, State
 
 ONE_MOVE: dict[str, tuple[tuple[str, int], ...]] = {
@@ -55,7 +55,7 @@ def position(cells: str) -> State:
 
 
 def _cells(game: Game, state: State) -> str:
-    rows = game.board_cells(state)
+    rows = drawing(game).board_cells(state)
     if rows is None:
         return game.render(state)
     return "".join(c or "." for row in rows for c in row)

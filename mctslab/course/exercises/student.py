@@ -6,6 +6,7 @@ import math
 import operator
 import sys
 import sysconfig
+import time
 import traceback
 from collections import Counter, deque
 from collections.abc import Iterator
@@ -159,6 +160,10 @@ def _counted(err: BaseException, iterations: int | None) -> str | None:
     return None
 
 
+STAMP_SECONDS = 0.01
+"""How often (wall seconds, at most) :class:`_Playouts` reads the CPU clock while playouts are being counted."""
+
+
 class _Playouts:
     """Count the playouts a search finishes, by the game's ``returns`` calls (the check's own instrumentation).
 
@@ -171,14 +176,21 @@ class _Playouts:
     def __init__(self, game: Any) -> None:
         self.game = game
         self.n = 0
-        self.last = 0.0  # the CPU time (:func:`~.limits.cpu_seconds`) of the last playout counted
+        self.last = 0.0  # the CPU time (:func:`~.limits.cpu_seconds`) of the last playout counted, to 10 ms
 
     def __enter__(self) -> _Playouts:
         returns = self.game.returns
+        read = [0.0]  # the wall clock at the last reading of the CPU clock
 
         def counted(state: Any) -> Any:
             self.n += 1
-            self.last = cpu_seconds()
+            # The CPU clock is a system call (0.6 us, 8% of a tic-tac-toe search's time when read at every
+            # playout); the monotonic clock is not. Read it once 10 ms of wall time have passed: `last` is
+            # then at most 10 ms of CPU time early, and a CPU second never passes unread.
+            now = time.monotonic()
+            if now - read[0] >= STAMP_SECONDS:
+                read[0] = now
+                self.last = cpu_seconds()
             return returns(state)
 
         try:

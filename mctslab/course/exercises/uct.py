@@ -36,6 +36,7 @@ from .expand_probes import _ExpandProbes
 from .growth import growth_slip, read_growth
 from .isolation import unchanged_globals
 from .limits import PROGRESS_AFTER, TimeLimitExceeded, cpu_seconds, progress, time_limit
+from .playout_probes import _PlayoutProbes
 from .positions import DRAW_ESCAPES, ONE_MOVE, _cells, _sample_positions, position
 from .report import FAILED, NOT_WRITTEN, PASSED, SKIPPED, Check, Report, fail_the_next_check, weighed
 from .selection_probes import _SelectionProbes
@@ -60,7 +61,7 @@ TOTAL_SECONDS = 120.0
 """The limit of a whole ``check_uct``, in CPU seconds (:mod:`.limits`; a correct student's agent takes 1-3 s)."""
 
 _ALL_BUT_BUDGET = ("factory", "one_iteration", "legal", "tree", "statistics", "determinism", "point_of_view",
-                   "most_visited", "selection", "one_move", "draws")  # fmt: skip
+                   "playouts", "most_visited", "selection", "one_move", "draws")  # fmt: skip
 """What the games against perfect play wait for: every other check but the budget's (a budget off by one
 still plays, and its cost is the budget check's)."""
 
@@ -73,6 +74,7 @@ CHECKS: dict[str, tuple[str, tuple[str, ...] | str, str]] = {
     "budget": ("the budget is respected", ("one_iteration",), "search"),
     "determinism": ("same seed, same search", ("one_iteration",), "search"),
     "point_of_view": ("each node counts its mover's results", ("statistics",), "backpropagate"),
+    "playouts": ("the playouts are random", ("statistics",), "simulate"),
     "most_visited": ("the most visited child is played", ("legal", "determinism"), "select_move"),
     "selection": ("selection follows UCB1 at every depth", ("determinism", "statistics", "tree"), "select"),
     "one_move": ("wins and blocks in one, as X and as O", ("legal", "tree", "selection", "point_of_view"), "search"),
@@ -90,6 +92,7 @@ WEIGHTS: dict[str, float] = {
     "budget": 1,  # a budget off (one extra iteration): results right, the cost wrong
     "determinism": 1,  # reproducibility
     "point_of_view": 3,  # wins for the wrong player: the search plays for the opponent
+    "playouts": 3,  # playouts that always play the same moves: every estimate is wrong
     "most_visited": 2,  # the final choice by another rule
     "selection": 3,  # not UCB1
     "one_move": 3,  # misses a win or a block in one
@@ -114,7 +117,7 @@ class _Failed(Exception):
     """A check's failure found while calling the student's code (a root without `children`...)."""
 
 
-class _Checker(_Probes, _SelectionProbes, _Strength, _ExpandProbes):
+class _Checker(_Probes, _SelectionProbes, _Strength, _ExpandProbes, _PlayoutProbes):
     """Runs the checks of one agent factory and collects a :class:`Report`."""
 
     def __init__(self, make_agent: Callable[[int], Any]) -> None:
@@ -467,6 +470,9 @@ def check_uct(make_agent: Callable[[int], Any], show_progress: bool = True) -> R
       never as node objects), play the same moves;
     * ``point_of_view``: every finished game in the tree (depth 1 and 2) is credited to
       the player who moved into it, a draw as 0.5 (names the sign slips);
+    * ``playouts``: from the empty board, one iteration at a time with many seeds, each
+      child's playouts end in more than one result, as random playouts do (names playouts
+      that always play the same moves, e.g. the first legal one: :mod:`.playout_probes`);
     * ``most_visited``: the move played is the most visited child, in searches where
       the most wins or the best mean are elsewhere;
     * ``selection``: on a row of arms, exactly UCB1's visits (names the classic slips);

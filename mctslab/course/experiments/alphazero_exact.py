@@ -27,7 +27,7 @@ import numpy as np
 
 from ...agents.registry import make_agent
 from ...exact import best_moves, move_scores, reachable_states, solve
-from ...games import Game
+from ...games import Game, network_encoding
 from ...games.base import State
 from ...nets.evaluators import legal_mask
 from ...nets.network import PolicyValueNet
@@ -168,7 +168,7 @@ def value_errors(game: Game, net: PolicyValueNet, players: Sequence[str] = ("X",
         players: the players' names, for :attr:`ValueErrors.by_group`.
     """
     states = [s for s in reachable_states(game) if not game.is_terminal(s)]
-    x = np.array([game.features(s) for s in states])
+    x = np.array([network_encoding(game).features(s) for s in states])
     legal = np.array([legal_mask(game, s) for s in states])
     _, values = net.predict(x, legal)
     exact = np.array([(solve(game, s) + 1) / 2 for s in states])

@@ -28,6 +28,7 @@ from tqdm.auto import tqdm
 
 from ...agents import UCT, Agent, FixedBudget
 from ...exact import best_moves, exact_flat_values, flat_values, move_odds, reachable_states
+from ...games import drawing
 from ...games.base import Game, State
 from ...tournament import Outcomes, game_seed, wilson
 from ...tournament.match import seed_header
@@ -152,7 +153,7 @@ def choices_header(game: Game, state: State, make: MakeAgent, budgets: Sequence[
         "kind": "choice_rates",
         "game": getattr(game, "spec", type(game).__name__),
         "state": repr(state),
-        "moves": [game.move_text(m) for m in game.legal_moves(state)],
+        "moves": [drawing(game).move_text(m) for m in game.legal_moves(state)],
         "budgets": list(budgets),
         "agents": [getattr(a, "spec", type(a).__name__) for a in agents],
         "seed": seed_header(seed),

@@ -17,6 +17,7 @@ from collections.abc import Hashable, Iterable
 from fractions import Fraction
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from ...agents import ISMCTS
 from ...exact import kuhn as exact
@@ -73,18 +74,27 @@ def ismcts_exploitability(
 
 
 def ismcts_exploitabilities(
-    budgets: Iterable[int], seeds: Iterable[int], c: float = 2**0.5, finals: Iterable[str] = FINALS
+    budgets: Iterable[int],
+    seeds: Iterable[int],
+    c: float = 2**0.5,
+    finals: Iterable[str] = FINALS,
+    progress: bool = False,
 ) -> dict[str, dict[int, list[Fraction]]]:
-    """:func:`ismcts_exploitability` for each of ``finals``, searching once for all of them."""
-    finals, seeds = tuple(finals), list(seeds)
+    """:func:`ismcts_exploitability` for each of ``finals``, searching once for all of them.
+
+    ``progress``: a bar (``tqdm.auto``) counting the iterations searched, over all budgets and seeds.
+    """
+    budgets, finals, seeds = tuple(budgets), tuple(finals), list(seeds)
     curves: dict[str, dict[int, list[Fraction]]] = {final: {} for final in finals}
-    for budget in budgets:
-        for final in finals:
-            curves[final][budget] = []
-        for seed in seeds:
-            policies = search_policies(ISMCTS(iterations=budget, c=c, seed=seed), finals)
+    with tqdm(total=sum(budgets) * len(seeds), desc="ISMCTS searches", unit="it", disable=not progress) as bar:
+        for budget in budgets:
             for final in finals:
-                curves[final][budget].append(exact.exploitability(policies[final]))
+                curves[final][budget] = []
+            for seed in seeds:
+                policies = search_policies(ISMCTS(iterations=budget, c=c, seed=seed), finals)
+                for final in finals:
+                    curves[final][budget].append(exact.exploitability(policies[final]))
+                bar.update(budget)
     return curves
 
 

@@ -31,6 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tqdm.auto import tqdm
+
 from ...tournament import ResultsFileError, play_match, read_match
 from ...tournament.stats import Outcomes
 
@@ -125,10 +127,16 @@ def run_all(
     workers: Sequence[int] = WORKERS,
     progress: bool = True,
 ) -> Results:
-    """Every match of the experiment (resumable with ``folder``): the curve, then each mode's points."""
-    curve = {m: run_match(sequential_spec(m), games, folder, progress) for m in MULTIPLES}
-    points = {(mode, k): run_match(parallel_spec(mode, k), games, folder, progress) for mode in modes for k in workers}
-    return Results(curve, points)
+    """Every match of the experiment (resumable with ``folder``): the curve, then each mode's points.
+
+    ``progress``: a bar (``tqdm.auto``) counting the matches read or played, and each played match's own.
+    """
+    keys = [*MULTIPLES, *((mode, k) for mode in modes for k in workers)]
+    found: dict = {}
+    for key in tqdm(keys, desc="matches read or played", unit="match", disable=not progress):
+        spec = sequential_spec(key) if isinstance(key, int) else parallel_spec(*key)
+        found[key] = run_match(spec, games, folder, progress)
+    return Results({m: found[m] for m in MULTIPLES}, {k: v for k, v in found.items() if not isinstance(k, int)})
 
 
 def _monotone(values: Sequence[float]) -> list[float]:

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ...games import drawing
 from ...games.base import Game, State
 from .plots import _axes
 
@@ -55,17 +56,17 @@ def plot_priors(game: Game, state: State, policy: np.ndarray, value: float, ax: 
     Args:
         game: a game whose moves map to board cells (:meth:`Game.move_cell`).
         state: the position.
-        policy: the prior of each move id (``game.policy_size`` entries).
+        policy: the prior of each move id (``network_encoding(game).policy_size`` entries).
         value: the network's value for the player to move.
         ax: where to draw (a new figure when ``None``).
         title: a first line for the title.
     """
     ax = _axes(ax, (3.2, 3.4))
-    cells = game.board_cells(state)
+    cells = drawing(game).board_cells(state)
     rows, cols = len(cells), len(cells[0])
     heat = np.zeros((rows, cols))
     for move in game.legal_moves(state):
-        r, c = game.move_cell(state, move)
+        r, c = drawing(game).move_cell(state, move)
         heat[r, c] = policy[move]
     top = max(0.5, heat.max())
     ax.imshow(heat, cmap="Oranges", vmin=0, vmax=top)
@@ -76,7 +77,7 @@ def plot_priors(game: Game, state: State, policy: np.ndarray, value: float, ax: 
             ax.text(c, r, text, ha="center", va="center", fontsize=16 if cells[r][c] else 11, color=colour)
     ax.set_xticks([])
     ax.set_yticks([])
-    player = game.mark(game.to_move(state))
+    player = drawing(game).mark(game.to_move(state))
     ax.set_title(f"{title}\n{player} to move, value {value:.2f}".strip(), fontsize=10)
     return ax
 

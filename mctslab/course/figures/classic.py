@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...exact.alphabeta import move_values
+from ...games import drawing
 from ...games.pgame import PGame, PGameState
 from ...viz.tree import NO_DOT_MESSAGE, _graph_class
 from ..experiments.classic import LABELS, FailureCurves
@@ -70,7 +71,7 @@ def _draw(game: PGame, state: PGameState, graph: Any, lines: list[str]) -> None:
     indent = "  " * len(state.path)
     if game.is_terminal(state):
         winner = game.winner(state)
-        result = "draw" if winner is None else f"{game.mark(winner)} wins"
+        result = "draw" if winner is None else f"{drawing(game).mark(winner)} wins"
         graph.node(
             name,
             f"{state.total:+d}\n{result}",
@@ -81,8 +82,8 @@ def _draw(game: PGame, state: PGameState, graph: Any, lines: list[str]) -> None:
         return
     values = move_values(game, state)
     best = max(values.values()) if game.to_move(state) == 0 else min(values.values())
-    graph.node(name, f"{game.mark(game.to_move(state))}\n{best:+.0f}", shape="ellipse")
-    lines.append(f"{indent}{game.mark(game.to_move(state))} to move, exact value {best:+.0f}")
+    graph.node(name, f"{drawing(game).mark(game.to_move(state))}\n{best:+.0f}", shape="ellipse")
+    lines.append(f"{indent}{drawing(game).mark(game.to_move(state))} to move, exact value {best:+.0f}")
     for move in game.legal_moves(state):
         child = game.apply(state, move)
         graph.edge(
