@@ -28,6 +28,7 @@ from mctslab.course.grader.batch import grade_folder, results_path
 from mctslab.course.grader.catalogue import EXERCISES
 from mctslab.course.grader.cells import student_cells
 from mctslab.course.grader.html import write_report
+from mctslab.course.grader.judge import JUDGED
 from mctslab.course.grader.points import POINTS
 from mctslab.course.grader.sandbox import Limits, probe
 
@@ -291,9 +292,12 @@ def test_the_packages_uct_subclassed_earns_nothing_for_the_agent(graded: dict) -
 def test_patching_the_checks_and_faking_outputs_changes_nothing(graded: dict) -> None:
     row = graded["by"]["patches_checks"]
     assert row["score"] == 0, row["points"]
-    # The grader's function, replaced, published nothing with the nonce: no part has a result.
-    assert all("report" not in (result or {}) for result in row["reports"].values())
-    assert row["flags"] == "tampered"
+    # The grader's function, replaced, published nothing with the nonce: no part checked in the kernel has a result.
+    assert all("report" not in (result or {}) for p, result in row["reports"].items() if p not in JUDGED)
+    # The parts judged in the grader's process are judged on what the student wrote (stubs, a ucb1 of 0.0): nothing.
+    reports = [row["reports"][p]["report"] for p in JUDGED]
+    assert all(c["status"] != "passed" for report in reports for c in report["checks"]), reports
+    assert row["flags"] == "not-written tampered"
 
 
 def test_sleeping_forever_in_select_costs_select_and_the_agent(graded: dict) -> None:

@@ -34,7 +34,7 @@ right playout over 200 seeds (all pass).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -139,8 +139,7 @@ def uniformity(
     start = node.state
     moves = [[0] * (9 - t) for t in range(PLIES)]
     results = [0, 0, 0]
-    for _ in range(PLAYOUTS):
-        got = simulate(recorder, node, rng)
+    for got, line in _playouts(simulate, recorder, node, rng, start):
         pair = _pair(got)
         if pair not in RESULTS:
             none_returned("simulate", got, "from the empty board")
@@ -149,7 +148,7 @@ def uniformity(
                 "playout, (1.0, 0.0), (0.0, 1.0) or (0.5, 0.5)"
             )
         results[RESULTS.index(pair)] += 1
-        for t, (k, index) in enumerate(recorder.line(start, PLIES)):
+        for t, (k, index) in enumerate(line[:PLIES]):
             if k == 9 - t and index >= 0:
                 moves[t][index] += 1
         if tick is not None:
@@ -176,6 +175,21 @@ def uniformity(
     if worst is None:
         return True, f"{PLAYOUTS:,} playouts from the empty board: " + ", ".join(shown), counts
     return False, f" ({PLAYOUTS:,} playouts): {worst[1]}; " + ", ".join(shown), counts
+
+
+def _playouts(simulate: Any, recorder: Recorder, node: Any, rng: Any, start: State) -> Iterator[tuple[Any, Any]]:
+    """What each of :data:`PLAYOUTS` playouts of ``simulate`` returned, and the line it played (:meth:`Recorder.line`).
+
+    The grader, which judges a submission in its own process, calls the student's function in the
+    submission's kernel (:mod:`mctslab.course.grader.judge`): there the playouts are played in one call.
+    """
+    many = getattr(getattr(simulate, "function", None), "playouts", None)
+    if many is not None:
+        yield from many(PLAYOUTS, recorder, node, rng, start, PLIES)
+        return
+    for _ in range(PLAYOUTS):
+        got = simulate(recorder, node, rng)
+        yield got, recorder.line(start, PLIES)
 
 
 def _nth(i: int) -> str:

@@ -99,11 +99,13 @@ def student_cells(notebook: dict, exercise: Exercise) -> list[tuple[int, str]]:
     return out
 
 
-def setup_cell(exercise: Exercise, name: str, nonce: str) -> str:
+def setup_cell(exercise: Exercise, name: str, nonce: str, server: str | None = None) -> str:
     """The grader's first cell: capture the checks and the publisher before any student code runs.
 
     ``name`` (random) names the grading function; its inner names are random too, so a
-    submission cannot find it by name.
+    submission cannot find it by name. ``server``: the name of the server of :mod:`.serve`
+    that answers the grader's calls of the student's functions for the parts it judges
+    itself (:data:`.judge.JUDGED`); none without.
     """
     inner = name + "_"
     checks = {part.name: part.check for part in exercise.parts}
@@ -171,11 +173,17 @@ def {name}():
 
 
 {name} = {name}()
-"""
+""" + (
+        f"__import__('mctslab.course.grader.serve', fromlist=['listen']).listen(get_ipython(), {server!r})\n"
+        if server
+        else ""
+    )
 
 
-def grader_cells(exercise: Exercise, name: str) -> list[tuple[str, str]]:
-    """The grader's check cells, one per part: (part, source)."""
+def grader_cells(exercise: Exercise, name: str, judged: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """The grader's check cells, one per part but those in ``judged`` (run in the grader's process): (part, source)."""
     return [
-        (part.name, f"{name}({part.name!r}, lambda: ({part.argument}), {part.needs!r})\n") for part in exercise.parts
+        (part.name, f"{name}({part.name!r}, lambda: ({part.argument}), {part.needs!r})\n")
+        for part in exercise.parts
+        if part.name not in judged
     ]

@@ -18,7 +18,8 @@ import shutil
 import tempfile
 import time
 from asyncio import FIRST_COMPLETED
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from subprocess import DEVNULL
 
@@ -27,12 +28,14 @@ from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
+from nbclient.util import ensure_async
 
-from .catalogue import Exercise, identify
+from .catalogue import Exercise, Part, identify
 from .cells import MIME, grader_cells, setup_cell, student_cells
 from .cgroups import Cgroup
 from .cpu import CpuClock, read_processes
 from .extras import Extras, extend
+from .judge import JUDGED, Channel, KernelGone, check_at, judge_part
 from .points import share
 from .sandbox import Limits, Sandbox, kill_trees, sweep
 from .scheme import Scheme, default_scheme
@@ -126,6 +129,8 @@ class _Run:
     why: str | None  # "timeout", "memory", "disk", "processes" or "crashed"
     stopped: dict[int, str]  # cell index -> which limit stopped it ("stopped after 60 s of CPU time")
     cpu: float  # seconds of CPU the kernel's process tree used in this run
+    judged: dict[str, dict] = field(default_factory=dict)  # part -> result, of the parts judged here (.judge)
+    calls: dict[int, str] = field(default_factory=dict)  # cell index of a call the judge made -> its part
 
 
 class _Watch:
@@ -154,9 +159,11 @@ class _Watch:
         self.breach: tuple[int, str, str] | None = None  # (cell index, flag, what to say) of a limit passed
         self.cells: list[tuple[int, int]] = []  # (cell index, clock ticks since boot when it started)
         self.clock: CpuClock | None = None
+        self.last = 0.0  # CPU seconds of the tree at the last reading
         self.index: int | None = None  # the cell running
         self.start = 0.0  # CPU seconds of the tree when it began
         self.next = limits.cell  # CPU seconds of the cell at which it is interrupted (again)
+        self.cell_limits: dict[int, float] = {}  # cell index -> its own CPU limit (the judge's calls: .judge)
         self.stopped: dict[int, str] = {}
 
     def read(self, processes: dict[int, tuple[int, int]] | None = None) -> float | None:
@@ -172,7 +179,8 @@ class _Watch:
             if self.sandbox is not None:
                 home = self.sandbox.home if self.sandbox.level == "bwrap" else None
                 self.usage = Usage(pid, self.sandbox.work, home, self.limits.memory_mb << 20)
-        return self.clock.read(processes)
+        self.last = self.clock.read(processes)
+        return self.last
 
     def check(self, index: int | None, processes: dict[int, tuple[int, int]] | None = None) -> bool:
         """Whether the tree is past a resource limit; if so, kill it and blame cell ``index``."""
@@ -213,6 +221,16 @@ class _Watch:
         if self.base is None:
             self.check(index, processes)
 
+    def call_started(self, index: int, limit: float) -> None:
+        """The judge's call ``index`` starts now, under ``limit`` CPU seconds (``/proc`` not read: the last poll's)."""
+        self.cell_limits[index] = limit
+        self.index, self.start, self.next = index, self.last, limit
+        self.cells.append((index, now()))
+
+    def call_ended(self) -> None:
+        """The judge's call has ended: nothing runs in the kernel until the next."""
+        self.index = None
+
     def cell_cpu(self) -> float:
         """CPU seconds the running cell has used so far."""
         return (self.read() or 0.0) - self.start
@@ -235,21 +253,43 @@ class _Watch:
             if self.check(self.index, processes):
                 continue  # the kernel is dead: nbclient ends the run
             if self.index is not None and used - self.start >= self.next:
-                if self.next > self.limits.cell:  # interrupted a whole cell limit ago, and still computing
+                limit = self.cell_limits.get(self.index, self.limits.cell)  # a cell's, or a judge's call's
+                if self.next > limit:  # interrupted a whole limit ago, and still computing
                     return (
-                        f"stopped after {self.limits.cell:g} s of CPU time, then ended with the run after "
+                        f"stopped after {limit:g} s of CPU time, then ended with the run after "
                         f"{self.next:g} s: it went on through the interrupt (a long call in C, or an `except` "
                         "that catches KeyboardInterrupt)"
                     )
-                self.stopped[self.index] = f"stopped after {self.limits.cell:g} s of CPU time"
-                self.next += self.limits.cell
+                self.stopped[self.index] = f"stopped after {limit:g} s of CPU time"
+                self.next += limit
                 try:
                     await self.km.interrupt_kernel()
                 except Exception:  # noqa: BLE001 - a kernel that is going away: the run ends anyway
                     pass
 
 
-async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private: frozenset[int]) -> _Run:
+async def _drive(client: NotebookClient, judge: Callable[[NotebookClient], Awaitable[None]] | None, **kwargs) -> None:
+    """What ``client.async_execute(**kwargs)`` does (every cell, in order), then ``judge`` with the kernel still up."""
+    client.reset_execution_trackers()
+    async with client.async_setup_kernel(**kwargs):
+        reply = await ensure_async(client.kc.kernel_info())
+        await client.async_wait_for_reply(reply)
+        for index, cell in enumerate(list(client.nb.cells)):
+            await client.async_execute_cell(cell, index, execution_count=client.code_cells_executed + 1)
+        if judge is not None:
+            await judge(client)
+
+
+async def _execute(
+    sources: list[str],
+    sandbox: Sandbox,
+    limits: Limits,
+    private: frozenset[int],
+    judged: list[tuple[Part, str]] = (),  # type: ignore[assignment]
+    server: str = "",
+) -> _Run:
+    """Run ``sources`` in a fresh kernel; then the checks of ``judged`` (part, the check's ``module:function``)
+    in this process, calling the student's functions through the kernel's ``server`` (:mod:`.judge`)."""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
     work = sandbox.work
     for left in work.iterdir():  # each run starts empty: what a run wrote counts in no other (a rerun's disk)
@@ -284,8 +324,38 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private
     except OSError:
         sandbox.cgroup = None  # no hard caps here: the accounting alone
     died, why, cpu = None, None, 0.0
+    results: dict[str, dict] = {}
+    calls: dict[int, str] = {}
+
+    async def judge(client: NotebookClient) -> None:
+        channel = Channel(client, asyncio.get_running_loop(), server, watch)
+
+        def work() -> None:
+            for part, check in judged:
+                channel.cells.clear()
+                try:
+                    results[part.name] = judge_part(
+                        channel, part.name, check_at(check), part.argument, part.needs, part.kwargs, check
+                    )
+                finally:
+                    calls.update(dict.fromkeys(channel.cells, part.name))
+
+        try:
+            await asyncio.to_thread(work)
+        except KernelGone as gone:
+            raise DeadKernelError(str(gone)) from None
+        finally:
+            channel.closed = True
+
     task = asyncio.ensure_future(
-        client.async_execute(env=sandbox.env(), preexec_fn=sandbox.preexec_fn, stdout=DEVNULL, stderr=DEVNULL)
+        _drive(
+            client,
+            judge if judged else None,
+            env=sandbox.env(),
+            preexec_fn=sandbox.preexec_fn,
+            stdout=DEVNULL,
+            stderr=DEVNULL,
+        )
     )
     watcher = asyncio.ensure_future(watch.run())
     try:
@@ -319,7 +389,7 @@ async def _execute(sources: list[str], sandbox: Sandbox, limits: Limits, private
         if sandbox.cgroup is not None:
             sandbox.cgroup.close()  # what is left in it killed, then removed
             sandbox.cgroup = None
-    return _Run(notebook, died, why, watch.stopped, cpu)
+    return _Run(notebook, died, why, watch.stopped, cpu, results, calls)
 
 
 def _capped(hit: str | None, limits: Limits) -> tuple[str, str] | None:
@@ -422,9 +492,10 @@ def mark(exercise: Exercise, results: dict[str, dict | None], flags: set[str], s
 
 
 def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Limits, scheme: Scheme) -> dict:
-    name, nonce = f"_{secrets.token_hex(8)}", secrets.token_hex(16)
+    name, nonce, server = f"_{secrets.token_hex(8)}", secrets.token_hex(16), f"_{secrets.token_hex(8)}"
     student = student_cells(notebook, exercise)
-    checks = grader_cells(exercise, name)
+    checks = grader_cells(exercise, name, JUDGED)
+    judged = [part for part in exercise.parts if part.name in JUDGED]
     removed: dict[int, str] = {}  # student cell (index in the submission) -> why it was left out
     stopped: dict[str, str] = {}  # student cell (index) or part -> which time limit stopped it
     cpu = 0.0
@@ -434,9 +505,10 @@ def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Li
     for _ in range(MAX_RUNS):
         kept = [(i, s) for i, s in student if i not in removed]
         parts = [(p, s) for p, s in checks if p not in dropped_parts]
-        sources = [setup_cell(exercise, name, nonce)] + [s for _, s in kept] + [s for _, s in parts]
+        sources = [setup_cell(exercise, name, nonce, server)] + [s for _, s in kept] + [s for _, s in parts]
         private = frozenset([0, *range(1 + len(kept), len(sources))])
-        run = asyncio.run(_execute(sources, sandbox, limits, private))
+        here = [(part, part.check) for part in judged if part.name not in dropped_parts]
+        run = asyncio.run(_execute(sources, sandbox, limits, private, here, server))
         cpu += run.cpu
         cells = run.notebook.cells
         new = {}
@@ -452,6 +524,7 @@ def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Li
                 stopped[str(index)] = run.stopped[position]
         base = 1 + len(kept)
         results = {p: _results(cells[base + k], nonce, p) for k, (p, _) in enumerate(parts) if base + k != run.died}
+        results.update({p: result for p, result in run.judged.items() if run.calls.get(run.died) != p})
         checking = set()  # flags of the grader's cells: only the last run's count
         for k, (p, _) in enumerate(parts):  # a grader's cell that failed: stopped (a limit), or tampered with
             for ename, evalue in _errors(cells[base + k])[:1]:
@@ -465,7 +538,8 @@ def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Li
             break
         dropped = None
         if run.died is not None and run.died >= base:
-            dropped = parts[run.died - base][0]
+            dropped = parts[run.died - base][0] if run.died < len(sources) else run.calls.get(run.died)
+        if dropped is not None:
             dropped_parts[dropped] = run.why or "crashed"
             if run.why != "crashed" and run.died in run.stopped:
                 stopped[dropped] = run.stopped[run.died]
