@@ -113,6 +113,19 @@ def find_adapter(concern: str, game: Any) -> Adapter | None:
     return None if found is None else found(game)
 
 
+def required_adapter(concern: str, game: Any, missing: Callable[[Any], str]) -> Adapter:
+    """The adapter of ``concern`` for ``game``.
+
+    Raises:
+        MissingAdapterError: (a ``ValueError``, one line) for a game without one: ``missing(game)``, which names
+            the game and what to register.
+    """
+    found = find_adapter(concern, game)
+    if found is None:
+        raise MissingAdapterError(missing(game))
+    return found
+
+
 def adapter_names_defined_by(game_class: type) -> dict[str, str]:
     """The adapters' names that ``game_class`` defines in its own body: name -> concern (empty when it is right)."""
     own = vars(game_class)

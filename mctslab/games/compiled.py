@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from .adapters import Adapter, MissingAdapterError, concern_base, find_adapter, register_adapter
+from .adapters import Adapter, concern_base, find_adapter, register_adapter, required_adapter
 
 __all__ = [
     "COMPILED_CHECKS", "DRAWN", "ONGOING", "CompiledCheck", "CompiledEncoding", "CompiledGame", "NoCompiledEncoding",
@@ -146,10 +146,7 @@ def compiled_encoding(game: Any) -> CompiledEncoding:
     Raises:
         MissingAdapterError: (a ``ValueError``, one line) for a game without one, naming it and what to register.
     """
-    found = find_adapter("compiled", game)
-    if found is None:
-        raise MissingAdapterError(_missing(game))
-    return found  # type: ignore[return-value]
+    return required_adapter("compiled", game, _missing)  # type: ignore[return-value]
 
 
 def compiled_or_none(game: Any) -> CompiledEncoding:

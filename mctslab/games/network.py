@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .adapters import Adapter, MissingAdapterError, concern_base, find_adapter, register_adapter
+from .adapters import Adapter, concern_base, find_adapter, register_adapter, required_adapter
 
 Symmetry = tuple[tuple[int, ...], tuple[int, ...]]
 """``(feature_perm, move_perm)``: see :meth:`NetworkEncoding.symmetries`."""
@@ -102,10 +102,7 @@ def network_encoding(game: Any) -> NetworkEncoding:
     Raises:
         MissingAdapterError: (a ``ValueError``, one line) for a game without one, naming it and what to register.
     """
-    found = find_adapter("network", game)
-    if found is None:
-        raise MissingAdapterError(_missing(game))
-    return found  # type: ignore[return-value]
+    return required_adapter("network", game, _missing)  # type: ignore[return-value]
 
 
 def network_or_none(game: Any) -> NetworkEncoding:
