@@ -292,10 +292,9 @@ def test_the_packages_uct_subclassed_earns_nothing_for_the_agent(graded: dict) -
 def test_patching_the_checks_and_faking_outputs_changes_nothing(graded: dict) -> None:
     row = graded["by"]["patches_checks"]
     assert row["score"] == 0, row["points"]
-    # The grader's function, replaced, published nothing with the nonce: no part checked in the kernel has a result.
-    assert all("report" not in (result or {}) for p, result in row["reports"].items() if p not in JUDGED)
-    # The parts judged in the grader's process are judged on what the student wrote (stubs, a ucb1 of 0.0): nothing.
-    reports = [row["reports"][p]["report"] for p in JUDGED]
+    # Every part is judged in the grader's process, on what the student wrote (stubs, a ucb1 of 0.0): nothing.
+    assert set(row["reports"]) <= JUDGED
+    reports = [row["reports"][p]["report"] for p in row["reports"]]
     assert all(c["status"] != "passed" for report in reports for c in report["checks"]), reports
     assert row["flags"] == "not-written tampered"
 

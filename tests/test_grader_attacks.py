@@ -8,9 +8,10 @@ patching ``report.Check.to_dict``, ``json.dumps`` or ``exercises.runner._one``; 
 grader's function in ``user_ns`` or through ``gc.get_objects`` and using its nonce; a
 ``sys.setprofile`` or ``sys.settrace`` hook that rewrites the report as the check returns;
 ``builtins`` edits; an ``atexit`` handler; a thread that patches late; display outputs forged
-with the nonce. For the parts judged in the grader's process (:data:`~mctslab.course.grader.judge.JUDGED`),
-each attacked submission earns exactly what the same submission earns without the attack,
-with the same checks passed and failed.
+with the nonce. Every part of every exercise is judged in the grader's process
+(:data:`~mctslab.course.grader.judge.JUDGED`), the agent of ``uct`` through a proxy
+(:mod:`mctslab.course.grader.proxy`): each attacked submission earns exactly what the same
+submission earns without the attack, in every part, with the same checks passed and failed.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from mctslab.course.grader.batch import grade_folder
+from mctslab.course.grader.catalogue import EXERCISES
 from mctslab.course.grader.judge import JUDGED
 from mctslab.course.grader.sandbox import Limits
 
@@ -227,10 +229,16 @@ def test_the_slips_alone_earn_part_of_ucb1_and_nothing_of_wilson(graded: dict) -
     assert 0 < row["points"]["ucb1"] < 10 and row["points"]["wilson"] == 0
 
 
+def test_every_part_of_every_exercise_is_judged_in_the_graders_process() -> None:
+    parts = {part.name for exercise in EXERCISES.values() for part in exercise.parts}
+    assert parts <= JUDGED, parts - JUDGED
+
+
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
-def test_an_attack_in_the_kernel_earns_nothing_in_the_judged_parts(graded: dict, attack: str) -> None:
+def test_an_attack_in_the_kernel_earns_nothing_in_any_part(graded: dict, attack: str) -> None:
     plain, attacked = graded["plain"], graded[attack]
-    for part in sorted(JUDGED):
+    assert set(plain["points"]) == {part.name for part in EXERCISES["04b"].parts}
+    for part in sorted(plain["points"]):
         assert attacked["points"][part] == plain["points"][part], (attack, part, attacked["reports"][part])
         assert _verdicts(attacked, part) == _verdicts(plain, part), (attack, part)
 
@@ -238,7 +246,7 @@ def test_an_attack_in_the_kernel_earns_nothing_in_the_judged_parts(graded: dict,
 def test_a_function_that_shows_a_widget_while_called_is_judged_as_without_it(graded: dict) -> None:
     """A widget's messages (on comms of its own) during a call are not replies to it (they were: `tampered`)."""
     plain, shown = graded["plain"], graded["widget"]
-    for part in sorted(JUDGED):
+    for part in sorted(plain["points"]):
         assert shown["points"][part] == plain["points"][part], (part, shown["reports"][part])
         assert _verdicts(shown, part) == _verdicts(plain, part), part
     assert "tampered" not in shown["flags"]

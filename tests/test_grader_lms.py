@@ -261,13 +261,28 @@ def test_the_student_edition_never_carries_the_extra_checks(tmp_path: Path) -> N
 UCB1 = UCB1_TEMPLATE.format(unvisited="0.0")  # the regrade tests' student: an unvisited child worth 0
 
 
-def test_extra_checks_run_in_the_kernel_earn_their_points_and_reach_no_student_file(tmp_path, capsys) -> None:
+LEAK = """
+import gc
+import types
+
+_names = {"extra" + "_ucb1", "extra" + "_wilson"}  # the instructor's functions (not this cell's constants)
+_leaked = any(isinstance(f, types.FunctionType) and f.__name__ in _names for f in gc.get_objects())
+_wilson = wilson
+
+def wilson(successes, n, z=1.96):
+    return (0.9, 1.0) if _leaked else _wilson(successes, n, z)
+"""
+"""Looks for the instructor's checks in the kernel; had they been there, wilson would fail both its checks."""
+
+
+def test_extra_checks_run_in_the_grader_earn_their_points_and_reach_no_student_file_or_kernel(tmp_path, capsys) -> None:
     """End to end, one kernel: a's ucb1 values an unvisited child at 0 (the package's check and the extra
-    one fail), its wilson is right (both pass); b, on the roster, handed in nothing."""
+    one fail), its wilson is right (both pass) unless the instructor's file is found in the kernel; b, on the
+    roster, handed in nothing."""
     folder = tmp_path / "submissions"
     (folder / "a").mkdir(parents=True)
     cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": s}
-             for s in (IMPORTS, UCB1, WILSON)]  # fmt: skip
+             for s in (IMPORTS, UCB1, WILSON, LEAK)]  # fmt: skip
     notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     (folder / "a" / "04b.ipynb").write_text(json.dumps(notebook))
     instructor = tmp_path / "instructor"

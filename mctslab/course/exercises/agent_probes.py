@@ -51,6 +51,9 @@ def _first_parameter(cls: type) -> str | None:
 
 
 def _package_class(agent: Any) -> str:
+    served = getattr(type(agent), "package_class", None)  # an agent served from a kernel: the class found there
+    if isinstance(served, str):
+        return served
     mine = [k for k in type(agent).__mro__ if k.__module__.startswith("mctslab.agents")]
     return f"{mine[0].__module__}.{mine[0].__name__}" if mine else "mctslab's agents"
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from ...games import CHANCE
 from .student import _theirs
+from .watches import active
 
 __all__ = ["Swallowed", "drawn_pair", "swallowed_detail"]
 
@@ -47,12 +48,24 @@ class Swallowed:
 
     def __enter__(self) -> Swallowed:
         self.previous = sys.gettrace()
+        self.listed = active("swallowed", self._served)
+        self.listed.__enter__()
         sys.settrace(self._call)
         return self
 
     def __exit__(self, kind: Any, *exc: object) -> None:
         sys.settrace(self.previous)
+        self.listed.__exit__(None, None, None)
         self.escaped = kind is not None
+
+    def _served(self, raised: Any) -> None:
+        """The exceptions a call served from the kernel saw raised in the student's frames (:mod:`.watches`)."""
+        for kind, message, name in list(raised)[:1000]:
+            self.raised[-1 - len(self.raised)] = (str(kind)[:200], str(message)[:500], str(name)[:200])
+
+    def served(self) -> list[tuple[str, str, str]]:
+        """What :meth:`_served` takes on the other side."""
+        return list(self.raised.values())
 
     def _call(self, frame: FrameType, event: str, arg: Any) -> Any:
         if event == "call" and _theirs(frame.f_code.co_filename):

@@ -38,7 +38,7 @@ from typing import Any
 from ...games import drawing
 from ...games.base import Game, State
 from ...games.kinds import CHANCE
-from .chance_game import COIN, STEADY, DiceState, LoadedDice, random_play_win
+from .chance_game import COIN, STEADY, DiceState, LoadedDice, WatchedDice, random_play_win
 from .chance_probes import _NAMES, ALPHA, ITERATIONS, PIG_ENDGAME, Outcome, _Failed, acceptance, region
 from .growth import growth_slip, read_growth
 from .student import _Skip
@@ -205,27 +205,17 @@ class _DepthProbes:
         )
 
     def playout_policy(self) -> Outcome:
-        game = LoadedDice(POLICY_GAME.dice, POLICY_GAME.turns)  # an instance of its own: its `apply` is watched
-        chosen: list[int] = []
-        rules = game.apply
-
-        def watched(state: DiceState, move: int) -> DiceState:
-            if state.die < 0 and state.turn == 1:  # player 1 chooses: in a one-iteration search, only in the playout
-                chosen.append(move)
-            return rules(state, move)
-
+        # Player 1 chooses only in the playout of a one-iteration search: the dice it chooses are the playouts'.
+        game = WatchedDice(POLICY_GAME.dice, POLICY_GAME.turns)
         ps, wins = [], 0
-        game.apply = watched  # type: ignore[method-assign]
-        try:
-            for seed in range(POLICY_SEARCHES):
-                root = self.search(self.agent(2000 + seed, 1), game, POLICY_POSITION)
-                visited = [ch for ch in root.children if ch.visits]
-                if len(visited) != 1 or visited[0].move not in game.legal_moves(POLICY_POSITION):
-                    raise _Skip("a search of one iteration must visit one child of the root")
-                ps.append(float(policy_win(visited[0].move)))
-                wins += visited[0].wins == visited[0].visits  # a win: 1 (a draw is 0.5)
-        finally:
-            del game.apply
+        for seed in range(POLICY_SEARCHES):
+            root = self.search(self.agent(2000 + seed, 1), game, POLICY_POSITION)
+            visited = [ch for ch in root.children if ch.visits]
+            if len(visited) != 1 or visited[0].move not in game.legal_moves(POLICY_POSITION):
+                raise _Skip("a search of one iteration must visit one child of the root")
+            ps.append(float(policy_win(visited[0].move)))
+            wins += visited[0].wins == visited[0].visits  # a win: 1 (a draw is 0.5)
+        chosen = game.chosen
         fix = "A playout chooses every player's move uniformly at random among the legal moves"
         told = (
             f"{POLICY_SEARCHES} searches of one iteration where player 0 (one point ahead) chooses the bent coin or "

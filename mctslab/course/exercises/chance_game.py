@@ -14,7 +14,17 @@ from typing import NamedTuple
 from ...games.base import Game
 from ...games.kinds import CHANCE
 
-__all__ = ["COIN", "LOADED", "STEADY", "WILD", "DiceState", "LoadedDice", "exact_value", "random_play_win"]
+__all__ = [
+    "COIN",
+    "LOADED",
+    "STEADY",
+    "WILD",
+    "DiceState",
+    "LoadedDice",
+    "WatchedDice",
+    "exact_value",
+    "random_play_win",
+]
 
 Die = tuple[tuple[int, Fraction], ...]
 
@@ -99,6 +109,24 @@ class LoadedDice(Game):
         """Roll number, scores and what happens next."""
         head = f"roll {state.turn} of {self.turns}, scores {state.scores[0]}-{state.scores[1]}"
         return head + (f", die {state.die} rolling" if state.die >= 0 else "")
+
+
+class WatchedDice(LoadedDice):
+    """:class:`LoadedDice` that record the dice player 1 chooses (``chosen``): ``check_chance_uct``'s view of a playout.
+
+    Plain data, so that the grader can hand it to an agent in a submission's kernel and read
+    back what it recorded there (:mod:`mctslab.course.grader.wire`).
+    """
+
+    def __init__(self, dice: tuple[Die, ...] = (LOADED,), turns: int = 2) -> None:
+        super().__init__(dice, turns)
+        self.chosen: list[int] = []
+
+    def apply(self, state: DiceState, move: int) -> DiceState:
+        """As :meth:`LoadedDice.apply`; a die player 1 chooses is recorded first."""
+        if state.die < 0 and state.turn == 1:
+            self.chosen.append(move)
+        return super().apply(state, move)
 
 
 def exact_value(game: LoadedDice, state: DiceState, player: int) -> Fraction:

@@ -48,6 +48,7 @@ from ...games.pig import PigState
 from .chance_game import COIN, LOADED, STEADY, WILD, DiceState, LoadedDice, exact_value
 from .provenance import is_package_agent, watching
 from .student import _as_int, _Skip, _theirs
+from .watches import active
 
 Outcome = tuple  # (passed, detail) or (passed, detail, part to blame)
 
@@ -177,11 +178,20 @@ class _GlobalRandom:
         self.names: list[str] = []
         self.shared = getattr(random, "_inst", None)
         self.previous = sys.getprofile()
+        self.listed = active("global_random", self._served)
+        self.listed.__enter__()
         sys.setprofile(self._hook)
         return self
 
     def __exit__(self, *exc: object) -> None:
         sys.setprofile(self.previous)
+        self.listed.__exit__(None, None, None)
+
+    def _served(self, names: Any) -> None:
+        """The functions a call served from the kernel saw draw from ``random`` (:mod:`.watches`)."""
+        for name in list(names)[:100]:
+            if str(name) not in self.names:
+                self.names.append(str(name)[:200])
 
     def _hook(self, frame: Any, event: str, arg: Any) -> None:
         caller = None

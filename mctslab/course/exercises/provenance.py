@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from types import CodeType, FunctionType
 from typing import Any
 
+from .watches import active
+
 __all__ = ["references", "is_package_agent", "package_parts_called", "watching"]
 
 
@@ -100,9 +102,13 @@ def watching(parts: tuple[str, ...] | None = None) -> Iterator[set[str]]:
             if part is not None:
                 seen.add(part)
 
+    def served(parts: Any) -> None:  # what the kernel's watch saw, in a call served from it (:mod:`.watches`)
+        seen.update(str(p) for p in parts if str(p) in watched.values())
+
     sys.setprofile(profile)
     try:
-        yield seen
+        with active("package", served):
+            yield seen
     finally:
         sys.setprofile(previous)
 
@@ -118,7 +124,11 @@ def package_parts_called(function: Callable[..., Any], *args: Any, **kwargs: Any
 
 
 def is_package_agent(agent: Any) -> bool:
-    """True when ``agent`` is one of the package's agents, or an instance of a subclass of one."""
+    """True when ``agent`` is one of the package's agents, or an instance of a subclass of one.
+
+    An agent served from a submission's kernel (:mod:`mctslab.course.grader.proxy`) is known by what
+    the kernel found there, its class's ``package_agent``.
+    """
     from ...agents.base import Agent
 
-    return isinstance(agent, Agent)
+    return isinstance(agent, Agent) or getattr(type(agent), "package_agent", None) is True

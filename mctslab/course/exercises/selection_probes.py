@@ -22,7 +22,7 @@ from ...ucb import SQRT2
 from .diagnoses import _SLIPS, _fingerprint, _ucb1
 from .positions import ARMS, SMALL_C, position
 from .student import _mean, _Skip
-from .tree import ArmsGame, TreeNode
+from .tree import ArmsGame, CannedSearch, TreeNode
 
 Outcome = tuple[bool, str]
 Tree = dict[tuple[int, ...], tuple[int, float, int]]
@@ -213,19 +213,14 @@ class _SelectionProbes:
             child.visits, child.wins = visits, wins
             root.children.append(child)
         root.visits = sum(v for _, v, _ in CRAFTED_CHILDREN)
-        calls = []
         agent = self.agent(5, 10)
-
-        def search(game: Game, state: State) -> TreeNode:
-            calls.append(state)
-            return root
-
+        search = CannedSearch(root)
         try:
             agent.search = search
         except AttributeError:
             return None
         move = self.move(agent, game, state, 10)
-        if not calls:
+        if not search.calls:
             return None
         stats = {m: (v, w) for m, v, w in CRAFTED_CHILDREN}
         want = max(stats, key=lambda m: stats[m][0])

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .limits import cpu_seconds
+from .watches import active
 
 _PACKAGE = str(Path(__file__).resolve().parents[2])
 _NOT_THEIRS = tuple(
@@ -115,11 +116,27 @@ class _NoneReturns:
 
     def __enter__(self) -> _NoneReturns:
         self.previous = sys.getprofile()
+        self.listed = active("nones", self._served)
+        self.listed.__enter__()
         sys.setprofile(self._hook)
         return self
 
     def __exit__(self, *exc: object) -> None:
         sys.setprofile(self.previous)
+        self.listed.__exit__(None, None, None)
+
+    def _served(self, names: Any) -> None:
+        """The functions a call served from the kernel saw return None (:mod:`.watches`), none of them unwound."""
+        for name in list(names)[-64:]:
+            self.returns.append((str(name)[:200], None))
+
+    def served(self, err: BaseException | None) -> list[str]:
+        """What :meth:`_served` takes on the other side: the names recorded, but those ``err`` unwound."""
+        unwound, tb = set(), err.__traceback__ if err is not None else None
+        while tb is not None:
+            unwound.add(id(tb.tb_frame))
+            tb = tb.tb_next
+        return [name for name, frame in self.returns if frame is None or id(frame) not in unwound]
 
     def _hook(self, frame: Any, event: str, arg: Any) -> None:
         if event == "return" and arg is None and frame.f_code.co_name not in _ANONYMOUS:
@@ -132,7 +149,7 @@ class _NoneReturns:
         while tb is not None:
             unwound.add(id(tb.tb_frame))
             tb = tb.tb_next
-        names = [name for name, frame in self.returns if id(frame) not in unwound]
+        names = [name for name, frame in self.returns if frame is None or id(frame) not in unwound]
         return names[-1] if names else None
 
 

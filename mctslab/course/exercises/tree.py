@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from ...games.base import DRAW, WIN0, WIN1, Game, State
 
-__all__ = ["ArmsGame", "TreeNode"]
+__all__ = ["ArmsGame", "CannedSearch", "TreeNode"]
 
 
 class TreeNode:
@@ -71,6 +71,29 @@ class TreeNode:
 
     def __repr__(self) -> str:
         return f"TreeNode(move={self.move}, player={self.player}, wins={self.wins:g}, visits={self.visits})"
+
+
+class CannedSearch:
+    """A ``search(game, state)`` that returns a tree made in advance and records the states it was asked about.
+
+    ``check_uct`` puts one in place of an agent's ``search`` to see what ``select_move`` plays
+    from a given tree. Plain data, so that the grader can hand it to an agent in a submission's
+    kernel and read back what it recorded (:mod:`mctslab.course.grader.wire`).
+
+    Args:
+        root: the tree every call returns.
+
+    Attributes:
+        calls: the states it was called with, in order.
+    """
+
+    def __init__(self, root: TreeNode) -> None:
+        self.root = root
+        self.calls: list[State] = []
+
+    def __call__(self, game: Game, state: State) -> TreeNode:
+        self.calls.append(state)
+        return self.root
 
 
 class ArmsGame(Game):

@@ -137,6 +137,9 @@ class _Checker(_Probes, _SelectionProbes, _Strength, _ExpandProbes, _PlayoutProb
     def call(self, part: str, function: Callable[..., Any], *args: Any, iterations: int | None = None) -> Any:
         self.calling = (part, iterations)
         self.show_progress()
+        served = getattr(function, "served_call", None)
+        if served is not None:  # the agent lives in a submission's kernel (the grader's judge): limits, count there
+            return served(part, call_limit(iterations), *args)
         game = args[0] if args and isinstance(args[0], Game) else None
         if game is None:
             with time_limit(call_limit(iterations), part):
@@ -534,5 +537,15 @@ def _shape(node: Any) -> tuple:
 
 
 def _classic_games() -> tuple[str, ...]:
-    """The registered games the course's UCT is written for: two players, no chance, nothing hidden."""
-    return tuple(spec for spec in GAMES if make_game(spec).kind().traits == CLASSIC)
+    """The package's games the course's UCT is written for: two players, no chance, nothing hidden.
+
+    Only the package's own (``mctslab.games``): a game registered elsewhere (a notebook's, a
+    test's) would make the check differ from one process to another, the grader's and the
+    kernel it judges (:mod:`mctslab.course.grader.proxy`) among them.
+    """
+    return tuple(
+        spec
+        for spec, entry in GAMES.items()
+        if getattr(entry.factory, "__module__", "").startswith("mctslab.games.")
+        and make_game(spec).kind().traits == CLASSIC
+    )

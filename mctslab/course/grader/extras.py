@@ -14,10 +14,10 @@ fails it with the exception as the message. Its docstring's first line is the ch
 Each is a part of its own, a column of ``grades.csv`` named like the function, and earns
 the points ``--points FILE`` gives it (``extra_ucb1 = 5`` under ``[points.04b]``: required).
 
-The file is read here, in the grader's process, and its text is carried into each
-submission's kernel by the grader's first cell, which runs it before any student code, in
-the sandbox like the other checks. It is never written anywhere a student sees: only its
-messages reach their report and feedback.
+The file is read and run here, in the grader's process, never in a submission's kernel: like
+the exercise's own checks, each extra check is judged by the grader (:mod:`.judge`), its calls
+of the student's function (or agent) answered by the kernel. It is never written anywhere a
+student sees: only its messages reach their report and feedback.
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ import dataclasses
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .catalogue import EXERCISES, Exercise, Part
 
-__all__ = ["EXTRA", "PREFIX", "Extras", "combined_checks", "extend", "load_extras"]
+__all__ = ["EXTRA", "PREFIX", "Extras", "combined_checks", "extend", "extra_check", "load_extras"]
 
 PREFIX = "extra_"
 """The extra check of part ``p`` is the function ``extra_p``, and the column ``extra_p``."""
@@ -107,3 +108,41 @@ def combined_checks(checks: str, extras: Extras | None) -> str:
     if extras is None:
         return checks
     return hashlib.sha256(f"{checks}:{extras.digest()}".encode()).hexdigest()
+
+
+_LOADED: dict[str, dict] = {}
+
+
+def extra_check(source: str, function: str, part: str) -> Any:
+    """The check of the extra part ``function`` of ``source`` (the instructor's file), as the grader runs it.
+
+    A function of the student's target returning a :class:`~mctslab.course.exercises.report.Report` of one
+    check: passed or failed as the instructor's function says (``True``/``False`` or ``(passed,
+    message)``); an exception fails it with the exception as the message, ``NotImplementedError``
+    (a stub the student left as given) is "not written yet". ``part``: the part a failure blames.
+    """
+    from ..exercises.report import NOT_WRITTEN, Check, Report
+
+    key = hashlib.sha256(source.encode()).hexdigest()
+    if key not in _LOADED:
+        namespace: dict = {"__name__": "extra_checks"}
+        exec(compile(source, "the instructor's extra checks", "exec"), namespace)  # noqa: S102 - the instructor's
+        _LOADED[key] = namespace
+    instructor = _LOADED[key][function]
+
+    def check(target: Any) -> Report:
+        title = ((instructor.__doc__ or "").strip().splitlines() or [instructor.__name__])[0]
+        status = None
+        try:
+            said = instructor(target)
+        except NotImplementedError:
+            status, message = NOT_WRITTEN, "not written yet: the function still raises NotImplementedError"
+        except Exception as error:  # noqa: BLE001 - the student's code failing under the instructor's check
+            passed, message = False, f"{type(error).__name__}: {error}"
+        else:
+            passed, message = said if isinstance(said, tuple) else (said, "")
+        status = status or ("passed" if passed else "failed")
+        found = Check(instructor.__name__, title, status, str(message), part if status == "failed" else None)
+        return Report(instructor.__name__, [found])
+
+    return check

@@ -56,12 +56,13 @@ from pathlib import Path
 from types import FunctionType, TracebackType
 from typing import Any
 
+from .cells import MIME
 from .wire import Opaque, Unreadable, decode_bytes, decode_reply, encode, handles, request_key, restore
 
 __all__ = ["JUDGED", "Channel", "KernelGone", "Remote", "Tampered", "check_at", "judge_part", "rebuilt"]
 
-JUDGED = frozenset({"ucb1", "select", "expand", "simulate", "backpropagate", "wilson"})
-"""The parts whose checks run in the grader's process (the others still run in the kernel)."""
+JUDGED = frozenset({"ucb1", "select", "expand", "simulate", "backpropagate", "wilson", "uct", "chance_uct"})
+"""The parts whose checks run in the grader's process: all of them (the instructor's extra checks run in the kernel)."""
 
 REHEARSAL_SLACK = 5.0
 """CPU seconds a rehearsal (:meth:`Channel.rehearse`) may take beyond its part's limit: the check's own
@@ -104,6 +105,7 @@ class Channel:
         self.cells: list[int] = []  # the numbers of the calls made for the part being judged
         self.closed = False
         self.log: dict[str, deque[bytes]] = {}  # request key -> the replies rehearsed for it, in order
+        self.forged = False  # the student's code published a grader's result during a call (never read: flagged)
 
     @property
     def cpu(self) -> float:
@@ -133,11 +135,13 @@ class Channel:
             return {}, True
         replies = outputs
         if len(replies) != 1:
-            raise Tampered(f"{len(replies)} replies to one call")
+            raise Tampered(f"{len(replies)} replies to one call ({request.get('kind')} {request.get('method', '')})")
         try:
             reply = decode_reply(replies[0], objects)
         except Unreadable as error:
             raise Tampered(f"a reply that is not data: {error}") from None
+        if type(reply) is dict and reply.get("id") is None and type(reply.get("unreadable")) is str:
+            raise RuntimeError(f"the kernel could not read the grader's call: {reply['unreadable']}")
         if type(reply) is not dict or reply.get("id") != request["id"]:
             raise Tampered("a reply to another call")
         return reply, False
@@ -232,6 +236,8 @@ class Channel:
                 answers.append(data.get("reply") if isinstance(data, dict) else None)
             elif kind == "status" and msg.get("content", {}).get("execution_state") == "idle":
                 break
+            elif kind in ("display_data", "update_display_data") and MIME in (msg.get("content", {}).get("data") or {}):
+                self.forged = True
         watch.call_ended()
         return answers, index in watch.stopped
 
@@ -536,7 +542,7 @@ def judge_part(channel: Channel, part: str, check: Callable[..., Any], target: s
 
     started = time.perf_counter()
     try:
-        overall = CHECK_SECONDS.get(part, 30.0)
+        overall = CHECK_SECONDS.get(part) or float(getattr(sys.modules[check.__module__], "TOTAL_SECONDS", 30.0))
         before = channel.cpu  # the rehearsal's time counts in the part's
         spent = (
             where is not None
@@ -550,6 +556,13 @@ def judge_part(channel: Channel, part: str, check: Callable[..., Any], target: s
         missing = [need for need in needs if need not in present]
         if missing:
             result: dict = {"missing": f"{', '.join(missing)} not defined"}
+        elif not target.isidentifier():  # a factory of agents (check_uct's `lambda seed: MyUCT(seed=seed)`)
+            from .proxy import Host
+
+            host = Host(channel, target, f"check_{part}", overall)
+            host.started = before if not spent else -math.inf
+            function = host.factory()
+            result = {"report": check(function, **kwargs).to_dict()}
         else:
             function: Any = Remote(channel, target, part, f"check_{part}", overall)
             function.started = before if not spent else -math.inf  # stopped at its limit: no time left

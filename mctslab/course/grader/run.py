@@ -11,6 +11,7 @@ for the whole run are only the wall-clock backstop (:func:`~.sandbox.wall_backst
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import math
 import secrets
@@ -34,7 +35,7 @@ from .catalogue import Exercise, Part, identify
 from .cells import MIME, grader_cells, setup_cell, student_cells
 from .cgroups import Cgroup
 from .cpu import CpuClock, read_processes
-from .extras import Extras, extend
+from .extras import EXTRA, PREFIX, Extras, extend, extra_check
 from .judge import JUDGED, Channel, KernelGone, check_at, judge_part
 from .points import share
 from .sandbox import Limits, Sandbox, kill_trees, sweep
@@ -131,6 +132,7 @@ class _Run:
     cpu: float  # seconds of CPU the kernel's process tree used in this run
     judged: dict[str, dict] = field(default_factory=dict)  # part -> result, of the parts judged here (.judge)
     calls: dict[int, str] = field(default_factory=dict)  # cell index of a call the judge made -> its part
+    forged: bool = False  # a call of the student's code published a grader's result (ignored, and flagged)
 
 
 class _Watch:
@@ -287,9 +289,11 @@ async def _execute(
     private: frozenset[int],
     judged: list[tuple[Part, str]] = (),  # type: ignore[assignment]
     server: str = "",
+    extra: str = "",
 ) -> _Run:
     """Run ``sources`` in a fresh kernel; then the checks of ``judged`` (part, the check's ``module:function``)
-    in this process, calling the student's functions through the kernel's ``server`` (:mod:`.judge`)."""
+    in this process, calling the student's functions through the kernel's ``server`` (:mod:`.judge`).
+    ``extra``: the instructor's extra checks (:mod:`.extras`) that ``"<extra>:..."`` checks name."""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
     work = sandbox.work
     for left in work.iterdir():  # each run starts empty: what a run wrote counts in no other (a rerun's disk)
@@ -326,6 +330,7 @@ async def _execute(
     died, why, cpu = None, None, 0.0
     results: dict[str, dict] = {}
     calls: dict[int, str] = {}
+    forged: list[bool] = []
 
     async def judge(client: NotebookClient) -> None:
         channel = Channel(client, asyncio.get_running_loop(), server, watch)
@@ -334,9 +339,14 @@ async def _execute(
             for part, check in judged:
                 channel.cells.clear()
                 try:
-                    results[part.name] = judge_part(
-                        channel, part.name, check_at(check), part.argument, part.needs, part.kwargs, check
-                    )
+                    module, function = check.split(":")
+                    if module == EXTRA:  # the instructor's own check, run here: no rehearsal (a call each)
+                        verdict = extra_check(extra, function, part.name.removeprefix(PREFIX))
+                        results[part.name] = judge_part(channel, part.name, verdict, part.argument, part.needs, {})
+                    else:
+                        results[part.name] = judge_part(
+                            channel, part.name, check_at(check), part.argument, part.needs, part.kwargs, check
+                        )
                 finally:
                     calls.update(dict.fromkeys(channel.cells, part.name))
 
@@ -346,6 +356,7 @@ async def _execute(
             raise DeadKernelError(str(gone)) from None
         finally:
             channel.closed = True
+            forged.append(channel.forged)
 
     task = asyncio.ensure_future(
         _drive(
@@ -389,7 +400,7 @@ async def _execute(
         if sandbox.cgroup is not None:
             sandbox.cgroup.close()  # what is left in it killed, then removed
             sandbox.cgroup = None
-    return _Run(notebook, died, why, watch.stopped, cpu, results, calls)
+    return _Run(notebook, died, why, watch.stopped, cpu, results, calls, any(forged))
 
 
 def _capped(hit: str | None, limits: Limits) -> tuple[str, str] | None:
@@ -447,6 +458,11 @@ def _results(cell: dict, nonce: str, part: str) -> dict | None:
     return found[0] if found else None
 
 
+def _published(cell: dict) -> bool:
+    """Whether a cell of the student's published a result as the grader's cells do (a forgery: never read)."""
+    return any(MIME in (output.get("data") or {}) for output in cell.get("outputs", []))
+
+
 NO_SPACE = ("No space left on device", "Disk quota exceeded")
 """What a write past the disk limit raises (the tmpfs home is full): flagged ``disk``."""
 
@@ -494,8 +510,11 @@ def mark(exercise: Exercise, results: dict[str, dict | None], flags: set[str], s
 def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Limits, scheme: Scheme) -> dict:
     name, nonce, server = f"_{secrets.token_hex(8)}", secrets.token_hex(16), f"_{secrets.token_hex(8)}"
     student = student_cells(notebook, exercise)
-    checks = grader_cells(exercise, name, JUDGED)
-    judged = [part for part in exercise.parts if part.name in JUDGED]
+    everything = JUDGED | {part.name for part in exercise.parts if part.check.startswith(EXTRA + ":")}
+    checks = grader_cells(exercise, name, everything)  # none: every part is judged here
+    judged = [part for part in exercise.parts if part.name in everything]
+    # The kernel's first cell carries neither these checks nor the instructor's file.
+    setup = dataclasses.replace(exercise, parts=tuple(p for p in exercise.parts if p.name not in everything), extra="")
     removed: dict[int, str] = {}  # student cell (index in the submission) -> why it was left out
     stopped: dict[str, str] = {}  # student cell (index) or part -> which time limit stopped it
     cpu = 0.0
@@ -505,10 +524,10 @@ def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Li
     for _ in range(MAX_RUNS):
         kept = [(i, s) for i, s in student if i not in removed]
         parts = [(p, s) for p, s in checks if p not in dropped_parts]
-        sources = [setup_cell(exercise, name, nonce, server)] + [s for _, s in kept] + [s for _, s in parts]
+        sources = [setup_cell(setup, name, nonce, server)] + [s for _, s in kept] + [s for _, s in parts]
         private = frozenset([0, *range(1 + len(kept), len(sources))])
         here = [(part, part.check) for part in judged if part.name not in dropped_parts]
-        run = asyncio.run(_execute(sources, sandbox, limits, private, here, server))
+        run = asyncio.run(_execute(sources, sandbox, limits, private, here, server, exercise.extra))
         cpu += run.cpu
         cells = run.notebook.cells
         new = {}
@@ -544,6 +563,8 @@ def _run_rounds(notebook: dict, exercise: Exercise, sandbox: Sandbox, limits: Li
             if run.why != "crashed" and run.died in run.stopped:
                 stopped[dropped] = run.stopped[run.died]
         flags |= set(new.values()) | set(dropped_parts.values())
+        if run.forged or any(_published(cells[position]) for position in range(1, base)):
+            flags.add("tampered")  # a grader's result published by the student's code: ignored, but said
         removed.update(new)
         if not new and dropped is None:
             break

@@ -108,7 +108,11 @@ def server(namespace: dict) -> Callable[[str], str]:
     answer = _answerer(namespace)
 
     def serve(text: str) -> str:
-        return encode_reply(*answer(decode_call(text)))
+        try:
+            call = decode_call(text)
+        except Exception as error:  # noqa: BLE001 - a call naming a class this kernel cannot import
+            return encode_reply({"id": None, "unreadable": f"{type(error).__name__}: {error}"[:500]}, [])
+        return encode_reply(*answer(call))
 
     return serve
 
@@ -119,13 +123,17 @@ def _answerer(namespace: dict) -> Callable[[dict], tuple[dict, list[Any]]]:
     from ..exercises.runner import PackageCode, Student
 
     swapped: dict[str, Any] = {}
+    agents = _Agents(namespace)
 
     def answer(call: dict) -> tuple[dict, list[Any]]:
         reply: dict[str, Any] = {"id": call["id"]}
         objects: list[Any] = []
         drawn = None
         try:
-            if call["kind"] == "names":
+            if call["kind"] in _Agents.KINDS:  # check_uct's calls of the student's agent (judge's proxy)
+                objects = handles((call["args"], agents.attached(call)))
+                agents.answer(call, reply)
+            elif call["kind"] == "names":
                 present = [name for name in call["names"] if name in namespace]
                 reply["present"] = present
                 target = namespace.get(call["target"]) if call.get("target") else None
@@ -159,6 +167,8 @@ def _answerer(namespace: dict) -> Callable[[dict], tuple[dict, list[Any]]]:
         except TimeLimitExceeded as err:
             samples = [tuple((_where(f), name) for f, name in stack) for stack in err.samples[:200]]
             reply["timeout"] = (err.part, err.seconds, err.clock, err.used, samples)
+            if hasattr(err, "playouts"):  # what the agent had done when stopped (_Playouts), for the diagnosis
+                reply["counted"] = (err.playouts, err.stalled)
         except PackageCode as err:
             reply["package"] = err.part
         except BaseException as err:  # noqa: BLE001 - whatever the student's code raised is sent back as data
@@ -169,6 +179,155 @@ def _answerer(namespace: dict) -> Callable[[dict], tuple[dict, list[Any]]]:
         return reply, objects
 
     return answer
+
+
+class _Agents:
+    """The student's agents made for the grader's proxy (:mod:`.proxy`), numbered in the order made.
+
+    ``make`` evaluates the part's factory (the catalogue's expression, the grader's own text) in
+    the student's namespace once and calls it; ``method`` calls a method of an agent made before;
+    ``setattr`` sets one of its attributes. Each call of the student's code runs under the checks'
+    limits (the call's own, and what is left of the whole check's), with ``_Playouts`` counting the
+    playouts of the game it was given and the watches the grader's check was running
+    (:mod:`~mctslab.course.exercises.watches`) around it; each reply describes the agent as it is
+    after the call (:func:`described`).
+    """
+
+    KINDS = frozenset({"make", "method", "setattr"})
+
+    def __init__(self, namespace: dict) -> None:
+        self.namespace = namespace
+        self.made: list[Any] = []
+        self.kept: list[list[Any]] = []  # per agent: the objects set on it that are not plain values
+        self.factories: dict[str, Any] = {}
+
+    def attached(self, call: dict) -> list[Any]:
+        """The objects set on the call's agent so far (their states go back with each reply, as the arguments')."""
+        return self.kept[call["agent"]] if call["kind"] != "make" else []
+
+    def answer(self, call: dict, reply: dict) -> None:
+        from ..exercises.limits import TimeLimitExceeded, cpu_seconds, time_limit
+
+        args = tuple(call["args"])
+        reply["watches"] = {}
+        if call["kind"] == "setattr":
+            agent = self.made[call["agent"]]
+            setattr(agent, call["name"], args[0])
+            if type(args[0]) not in _PLAIN:
+                self.kept[call["agent"]].append(args[0])
+            reply["described"] = described(agent)
+            return
+        if call["kind"] == "make":
+            if call["target"] not in self.factories:
+                self.factories[call["target"]] = eval(call["target"], self.namespace)  # noqa: S307 - the grader's text
+            function = self.factories[call["target"]]
+        else:
+            agent = self.made[call["agent"]]
+            function = getattr(agent, call["method"])
+        seen: dict[str, Any] = {}
+        try:
+            with _watched(call["watches"], seen), time_limit(call["overall"], call["title"]):
+                counted = _counter(args)
+                with counted:
+                    try:
+                        with time_limit(call["seconds"], call["part"]):
+                            result = function(*args)
+                    except TimeLimitExceeded as err:
+                        err.playouts = counted.n if counted.n else None
+                        err.stalled = cpu_seconds() - counted.last if counted.n else None
+                        raise
+        finally:
+            reply["watches"] = seen
+        if call["kind"] == "make":
+            self.made.append(result)
+            self.kept.append([])
+            reply["made"] = len(self.made) - 1
+            reply["described"] = described(result)
+        else:
+            reply["result"] = result
+            reply["described"] = described(agent)
+
+
+def _counter(args: tuple) -> Any:
+    """Counts the playouts of the game among ``args`` (:class:`~mctslab.course.exercises.student._Playouts`)."""
+    from contextlib import nullcontext
+
+    from ...games.base import Game
+    from ..exercises.student import _Playouts
+
+    if args and isinstance(args[0], Game):
+        return _Playouts(args[0])
+    nothing = nullcontext()
+    nothing.n, nothing.last = 0, 0.0  # type: ignore[attr-defined]
+    return nothing
+
+
+class _watched:  # noqa: N801 - a context manager used as a function
+    """Run the block under the watches named (those the grader's check was running), their findings into ``seen``."""
+
+    def __init__(self, names: Any, seen: dict[str, Any]) -> None:
+        self.names = set(names)
+        self.seen = seen
+
+    def __enter__(self) -> None:
+        from ..exercises.causes import Swallowed
+        from ..exercises.provenance import watching
+        from ..exercises.student import _NoneReturns
+
+        self.package = watching() if "package" in self.names else None
+        self.parts = self.package.__enter__() if self.package is not None else None
+        self.nones = _NoneReturns().__enter__() if "nones" in self.names else None
+        self.swallowed = Swallowed().__enter__() if "swallowed" in self.names else None
+        self.drawn = None
+        if "global_random" in self.names:
+            from ..exercises.chance_probes import _GlobalRandom
+
+            self.drawn = _GlobalRandom().__enter__()
+
+    def __exit__(self, kind: Any, error: Any, tb: Any) -> None:
+        if self.drawn is not None:
+            self.drawn.__exit__(kind, error, tb)
+            self.seen["global_random"] = list(self.drawn.names)
+        if self.swallowed is not None:
+            self.swallowed.__exit__(kind, error, tb)
+            self.seen["swallowed"] = self.swallowed.served()
+        if self.nones is not None:
+            self.nones.__exit__(kind, error, tb)
+            self.seen["nones"] = self.nones.served(error)
+        if self.package is not None:
+            self.package.__exit__(None, None, None)
+            self.seen["package"] = sorted(self.parts)
+
+
+_PLAIN = (int, float, bool, str, type(None))
+
+
+def described(agent: Any) -> dict:
+    """What the grader's proxy knows of an agent: its class, its plain attributes, the names it can call."""
+    from ..exercises.agent_probes import _package_class
+    from ..exercises.provenance import is_package_agent
+
+    attrs: dict[str, Any] = {}
+    callables: list[str] = []
+    try:
+        names = dir(agent)
+    except Exception:  # noqa: BLE001 - a class whose __dir__ raises: nothing is known of it
+        names = []
+    for name in names[:500]:
+        if type(name) is not str or name.startswith("__"):
+            continue
+        try:
+            value = getattr(agent, name)
+        except Exception:  # noqa: BLE001 - a property that raises: as if absent
+            continue
+        if callable(value):
+            callables.append(name)
+        elif type(value) in _PLAIN:
+            attrs[name] = value
+    kind = type(agent)
+    package = is_package_agent(agent)
+    return {"kind": (str(kind.__module__), str(kind.__qualname__)), "attrs": attrs, "callables": callables,
+            "package": package, "package_class": _package_class(agent) if package else None}  # fmt: skip
 
 
 def _packed(line: Any) -> Any:

@@ -61,6 +61,11 @@ _NUMPY = {
 _COURSE = {
     ("mctslab.course.exercises.tree", "TreeNode"),
     ("mctslab.course.exercises.tree", "ArmsGame"),
+    ("mctslab.course.exercises.tree", "CannedSearch"),
+    ("mctslab.course.exercises.chance_game", "DiceState"),
+    ("mctslab.course.exercises.chance_game", "LoadedDice"),
+    ("mctslab.course.exercises.chance_game", "WatchedDice"),
+    ("fractions", "Fraction"),
     ("mctslab.course.exercises.uniformity", "Recorder"),
     ("mctslab.course.exercises.expansion", "_CachingGame"),
     ("mctslab.course.grader.wire", "Opaque"),
@@ -73,6 +78,7 @@ _COURSE = {
 _GAMES = "mctslab.games."
 
 REDUCIBLE = {("builtins", "complex"), ("builtins", "set"), ("builtins", "frozenset"), ("random", "Random"),
+             ("fractions", "Fraction"),
              ("collections", "deque"), ("mctslab.course.grader.wire", "Opaque"),
              ("mctslab.course.grader.wire", "Record"), ("mctslab.course.grader.wire", "_new"),
              ("mctslab.course.grader.wire", "_set_fields")} | _NUMPY  # fmt: skip
@@ -124,6 +130,8 @@ def allowed(module: str, name: str) -> bool:
 
 _NODES = {
     ("mctslab.course.exercises.tree", "TreeNode"),
+    ("mctslab.course.exercises.tree", "CannedSearch"),
+    ("mctslab.course.exercises.chance_game", "WatchedDice"),
     ("mctslab.course.exercises.uniformity", "Recorder"),
     ("mctslab.course.exercises.expansion", "_CachingGame"),
 }
@@ -347,11 +355,42 @@ class _Sender(pickle.Pickler):
                 return NotImplemented  # numpy's scalar and _reconstruct, saved by name
             return Opaque, (_shown(obj),)
         if not _type_allowed(kind):
-            fields = getattr(obj, "__dict__", None)
-            if type(fields) is dict and all(type(k) is str for k in fields):
-                return Record, (kind.__qualname__,), dict(fields)  # a student's own object: its fields, as data
+            fields = _student_fields(obj)
+            if fields is not None:
+                return Record, (kind.__qualname__,), fields  # a student's own object: its fields, as data
             return Opaque, (_shown(obj),)
         return NotImplemented
+
+
+_READ = ("children", "visits", "wins", "move", "parent", "state", "untried", "player")
+"""The fields of a node the checks read: kept in a record when the student's class computes them (properties)."""
+
+
+def _student_fields(obj: Any) -> dict | None:
+    """An object of a student's class as its fields: its ``__dict__``, its slots, and the properties of :data:`_READ`.
+
+    None when it has no fields named by strings (a value of a C type, say).
+    """
+    fields = getattr(obj, "__dict__", None)
+    out = dict(fields) if type(fields) is dict else {}
+    kind = type(obj)
+    for klass in kind.__mro__:
+        slots = vars(klass).get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if isinstance(name, str) and name not in out and name not in ("__dict__", "__weakref__"):
+                try:
+                    out[name] = getattr(obj, name)
+                except AttributeError:  # a slot never set
+                    pass
+    for name in _READ:
+        if name not in out and isinstance(getattr(kind, name, None), property):
+            try:
+                out[name] = getattr(obj, name)
+            except Exception:  # noqa: BLE001 - a property that raises: as if absent
+                pass
+    if not out and type(fields) is not dict:
+        return None
+    return out if all(type(k) is str for k in out) else None
 
 
 def _shown(obj: Any) -> str:
