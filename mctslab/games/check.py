@@ -34,7 +34,7 @@ class GameContractError(AssertionError):
 
 
 def _fail(game: Game, moves: list[int], rule: str) -> GameContractError:
-    return GameContractError(f"{game.spec}: {rule} (after moves {moves})")
+    return GameContractError(f"{getattr(game, 'spec', type(game).__name__)}: {rule} (after moves {moves})")
 
 
 def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 10_000) -> None:
@@ -203,13 +203,13 @@ def _check_spec_rebuilds(game: Game) -> None:
     its name, have the spec they generate (:func:`~mctslab.specs.spec_text`: not one written
     by hand), and read each value back the same from it.
     """
-    entry = GAMES.get(game.spec.partition(":")[0])
-    if entry is None or isinstance(entry.factory, type) and type(game) is not entry.factory:
-        entry = next((e for e in GAMES.values() if e.factory is type(game) and e.declared is not None), None)
-        if entry is None:
-            return  # an unregistered game, or a class of its own borrowing a registered name (a test's broken game)
-    if entry.declared is not None and isinstance(entry.factory, type):
+    entry = next((e for e in GAMES.values() if e.factory is type(game) and e.declared is not None), None)
+    if entry is not None:
         _check_declared_spec(game, entry)
+    else:
+        entry = GAMES.get(game.spec.partition(":")[0])
+        if entry is None or isinstance(entry.factory, type) and type(game) is not entry.factory:
+            return  # an unregistered game, or a class of its own borrowing a registered name (a test's broken game)
     try:
         rebuilt = make_game(game.spec)
     except ValueError as err:
@@ -226,7 +226,7 @@ def _check_declared_spec(game: Game, entry: GameEntry) -> None:
     declared = entry.declared or ()
     missing = [p.name for p in declared if not hasattr(game, p.name)]
     if missing:
-        raise _fail(game, [], f"the game declares parameter {missing[0]!r} but holds no attribute of that name")
+        raise _fail(game, [], f"the game declares the parameter {missing[0]!r} but holds no attribute of that name")
     generated = spec_text(name, declared, game)
     if game.spec != generated:
         raise _fail(

@@ -74,6 +74,12 @@ class GeneratedSpec:
     def __get__(self, game: Game | None, owner: type | None = None) -> Any:
         if game is None:
             return self
+        missing = [p.name for p in self.params if not hasattr(game, p.name)]
+        if missing:
+            raise AttributeError(
+                f"{type(game).__name__} declares the parameter {missing[0]!r} (register_game) but holds no attribute "
+                f"of that name: its spec cannot be written (store each parameter as self.{missing[0]})"
+            )
         text = spec_text(self.name, self.params, game)
         vars(game)["spec"] = text
         return text
@@ -145,7 +151,8 @@ def register_game(
         The factory itself (so the decorator leaves the class unchanged), or the decorator.
 
     Raises:
-        ValueError: for a name that a spec cannot carry, or a parameter declared twice.
+        ValueError: for a name that a spec cannot carry, a parameter declared twice, or a
+            class whose spec is already generated under another name.
         TypeError: if ``factory`` is not callable, or ``params`` mixes ``Param`` s with other things.
     """
     key = name.strip().lower()
@@ -158,6 +165,12 @@ def register_game(
         if not callable(made):
             raise TypeError(f"register_game needs a Game class or a function returning a Game, not {made!r}")
         if declared is not None and isinstance(made, type) and _spec_is_generated(made):
+            own = vars(made).get("spec")
+            if isinstance(own, GeneratedSpec) and own.name != key:
+                raise ValueError(
+                    f"{made.__name__} is registered as {own.name!r} and its spec names it so: "
+                    f"register a subclass as {key!r}"
+                )
             made.spec = GeneratedSpec(key, declared)  # type: ignore[assignment]
         GAMES[key] = GameEntry(made, converters, summary, test_spec, declared)
         return made
