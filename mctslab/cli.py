@@ -9,6 +9,7 @@ Commands::
     python -m mctslab course student OUT [--notebooks DIR]
     python -m mctslab course site OUT [--edition student|instructor] [--cdn] [--issues URL]
     python -m mctslab grade SUBMISSIONS/ --out grades.csv [--html REPORT_DIR] [--workers N]
+    python -m mctslab games
 
 GAME and AGENT are the specs of :func:`mctslab.make_game` and :func:`mctslab.make_agent`
 (``tictactoe``, ``connect4:rows=6,cols=7``; ``uct:iterations=1000``, ``flat:playouts=100``).
@@ -33,7 +34,7 @@ from .alphazero import cli as train_command
 from .bench import cli as bench_command
 from .course import site as course_site
 from .course.grader import cli as grade_command
-from .games import CHANCE, GAMES, IllegalMoveError, make_game
+from .games import CHANCE, GAMES, IllegalMoveError, describe_games, make_game
 from .specs import SpecError
 from .tournament import ResultsFileError, RunIncomplete, RunInterrupted, play_match, round_robin
 from .tournament.match import SEATS
@@ -239,6 +240,16 @@ def _run_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _configure_games(parser: argparse.ArgumentParser) -> None:
+    del parser  # no arguments
+
+
+def _run_games(args: argparse.Namespace) -> int:
+    del args
+    print(describe_games())
+    return 0
+
+
 COMMANDS = {
     "match": ("play two agents against each other, seats swapped", _configure_match, _run_match),
     "move": ("the move an agent picks in a position, with its statistics", _configure_move, _run_move),
@@ -247,6 +258,7 @@ COMMANDS = {
     "train": (train_command.SUMMARY, train_command.configure, train_command.run),
     "course": (course_site.COURSE_SUMMARY, course_site.configure_course, course_site.run_course),
     "grade": (grade_command.SUMMARY, grade_command.configure, grade_command.run),
+    "games": ("the games, each parameter with its default and what it means", _configure_games, _run_games),
 }
 """The subcommands: name -> (one line for ``--help``, add the arguments, run and return the exit status)."""
 
@@ -258,7 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m mctslab",
         description="mctslab: play, analyse and compare Monte Carlo Tree Search agents.",
         epilog=(
-            f"games: {', '.join(sorted(GAMES))}; "
+            "games (`python -m mctslab games` lists their parameters): "
+            f"{', '.join(sorted(GAMES))}; "
             f"agents: {', '.join(n for n in sorted(AGENTS) if not AGENTS[n].experiment)}; "
             f"experiments' agents: {', '.join(n for n in sorted(AGENTS) if AGENTS[n].experiment)}"
         ),

@@ -111,17 +111,20 @@ def format_value(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter of an agent (or any object named by a spec): how a spec names it, reads it, checks it, writes it.
+    """One parameter of an agent or a game: how a spec names it, reads it, checks it, writes it.
 
     An agent class lists its parameters in :attr:`Agent.params <mctslab.agents.base.Agent.params>`;
     :func:`mctslab.make_agent` parses a spec's ``key=value`` pairs with :attr:`parse`,
     :meth:`Agent.set_params <mctslab.agents.base.Agent.set_params>` checks and stores the values
     with :attr:`check`, and the spec is written from the stored values (:func:`spec_text`). So
-    every parameter round-trips, and none is written by hand.
+    every parameter round-trips, and none is written by hand. A game declares its parameters
+    the same way, to :func:`mctslab.games.register_game` (``params=(Param(...), ...)``); its
+    constructor checks its arguments and holds each value under the parameter's name, and its
+    spec is generated from them (:class:`mctslab.games.registry.GeneratedSpec`).
 
     Attributes:
         name: the keyword in the spec and in the constructor; also the attribute that
-            holds the value on the agent.
+            holds the value on the agent or game.
         parse: spec text -> value (e.g. ``int``, :func:`mctslab.specs.to_bool`); raises
             ``ValueError`` on bad text.
         default: the constructor's default.
@@ -146,7 +149,7 @@ class Param:
         return value if self.check is None else self.check(self.name, value)
 
     def shown(self, holder: Any) -> bool:
-        """Whether this parameter appears in the spec of ``holder`` (the agent holding its value)."""
+        """Whether this parameter appears in the spec of ``holder`` (the agent or game holding its value)."""
         value = getattr(holder, self.name)
         if callable(self.show):
             return bool(self.show(holder))
@@ -156,7 +159,7 @@ class Param:
 
 
 def spec_text(name: str, params: tuple[Param, ...], holder: Any) -> str:
-    """The spec of ``holder`` (an agent): ``name`` and each shown parameter's value as it holds it.
+    """The spec of ``holder`` (an agent or a game): ``name`` and each shown parameter's value as it holds it.
 
     ``name:key=value,...`` with the parameters in declared order, each written by its
     :attr:`Param.format`; a parameter left out when not :meth:`Param.shown`.

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from mctslab.games import Game, register_game
+from mctslab.specs import Param
 
 
 class RaceState(NamedTuple):
@@ -20,7 +21,12 @@ class RaceState(NamedTuple):
     player: int
 
 
-@register_game("race", params={"goal": int}, summary="race to the goal, adding 1 or 2 a turn", test_spec="race:goal=6")
+@register_game(
+    "race",
+    params=(Param("goal", int, 10, doc="the count to reach, 2 to 40", show="always"),),
+    summary="race to the goal, adding 1 or 2 a turn",
+    test_spec="race:goal=6",
+)
 class Race(Game):
     """Two players add 1 or 2 to a count in turn; whoever reaches ``goal`` wins.
 
@@ -36,8 +42,7 @@ class Race(Game):
     def __init__(self, goal: int = 10) -> None:
         if isinstance(goal, bool) or not isinstance(goal, int) or not 2 <= goal <= 40:
             raise ValueError(f"goal must be an int from 2 to 40, got {goal!r}")
-        self.goal = goal
-        self.spec = f"race:goal={goal}"
+        self.goal = goal  # the spec, race:goal=N, is generated from it
 
     def initial_state(self) -> RaceState:
         """A count of 0, player 0 to add."""

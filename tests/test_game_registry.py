@@ -228,6 +228,7 @@ def test_the_readme_game_is_one_file_that_check_game_accepts(monkeypatch):
         exec(compile(code + drawn, str(path), "exec"), module.__dict__)  # as if the file were in mctslab/games/
         game = make_game(GAMES["subtraction"].test_spec)
         check_game(game)
+        assert game.spec == "subtraction:n=7" and "self.spec" not in code  # generated from its Param, never written
         assert drawing(game).move_text(2) == "take 2" and drawing(game).mark(0) == "P0"  # the adapter, the default
         assert make_agent("uct:iterations=200", seed=0).select_move(game, game.state_from_moves([1])) == 2  # leave 4
     finally:

@@ -16,7 +16,7 @@ from .base import CHANCE, Game, IllegalMoveError, InvalidStateError, State, stat
 from .compiled import CompiledEncoding, compiled_encoding, compiled_rules, register_compiled
 from .hooks import Drawing, drawing, register_drawing
 from .network import NetworkEncoding, network_encoding, register_network
-from .registry import GAMES, GameEntry, make_game, register_game
+from .registry import GAMES, GameEntry, describe_games, make_game, register_game
 from .rollouts import PlayedRollout
 from .stones import StoneGame
 
@@ -51,6 +51,7 @@ __all__ = [
     "UltimateTicTacToe",
     "compiled_encoding",
     "compiled_rules",
+    "describe_games",
     "drawing",
     "make_game",
     "network_encoding",

@@ -20,6 +20,7 @@ A state is the tuple of moves played so far (``0`` left, ``1`` right).
 
 from __future__ import annotations
 
+from ..specs import Param
 from .hooks import drawing, register_drawing
 from .puzzle import Puzzle, PuzzleDrawing
 from .registry import register_game
@@ -51,7 +52,6 @@ class BinaryTreePuzzle(Puzzle):
         if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"{type(self).__name__}'s depth must be an int from 1 to {MAX_DEPTH}, got {depth!r}")
         self.depth = depth
-        self.spec = f"{self.name}:depth={depth}"
         self.score_range = (0, depth)
 
     def initial_state(self) -> Path:
@@ -111,7 +111,7 @@ class BinaryTreePuzzleDrawing(PuzzleDrawing):
 
 @register_game(
     "leftmove",
-    params={"depth": int},
+    params=(Param("depth", int, 10, doc=f"moves in a path, 1 to {MAX_DEPTH}", show="always"),),
     summary="Left move, a toy for nested search: a path down a binary tree scoring its number of left moves",
     test_spec="leftmove:depth=4",
 )
@@ -127,7 +127,7 @@ class LeftMove(BinaryTreePuzzle):
 
 @register_game(
     "leftmost",
-    params={"depth": int},
+    params=(Param("depth", int, 10, doc=f"moves in a path, 1 to {MAX_DEPTH}", show="always"),),
     summary="Leftmost path, a toy for nested search: a path down a binary tree scoring the lefts before a right",
     test_spec="leftmost:depth=4",
 )

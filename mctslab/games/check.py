@@ -12,6 +12,7 @@ from collections.abc import Hashable
 
 import numpy as np
 
+from ..specs import spec_text
 from .adapters import BASES, adapter_names_defined_by, find_adapter
 from .base import Game, IllegalMoveError, InvalidStateError
 from .check_kinds import declaration_fault, information_fault, player_fault, position_fault
@@ -19,7 +20,7 @@ from .compiled import COMPILED_CHECKS, capacity_fault, compiled_rules
 from .hooks import drawing
 from .kinds import CHANCE, CLASSIC
 from .network import encoding_fault
-from .registry import GAMES, make_game
+from .registry import GAMES, GameEntry, make_game
 from .rollouts import reports_its_rollout
 
 VALID_RETURNS = {(1.0, 0.0), (0.0, 1.0), (0.5, 0.5)}
@@ -33,7 +34,7 @@ class GameContractError(AssertionError):
 
 
 def _fail(game: Game, moves: list[int], rule: str) -> GameContractError:
-    return GameContractError(f"{game.spec}: {rule} (after moves {moves})")
+    return GameContractError(f"{getattr(game, 'spec', type(game).__name__)}: {rule} (after moves {moves})")
 
 
 def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 10_000) -> None:
@@ -52,7 +53,9 @@ def check_game(game: Game, *, games: int = 20, seed: int = 0, max_plies: int = 1
     ``max_plies``.
 
     A registered game's spec rebuilds it (``make_game(game.spec) == game``, with the same
-    public attributes and initial state), and every method that takes a player
+    public attributes and initial state); one registered with declared parameters
+    (:class:`~mctslab.specs.Param`) has the spec they generate and reads each value back the
+    same from it; and every method that takes a player
     (:attr:`~Game.PLAYER_METHODS`) refuses ``-1`` and ``num_players`` with a one-line ``ValueError``.
 
     It checks that the game refuses what is not one of its states: :meth:`~Game.play`
@@ -195,11 +198,18 @@ def _check_spec_rebuilds(game: Game) -> None:
     Game equality rests on the spec, so a spec that names other parameters than the game's
     would make two different games equal (and a results file or a worker rebuild the wrong
     one). A game whose name is not registered (written in a notebook), or of a class other
-    than the one registered under its name, has nothing to rebuild from.
+    than the one registered under its name, has nothing to rebuild from. A game registered
+    with declared parameters (:class:`~mctslab.specs.Param`) must also hold each one under
+    its name, have the spec they generate (:func:`~mctslab.specs.spec_text`: not one written
+    by hand), and read each value back the same from it.
     """
-    entry = GAMES.get(game.spec.partition(":")[0])
-    if entry is None or isinstance(entry.factory, type) and type(game) is not entry.factory:
-        return  # an unregistered game, or a class of its own borrowing a registered name (a test's broken game)
+    entry = next((e for e in GAMES.values() if e.factory is type(game) and e.declared is not None), None)
+    if entry is not None:
+        _check_declared_spec(game, entry)
+    else:
+        entry = GAMES.get(game.spec.partition(":")[0])
+        if entry is None or isinstance(entry.factory, type) and type(game) is not entry.factory:
+            return  # an unregistered game, or a class of its own borrowing a registered name (a test's broken game)
     try:
         rebuilt = make_game(game.spec)
     except ValueError as err:
@@ -208,6 +218,33 @@ def _check_spec_rebuilds(game: Game) -> None:
         raise _fail(
             game, [], f"make_game({game.spec!r}) must rebuild the same game (the spec must name every parameter)"
         )
+
+
+def _check_declared_spec(game: Game, entry: GameEntry) -> None:
+    """The game holds its declared parameters, its spec is the one they generate, and each reads back the same."""
+    name = next(key for key, e in GAMES.items() if e is entry)
+    declared = entry.declared or ()
+    missing = [p.name for p in declared if not hasattr(game, p.name)]
+    if missing:
+        raise _fail(game, [], f"the game declares the parameter {missing[0]!r} but holds no attribute of that name")
+    generated = spec_text(name, declared, game)
+    if game.spec != generated:
+        raise _fail(
+            game,
+            [],
+            f"its spec {game.spec!r} is not the one its declared parameters generate, {generated!r}: "
+            "let register_game write it (do not set spec by hand)",
+        )
+    try:
+        rebuilt = make_game(generated)
+    except ValueError as err:
+        raise _fail(game, [], f"make_game({generated!r}) must rebuild the game; it raised {err}") from None
+    for p in declared:
+        held, read = getattr(game, p.name), getattr(rebuilt, p.name, None)
+        if read != held or type(read) is not type(held):
+            raise _fail(
+                game, [], f"parameter {p.name}={held!r} must read back the same from {generated!r}, got {read!r}"
+            )
 
 
 def _check_refuses_foreign_players(game: Game, state) -> None:

@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..specs import Param
 from .base import DRAW, RESULTS
 from .check_positions import result_fault
 from .compiled import CompiledEncoding, CompiledGame, register_compiled
@@ -175,7 +176,11 @@ def compiled_game(rows: int, cols: int, k: int) -> CompiledGame:
 
 @register_game(
     "connect4",
-    params={"rows": int, "cols": int, "k": int},
+    params=(
+        Param("rows", int, 6, doc=f"grid height, 1 to {MAX_SIDE}", show="always"),
+        Param("cols", int, 7, doc=f"grid width, 1 to {MAX_SIDE}", show="always"),
+        Param("k", int, 4, doc="stones in a row needed to win, 1 to max(rows, cols)", show="always"),
+    ),
     summary="Connect Four, k in a row (default 6 rows x 7 cols, k=4)",
     test_spec="connect4",
 )
@@ -205,7 +210,6 @@ class ConnectFour(StoneGame):
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= longest:
             raise ValueError(f"k (stones in a row) must be an int from 1 to max(rows, cols)={longest}, got {k!r}")
         self.rows, self.cols, self.k = rows, cols, k
-        self.spec = f"connect4:rows={rows},cols={cols},k={k}"
         self.height = height = rows + 1  # bits per column, sentinel included
         self.cells = rows * cols
         self.column = tuple(((1 << rows) - 1) << (c * height) for c in range(cols))

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..specs import Param
 from .compiled import CompiledEncoding, CompiledGame, register_compiled
 from .hooks import register_drawing
 from .registry import register_game
@@ -82,8 +83,12 @@ def chain(stones: int, bit: int, board: tuple[int, ...]) -> int:
         group = grown
 
 
-@register_game("hex", params={"size": int}, summary="Hex (OpenSpiel's hex): X joins top and bottom, O the sides",
-               test_spec="hex:size=3")  # fmt: skip
+@register_game(
+    "hex",
+    params=(Param("size", int, 11, doc=f"cells per side, 1 to {MAX_SIZE} (OpenSpiel's default 11)", show="always"),),
+    summary="Hex (OpenSpiel's hex): X joins top and bottom, O the sides",
+    test_spec="hex:size=3",
+)
 class Hex(StoneGame):
     """Hex on a ``size`` x ``size`` board, OpenSpiel's ``hex`` (see the module).
 
@@ -96,7 +101,6 @@ class Hex(StoneGame):
             raise ValueError(f"size must be an int from 1 to {MAX_SIZE}, got {size!r}")
         self.size = size
         self.cells = size * size
-        self.spec = f"hex:size={size}"
         self.board = masks(size)
         self.board_bits = tuple(tuple(1 << (r * size + c) for c in range(size)) for r in range(size))
 

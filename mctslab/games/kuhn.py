@@ -51,7 +51,9 @@ class KuhnState(NamedTuple):
     history: tuple[int, ...]
 
 
-@register_game("kuhn", summary="Kuhn poker: J, Q, K, one chip ante, one bet (OpenSpiel's kuhn_poker)", test_spec="kuhn")
+@register_game(
+    "kuhn", params=(), summary="Kuhn poker: J, Q, K, one chip ante, one bet (OpenSpiel's kuhn_poker)", test_spec="kuhn"
+)
 class Kuhn(Game):
     """Kuhn poker for two players (see the module docstring for the rules and the returns).
 
@@ -59,7 +61,6 @@ class Kuhn(Game):
     pass or fold, ``1`` bet or call.
     """
 
-    spec = "kuhn"
     has_chance = True
     perfect_information = False
     score_range = (-2, 2)

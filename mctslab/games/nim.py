@@ -17,7 +17,7 @@ from math import floor
 from operator import xor
 from typing import NamedTuple
 
-from ..specs import to_int_list
+from ..specs import Param, to_int_list
 from .base import DRAW, WIN0, WIN1, Game
 from .hooks import Drawing, register_drawing
 from .registry import register_game
@@ -46,7 +46,15 @@ def nim_sum(heaps: Iterable[int]) -> int:
 
 @register_game(
     "nim",
-    params={"heaps": to_int_list},
+    params=(
+        Param(
+            "heaps",
+            to_int_list,
+            (3, 4, 5),
+            doc=f"the heap sizes, 1 to {MAX_HEAPS} heaps of 1 to {MAX_HEAP_SIZE}, as 3-4-5",
+            show="always",
+        ),
+    ),
     summary="Nim, normal play: take the last object to win (default heaps=3-4-5)",
     test_spec="nim",
 )
@@ -81,7 +89,6 @@ class Nim(Game):
                 raise ValueError(f"each Nim heap must be an int from 1 to {MAX_HEAP_SIZE}, got {h!r} in {heaps!r}")
         self.heaps = heaps
         self.stride = max(heaps)
-        self.spec = "nim:heaps=" + "-".join(map(str, heaps))
         self._initial = NimState(heaps, 0)
 
     def encode(self, heap: int, take: int) -> int:

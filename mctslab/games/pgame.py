@@ -21,6 +21,7 @@ import random
 from math import floor
 from typing import NamedTuple
 
+from ..specs import Param
 from .base import DRAW, WIN0, WIN1, Game
 from .hooks import Drawing, drawing, register_drawing
 from .registry import register_game
@@ -61,7 +62,11 @@ class PGameState(NamedTuple):
 
 @register_game(
     "pgame",
-    params={"branching": int, "depth": int, "seed": int},
+    params=(
+        Param("branching", int, 2, doc=f"moves at every position, 2 to {MAX_BRANCHING}", show="always"),
+        Param("depth", int, 20, doc=f"moves in every game, 1 to {MAX_DEPTH}", show="always"),
+        Param("seed", int, 0, doc="which tree, an int >= 0 (the same seed, the same tree)", show="always"),
+    ),
     summary="a random P-game tree (Kocsis & Szepesvari 2006): move values summed, the sign wins",
     test_spec="pgame:branching=3,depth=4,seed=1",
 )
@@ -90,7 +95,6 @@ class PGame(Game):
         self.branching = branching
         self.depth = depth
         self.seed = seed
-        self.spec = f"pgame:branching={branching},depth={depth},seed={seed}"
         self._moves = tuple(range(branching))
         self._initial = PGameState((), splitmix64(seed), 0)
 

@@ -49,13 +49,13 @@ def has_line(cells: set[int] | frozenset[int]) -> bool:
 
 @register_game(
     "phantom_ttt",
+    params=(),
     summary="phantom tic-tac-toe: the opponent's marks are hidden (OpenSpiel's phantom_ttt)",
     test_spec="phantom_ttt",
 )
 class PhantomTTT(Game):
     """Phantom tic-tac-toe for two players, X (player 0) first (see the module docstring)."""
 
-    spec = "phantom_ttt"
     perfect_information = False
 
     def initial_state(self) -> PhantomState:

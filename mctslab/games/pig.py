@@ -32,6 +32,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import NamedTuple
 
+from ..specs import Param
 from .base import Game
 from .hooks import Drawing, register_drawing
 from .kinds import CHANCE
@@ -68,7 +69,13 @@ class PigState(NamedTuple):
 
 @register_game(
     "pig",
-    params={"target": int, "die": int, "horizon": int},
+    params=(
+        Param("target", int, 100, doc=f"the score that wins, 1 to {MAX_TARGET}", show="always"),
+        Param("die", int, 6, doc=f"the die's faces, 2 to {MAX_DIE}", show="always"),
+        Param(
+            "horizon", int, None, doc=f"decisions before a draw, 1 to {MAX_HORIZON} (default: no limit)", show="always"
+        ),
+    ),
     summary=(
         "Pig, the dice game: roll (0) or hold (1); a 1 loses the turn's points (default target=100, die=6; "
         "horizon=H ends it as a draw after H decisions, as OpenSpiel's pig)"
@@ -109,7 +116,6 @@ class Pig(Game):
         self.horizon = horizon
         self._step = 0 if horizon is None else 1  # what a decision adds to the count (none without a horizon)
         self._limit = MAX_HORIZON + 1 if horizon is None else horizon  # a count never reached without a horizon
-        self.spec = f"pig:target={target},die={die}" + ("" if horizon is None else f",horizon={horizon}")
         self._outcomes = tuple((face, Fraction(1, die)) for face in range(1, die + 1))
         self._initial = PigState((0, 0), 0, 0, False)
 

@@ -19,6 +19,7 @@ import random
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..specs import Param
 from .hooks import drawing, register_drawing
 from .puzzle import Puzzle, PuzzleDrawing
 from .registry import register_game
@@ -90,7 +91,12 @@ def _parse_seed(text: str) -> int:
 
 @register_game(
     "samegame",
-    params={"rows": int, "cols": int, "colors": int, "seed": _parse_seed},
+    params=(
+        Param("rows", int, 5, doc=f"the board's height, 2 to {MAX_SIDE}", show="always"),
+        Param("cols", int, 5, doc=f"the board's width, 2 to {MAX_SIDE}", show="always"),
+        Param("colors", int, 3, doc=f"the number of colours, 2 to {MAX_COLORS}", show="always"),
+        Param("seed", _parse_seed, 0, doc="the board: cells drawn with random.Random(seed)", show="always"),
+    ),
     summary="SameGame, a one-player puzzle: remove groups of one colour, (n-2)^2 points each (seeded board)",
     test_spec="samegame:rows=4,cols=4,colors=3,seed=1",
 )
@@ -126,7 +132,6 @@ class SameGame(Puzzle):
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"SameGame's seed must be an int, got {seed!r}")
         self.rows, self.cols, self.colors, self.seed = rows, cols, colors, seed
-        self.spec = f"samegame:rows={rows},cols={cols},colors={colors},seed={seed}"
         self.score_range = (0, (rows * cols - 2) ** 2 + CLEAR_BONUS)
         rng = random.Random(seed)
         board = tuple(tuple(1 + int(rng.random() * colors) for _ in range(rows)) for _ in range(cols))

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..specs import Param
 from .base import DRAW, RESULTS
 from .check_positions import result_fault
 from .compiled import CompiledEncoding, CompiledGame, register_compiled
@@ -195,7 +196,10 @@ def compiled_game(n: int, k: int) -> CompiledGame:
 
 @register_game(
     "tictactoe",
-    params={"n": int, "k": int},
+    params=(
+        Param("n", int, 3, doc="board side, 1 to 8", show="always"),
+        Param("k", int, None, doc="stones in a row needed to win, 1 to n (default n)", show="always"),
+    ),
     summary="n x n tic-tac-toe, k in a row (default 3 x 3, k=3)",
     test_spec="tictactoe",
 )
@@ -225,7 +229,6 @@ class TicTacToe(StoneGame):
         self.n, self.k = n, k
         self.cells = n * n
         self.full = (1 << self.cells) - 1
-        self.spec = f"tictactoe:n={n},k={k}"
         self.lines, self.lines_through, self.bits, self.has_line, self.empty_cells, self.board_bits = _tables(n, k)
         self._initial = TicTacToeState(0, 0, ONGOING)
 

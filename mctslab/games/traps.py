@@ -34,6 +34,7 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
+from ..specs import Param
 from .base import Game
 from .hooks import Drawing, drawing, register_drawing
 from .pgame import MASK64, child_key, splitmix64
@@ -126,7 +127,17 @@ class TrapState(NamedTuple):
 
 @register_game(
     "traps",
-    params={"branching": int, "depth": int, "level": int, "density": int, "seed": int},
+    params=(
+        Param("branching", int, 4, doc="moves per position, 2 to 16", show="always"),
+        Param("depth", int, 10, doc="most moves in a game, level + 1 to 40", show="always"),
+        Param(
+            "level", int, 3, doc="the traps' level k, odd, 1 to 15: MIN wins k plies after a trap move", show="always"
+        ),
+        Param(
+            "density", int, 10, doc="percent chance that a MAX move below the root is a trap, 0 to 100", show="always"
+        ),
+        Param("seed", int, 0, doc="which tree, an int >= 0", show="always"),
+    ),
     summary="a random tree with planted level-k traps (Ramanujan et al. 2010); a non-trap root move wins half the time",
     test_spec="traps:branching=3,depth=6,level=3,density=30,seed=1",
 )
@@ -157,7 +168,6 @@ class TrapTree(Game):
         if level % 2 == 0:
             raise ValueError(f"traps' level must be odd (MIN moves at plies 1, 3, ..., k), got {level}")
         self.branching, self.depth, self.level, self.density, self.seed = branching, depth, level, density, seed
-        self.spec = f"traps:branching={branching},depth={depth},level={level},density={density},seed={seed}"
         self._moves = tuple(range(branching))
         self._initial = TrapState((), splitmix64(seed), PLAIN, 0)
         self.leaf_chance = balanced_leaf_chance(branching, depth, level, density)

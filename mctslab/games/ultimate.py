@@ -221,7 +221,7 @@ def compiled_game(local_win_ends_game: bool) -> CompiledGame:
     return CompiledGame(compiled_rules, prm, tab, fields=24, max_moves=81, max_plies=81)
 
 
-@register_game("uttt", summary="ultimate tic-tac-toe: win three local boards in a row", test_spec="uttt")
+@register_game("uttt", params=(), summary="ultimate tic-tac-toe: win three local boards in a row", test_spec="uttt")
 class UltimateTicTacToe(StoneGame):
     """Ultimate tic-tac-toe: win three local boards in a row.
 
@@ -240,7 +240,6 @@ class UltimateTicTacToe(StoneGame):
     """The 9 x 9 grid of cells, top row first: local boards and their cells, both row-major."""
 
     def __init__(self) -> None:
-        self.spec = "uttt"
         self._initial = UltimateState(0, 0, 0, 0, 0, ANYWHERE, ONGOING)
 
     def initial_state(self) -> UltimateState:
@@ -519,7 +518,10 @@ class UltimateTicTacToeDrawing(StoneGameDrawing):
 
 
 @register_game(
-    "fractio", summary="Fractio (mode 1): ultimate tic-tac-toe where one local board wins", test_spec="fractio"
+    "fractio",
+    params=(),
+    summary="Fractio (mode 1): ultimate tic-tac-toe where one local board wins",
+    test_spec="fractio",
 )
 class Fractio(UltimateTicTacToe):
     """Fractio, mode 1: ultimate tic-tac-toe where winning any one local board wins the game.
@@ -530,7 +532,3 @@ class Fractio(UltimateTicTacToe):
     """
 
     local_win_ends_game = True
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.spec = "fractio"
