@@ -277,3 +277,32 @@ def test_a_rehearsal_log_that_is_not_data_is_tampering(log) -> None:  # noqa: AN
     local.answer = lambda call, text: [_forged({"id": call["id"], "log": log, "states": []})]
     judged = judge_part(local, "ucb1", check_ucb1, "ucb1", ("ucb1",), {}, "mctslab.course.exercises.parts:check_ucb1")
     assert "report" not in judged and "tampered" in judged["error"]
+
+
+def test_a_packaged_game_crosses_as_its_spec_and_one_changed_crosses_whole() -> None:
+    game = make_game("tictactoe")
+    sent = wire.encode((game,))
+    assert len(sent) < len(base64.b64encode(pickle.dumps(game, protocol=4))) / 10
+    (back,) = wire.decode_call(sent)
+    assert back == game and back is not game and vars(back).keys() == vars(game).keys()
+    game.returns = lambda state: (0.5, 0.5)  # a check's counter on it: sent whole, attribute and all
+    with pytest.raises((AttributeError, pickle.PicklingError)):
+        wire.encode((game,))
+    keys = [wire.request_key({"args": (make_game("tictactoe"),)}) for _ in range(2)]
+    assert keys[0] == keys[1]
+
+
+def test_a_students_node_with_slots_or_properties_comes_back_with_the_fields_the_checks_read() -> None:
+    class Slotted:
+        __slots__ = ("children", "parent", "visits", "_wins")
+
+        def __init__(self) -> None:
+            self.children, self.parent, self.visits, self._wins = [], None, 4, 3.0
+
+        @property
+        def wins(self) -> float:
+            return self._wins
+
+    got = _kernel_side(lambda: Slotted())
+    assert isinstance(got, wire.Record)
+    assert (got.children, got.parent, got.visits, got.wins) == ([], None, 4, 3.0)
