@@ -306,3 +306,28 @@ def test_a_students_node_with_slots_or_properties_comes_back_with_the_fields_the
     got = _kernel_side(lambda: Slotted())
     assert isinstance(got, wire.Record)
     assert (got.children, got.parent, got.visits, got.wins) == ([], None, 4, 3.0)
+
+
+UNSEEDED = """
+import random
+
+def expand(game, node, rng):
+    move = random.choice(node.untried)  # the random module's own generator, not the rng given
+    node.untried.remove(move)
+    child = TreeNode(game.apply(node.state, move), game.to_move(node.state), move, node, game.legal_moves(
+        game.apply(node.state, move)))
+    node.children.append(child)
+    return child
+"""
+
+
+def test_a_draw_from_the_random_modules_generator_in_the_kernel_is_named_as_in_process() -> None:
+    namespace: dict = {"TreeNode": TreeNode}
+    exec(UNSEEDED, namespace)  # noqa: S102 - the test's own code, as a notebook defines it
+    before = random.getstate()
+    judged = judge_part(Local(namespace), "expand", check_expand, "expand", ("expand",), {})
+    assert random.getstate() == before  # the grader's own generator is left as it was
+    direct = check_expand(namespace["expand"]).to_dict()
+    statuses = [(c["name"], c["status"], c["detail"]) for c in judged["report"]["checks"]]
+    assert statuses == [(c["name"], c["status"], c["detail"]) for c in direct["checks"]], judged
+    assert ("random", "failed") in [(name, status) for name, status, _ in statuses]

@@ -19,6 +19,7 @@ from .positions import position
 from .report import Report
 from .runner import Outcome, Student, Unusable, none_returned, run_checks
 from .tree import TreeNode
+from .watches import global_draws
 
 __all__ = ["check_expand"]
 
@@ -134,16 +135,12 @@ def check_expand(expand_function: Callable[[Any, TreeNode, random.Random], TreeN
         return False, f"after {n} expansions the children's moves are {moves}: expand each legal move once"
 
     def drawn() -> Outcome:
-        saved = random.getstate()
         first, again = [], []
-        try:
+        with global_draws() as draws:
             for seed in range(RANDOM_SEEDS):
                 first.append(fresh(seed)[1].move)
                 again.append(fresh(seed)[1].move)
-            touched = random.getstate() != saved
-        finally:
-            random.setstate(saved)
-        if touched:
+        if draws.drew:
             return False, say("expand", "global_random", (
                 " (its state changed), not from the rng given: the same seed must give the same tree"))  # fmt: skip
         if first != again:

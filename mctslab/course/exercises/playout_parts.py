@@ -22,6 +22,7 @@ from .report import Report
 from .runner import Outcome, Student, none_returned, run_checks
 from .tree import TreeNode
 from .uniformity import PLAYOUTS, _pair, uniformity
+from .watches import global_draws
 
 __all__ = ["check_backpropagate", "check_simulate"]
 
@@ -83,8 +84,7 @@ def check_simulate(simulate_function: Callable[[Any, TreeNode, random.Random], A
     def seeded() -> Outcome:
         node = TreeNode(game.initial_state(), 1)
         look = _look(node)
-        saved = random.getstate()
-        try:
+        with global_draws() as draws:
             runs = []
             for _ in range(2):
                 rng = random.Random(7)
@@ -94,10 +94,7 @@ def check_simulate(simulate_function: Callable[[Any, TreeNode, random.Random], A
                     return False, say("simulate", "moves_node", (
                         f": its {' and '.join(changed)} changed; play the playout on a local variable, "
                         "state = node.state, and leave the node as it was"))  # fmt: skip
-            touched = random.getstate() != saved
-        finally:
-            random.setstate(saved)
-        if touched:
+        if draws.drew:
             return False, say("simulate", "global_random", (
                 " (its state changed), not from the rng given: every random choice must use `rng`"))  # fmt: skip
         if runs[0] != runs[1]:

@@ -15,11 +15,12 @@ everything else it sends: a check reading it can only fail, never pass.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["ACTIVE", "active", "merge", "names"]
+__all__ = ["ACTIVE", "Draws", "active", "global_draws", "merge", "names"]
 
 ACTIVE: list[tuple[str, Callable[[Any], None]]] = []
 """The watches running now, innermost last: (name, the function that takes what a served call's watch saw)."""
@@ -46,3 +47,31 @@ def merge(seen: dict[str, Any]) -> None:
     for name, take in list(ACTIVE):
         if name in seen:
             take(seen[name])
+
+
+class Draws:
+    """What :func:`global_draws` saw: ``drew`` is True once the block drew from ``random``'s own generator."""
+
+    def __init__(self) -> None:
+        self.drew = False
+
+    def take(self, drew: Any) -> None:
+        self.drew = self.drew or drew is True
+
+
+@contextmanager
+def global_draws() -> Iterator[Draws]:
+    """Whether the block drew from the ``random`` module's own generator (whose state it leaves as it was).
+
+    In this process, by the generator's state; in a call served from the kernel (the grader's
+    judge), by what the kernel says of its own (:func:`merge` with ``{"drew": True}``).
+    """
+    saved = random.getstate()
+    seen = Draws()
+    try:
+        with active("drew", seen.take):
+            yield seen
+    finally:
+        if random.getstate() != saved:
+            seen.drew = True
+        random.setstate(saved)
