@@ -331,3 +331,16 @@ def test_a_draw_from_the_random_modules_generator_in_the_kernel_is_named_as_in_p
     statuses = [(c["name"], c["status"], c["detail"]) for c in judged["report"]["checks"]]
     assert statuses == [(c["name"], c["status"], c["detail"]) for c in direct["checks"]], judged
     assert ("random", "failed") in [(name, status) for name, status, _ in statuses]
+
+
+def test_a_rehearsal_stops_when_its_log_is_full_and_the_rest_is_called_one_by_one(monkeypatch) -> None:  # noqa: ANN001
+    """A student's heavy tree must not make the rehearsal's one message too large to read (`tampered`)."""
+    namespace = _slipped_namespace()
+    full = serve.Rehearsal(serve._answerer(namespace))
+    log = full.run({"part": "ucb1", "where": "mctslab.course.exercises:check_ucb1", "target": "ucb1",
+                    "needs": ["ucb1"], "kwargs": {}})  # fmt: skip
+    monkeypatch.setattr(serve, "LOG_BYTES", sum(len(raw) + len(key) for key, raw in log[:3]))
+    cut = serve.Rehearsal(serve._answerer(namespace))
+    short = cut.run({"part": "ucb1", "where": "mctslab.course.exercises:check_ucb1", "target": "ucb1",
+                     "needs": ["ucb1"], "kwargs": {}})  # fmt: skip
+    assert [key for key, _ in short] == [key for key, _ in log[:3]] and cut.calls == 3

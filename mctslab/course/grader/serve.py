@@ -340,6 +340,15 @@ def _packed(line: Any) -> Any:
         return line
 
 
+LOG_BYTES = 6 << 20
+"""Bytes of rehearsed replies after which the rehearsal stops (the grader calls the rest itself): with the
+last reply, their message in base64 stays under :data:`.wire.MAX_REPLY` unless that reply alone is 6 MB."""
+
+
+class _Full(BaseException):
+    """The rehearsal's log is full (:data:`LOG_BYTES`): the rehearsal ends there."""
+
+
 class _Local(pickle.Unpickler):
     """The kernel reads its own replies back (it trusts itself): the call's objects by number."""
 
@@ -371,6 +380,7 @@ class Rehearsal:
         self.cells: list[int] = []
         self.closed = False
         self.log: list[tuple[str, bytes]] = []
+        self.size = 0
 
     @property
     def cpu(self) -> float:
@@ -378,11 +388,19 @@ class Rehearsal:
         return time.process_time()
 
     def call(self, request: dict, objects: list[Any], limit: float, wall: float) -> tuple[dict, bool]:
-        """Answer ``request`` here; log it. (``limit`` and ``wall`` are the grader's: the kernel's own limits apply.)"""
+        """Answer ``request`` here; log it. (``limit`` and ``wall`` are the grader's: the kernel's own limits apply.)
+
+        Raises:
+            _Full: the log holds :data:`LOG_BYTES` already: the rehearsal ends, the grader makes this call and
+                the rest itself.
+        """
+        if self.size >= LOG_BYTES:  # before the call: a call made is a call logged, never made twice
+            raise _Full
         self.calls += 1
         request["id"] = self.calls
         key = request_key(request)
         raw = reply_bytes(*self.answer(decode_call(encode(request))))
+        self.size += len(raw) + len(key)
         self.log.append((key, raw))
         return _Local(raw, objects).load(), False
 
