@@ -22,7 +22,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from .judge import Tampered, _logged, _timeout, rebuilt
+from .replies import Tampered, logged, rebuilt, timeout
 from .wire import Unreadable, handles, restore
 
 __all__ = ["Host", "RemoteAgent", "RemoteMethod"]
@@ -71,7 +71,7 @@ class Host:
         hook = sys.getprofile()  # a watch of the check's: nothing of the student's runs here
         sys.setprofile(None)
         try:
-            reply, stopped = _logged(self.channel, request, objects), False
+            reply, stopped = logged(self.channel, request, objects), False
             if reply is None:
                 if remaining <= 0:
                     raise TimeLimitExceeded(self.title, self.overall)
@@ -94,7 +94,7 @@ class Host:
             raise Tampered("a reply without what its watches saw")
         merge(seen)
         if "timeout" in reply:
-            error = _timeout(reply["timeout"], who, within)
+            error = timeout(reply["timeout"], who, within)
             counted = reply.get("counted")
             numbers = (int, float, type(None))
             if type(counted) is tuple and len(counted) == 2 and all(type(x) in numbers for x in counted):

@@ -50,7 +50,7 @@ _PYTHON = tuple({str(Path(sysconfig.get_paths()[k]).resolve()) for k in ("stdlib
 
 
 def _where(filename: str) -> tuple[str, str]:
-    """A frame's file as (kind, name): the grader maps it onto its own files (:func:`.judge.filename`).
+    """A frame's file as (kind, name): the grader maps it onto its own files (:func:`.replies.filename`).
 
     Kinds: ``"package"`` (mctslab's, the path inside it), ``"python"`` (the standard library or an
     installed package), ``"generated"`` (``<frozen ...>``, ``<string>``) and ``"student"`` (any other).
