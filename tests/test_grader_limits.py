@@ -81,6 +81,20 @@ def test_a_cell_burning_cpu_forever_is_stopped_by_the_cpu_limit(tmp_path: Path) 
     assert "timeout: stopped after 3 s of CPU time" in next(page).read_text()
 
 
+def test_a_call_in_c_that_goes_on_through_the_interrupt_ends_the_run_at_twice_the_cell_limit(tmp_path: Path) -> None:
+    """Not at the notebook's limit (60 s of CPU time here, 240 s by default): at 4 s, and said so; the rerun
+    without that cell earns every point."""
+    hangs = 'import re\n\nre.match(r"(a+)+$", "a" * 64 + "b")\n'  # a regular expression's backtracking, in C
+    path = _save(tmp_path, "hangs_in_c", _student_04b(extra={"expand": hangs}))
+    row = grade_submission(path, tmp_path, LEVEL, Limits(cell=2, notebook=60))
+    assert row["points"] == FULL_04B and row["flags"] == "timeout", row
+    (cell,) = row["removed"]
+    assert row["stopped"][cell] == (
+        "stopped after 2 s of CPU time, then ended with the run after 4 s: it went on through the interrupt "
+        "(a long call in C, or an `except` that catches KeyboardInterrupt)"
+    ), row["stopped"]
+
+
 def test_a_cell_that_sleeps_is_stopped_by_the_wall_clock_backstop(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
