@@ -561,6 +561,10 @@ CLAIM = 16
 """Iterations a tree-parallel thread claims from the shared budget at once (fewer atomic adds on one shared line)."""
 
 
+# uct_tree keeps its own loop (its selection is _select's, TREE): joined to _iterations as a fifth mode, every
+# kernel of that loop typed and compiled the shared tree's atomics and locked expansion too (Numba types every
+# branch before the compiler drops the dead ones), and `python -m mctslab.engine.warm` from an empty cache took
+# 329 s of CPU instead of 220 to 228 s (two runs; issue 39, 2026-11-30).
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def uct_tree(
