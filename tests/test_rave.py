@@ -21,7 +21,7 @@ class LoggingRave(Rave):
         while walk is not None:
             path.append(walk)
             walk = walk.parent
-        self.log.append((path[::-1], self._playout_first, self._playout, returns))
+        self.log.append((path[::-1], returns.first, returns.moves, returns))  # the playout comes with its returns
         super().backpropagate(node, returns)
 
 

@@ -6,6 +6,8 @@ import pytest
 
 from mctslab import make_agent, make_game
 from mctslab.agents import UCT, SimParallel
+from mctslab.agents.node import Node
+from mctslab.agents.rules import UCB1, SelectionRule, best_child_by
 from mctslab.agents.simparallel import merge_roots
 
 GAME = make_game("connect4")
@@ -87,3 +89,43 @@ def test_a_child_not_yet_backed_up_is_taken_first_without_virtual_loss():
         state = GAME.apply(state, move)
     analysis = agent.analyse(GAME, state)  # once failed: log(0) at a parent of 0 visits, or looped on 0 x inf = NaN
     assert analysis.root.visits == 960
+
+
+def test_simulated_workers_select_by_the_agent_s_rule_object():
+    # SimParallel once kept its own UCB1 loop: a rule set on the agent was shown in its table but not searched by
+    class HighestMove(SelectionRule):
+        name = "highest"
+
+        def value(self, parent, child):
+            return child.move
+
+    for mode in ("tree", "treenovl", "leaf"):
+        agent = SimParallel(iterations=25, workers=4, mode=mode, seed=0)
+        agent.rule_class = HighestMove
+        root = agent.search(GAME, START)
+        # every move is expanded once (the playouts of its expansion: 4 in leaf mode, else 1); every later
+        # selection descends into the highest move
+        once = 4 if mode == "leaf" else 1
+        assert {ch.move: ch.visits for ch in root.children} == {**dict.fromkeys(range(6), once), 6: 100 - 6 * once}
+
+
+@pytest.mark.parametrize("c", [0.0, 1.0])
+@pytest.mark.parametrize("parent_visits", [0, 1, 5])
+def test_ucb1_descends_to_a_child_not_yet_backed_up_as_ucb1_values_it(c, parent_visits):
+    # a worker can meet a child another worker of its round created and has not backed up (0 visits), under a
+    # parent of 0 or 1 visits: UCB1 (mctslab.ucb.ucb1) gives such a child +inf; the factored loop must agree
+    rule = UCB1(c)
+    root = Node(START, 1)
+    root.untried = []
+    root.visits = parent_visits
+    children = []
+    for move, (visits, wins) in enumerate([(3, 3.0), (0, 0.0), (2, 0.0), (0, 0.0)]):
+        child = Node(GAME.apply(START, move), 0, move, root)
+        child.untried = []  # stops the descent at the child
+        for k in range(visits):
+            child.add(1.0 if k < wins else 0.0)
+        children.append(child)
+    root.children = children
+    node, depth = rule.descend(root)
+    assert (node.move, depth) == (1, 1)
+    assert node is best_child_by(rule, root)

@@ -39,17 +39,20 @@ EVALUATORS = ("rollout", "net")
 
 
 class PUCTNode(Node):
-    """A :class:`~mctslab.agents.uct.Node` with the prior of the move into it.
+    """A :class:`~mctslab.agents.uct.Node` with the prior of the move into it and the value of its position.
 
     Attributes:
         prior: the evaluator's probability for ``move`` at the parent (1.0 at the root).
+        value: the evaluator's value of this position for the player to move, set when the node is
+            expanded (:meth:`PUCT.expand`) and read by :meth:`PUCT.simulate` (0.5 before).
     """
 
-    __slots__ = ("prior",)
+    __slots__ = ("prior", "value")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.prior = 1.0
+        self.value = 0.5
 
 
 class PUCTRule(SelectionRule):
@@ -162,7 +165,6 @@ class PUCT(UCT):
         self.max_moves, self.reuse, self.playout, self.engine = None, False, "random", "python"
         self._network = network
         self._evaluators: dict[Game, Any] = {}
-        self._leaf_value = 0.5
 
     def evaluator_for(self, game: Game) -> Any:
         """The evaluator this agent uses on ``game`` (built once per game).
@@ -195,15 +197,16 @@ class PUCT(UCT):
     def expand(self, game: Game, node: PUCTNode) -> PUCTNode:
         """Evaluate a new leaf and create all its children with their priors; returns the leaf itself.
 
-        A finished position gets no children. At the root, ``noise`` mixes Dirichlet noise
-        into the priors (AlphaZero's self-play exploration).
+        The leaf keeps the evaluator's value (``node.value``), which :meth:`simulate` reads from
+        the node it is given. A finished position gets no children. At the root, ``noise`` mixes
+        Dirichlet noise into the priors (AlphaZero's self-play exploration).
         """
         if node.untried is not None:  # evaluated before: a finished position
             return node
         node.untried = []
         if game.is_terminal(node.state):
             return node
-        priors, self._leaf_value = self.evaluator_for(game)(game, node.state, self.rng)
+        priors, node.value = self.evaluator_for(game)(game, node.state, self.rng)
         if node.parent is None and self.noise > 0:
             gammas = {m: self.rng.gammavariate(self.alpha, 1.0) for m in priors}
             total = sum(gammas.values()) or 1.0
@@ -218,10 +221,11 @@ class PUCT(UCT):
         return node
 
     def simulate(self, game: Game, node: PUCTNode) -> tuple[float, float]:
-        """The leaf's value as per-player returns: the evaluator's, or the result of a finished game."""
+        """The leaf's value as per-player returns: the evaluator's (kept on the node by :meth:`expand`), or the result
+        of a finished game."""
         if game.is_terminal(node.state):
             return game.returns(node.state)
-        v = self._leaf_value
+        v = node.value
         return (v, 1.0 - v) if game.to_move(node.state) == 0 else (1.0 - v, v)
 
     def iterate(self, game: Game, root: Node) -> int:

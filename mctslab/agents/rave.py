@@ -136,27 +136,25 @@ class Rave(UCT):
             raise ValueError(f"threads={kwargs['threads']}: RAVE searches in one thread; use threads=1")
         super().__init__(iterations, c, seed=seed, **kwargs)
         self.set_params(k=k)
-        self._playout: tuple[int, ...] = ()
-        self._playout_first = 0
 
     @property
     def rule(self) -> RaveRule:
         """The selection rule, :class:`RaveRule` with this agent's ``c`` and ``k``."""
         return RaveRule(self.c, self.k)
 
-    def simulate(self, game: Game, node: Node) -> tuple[float, float]:
-        """Step 3: the playout, keeping its moves for AMAF (the same random draws as UCT's)."""
+    def simulate(self, game: Game, node: Node) -> PlayoutReturns:
+        """Step 3: the playout (the same random draws as UCT's); its returns carry its moves for AMAF (step 4)."""
         played = policy_rollout(game, node.state, self.rng, self.max_moves, self.playout)
-        self._playout = played.moves
-        self._playout_first = game.to_move(node.state)
-        return played.returns
+        return PlayoutReturns(played.returns, played.moves, game.to_move(node.state))
 
     def backpropagate(self, node: Node, returns: tuple[float, float]) -> None:
-        """Step 4: UCT's statistics, then the AMAF statistics of every child of every node on the path."""
+        """Step 4: UCT's statistics, then the AMAF statistics of every child of every node on the path.
+
+        The playout's moves come with ``returns`` (:class:`PlayoutReturns`, what :meth:`simulate`
+        returns); plain returns carry none (the moves of the tree above ``node`` still count).
+        """
         super().backpropagate(node, returns)
-        first = self._playout_first
-        played = amaf_pairs(first, self._playout)
-        self._playout = ()
+        played = amaf_pairs(returns.first, returns.moves) if isinstance(returns, PlayoutReturns) else set()
         while node is not None:
             for child in node.children:
                 if (child.player, child.move) in played:
@@ -189,6 +187,26 @@ class Rave(UCT):
     def compiled_analysis(agent: Rave, game: Game, state: State, engine: TreeKeeper) -> Analysis:
         """``engine="compiled"``: :func:`analyse_compiled` (the compiled engine's kernels for RAVE)."""
         return analyse_compiled(agent, game, state, engine)
+
+
+class PlayoutReturns(tuple):
+    """A playout's per-player returns (a tuple equal to UCT's) that also carries the playout, for AMAF.
+
+    :meth:`Rave.simulate` returns one and :meth:`Rave.backpropagate` reads it: the playout goes
+    from step 3 to step 4 as a value.
+
+    Attributes:
+        moves: the playout's moves, in order.
+        first: the player to move at its first move.
+    """
+
+    moves: tuple[int, ...]
+    first: int
+
+    def __new__(cls, returns: tuple[float, float], moves: tuple[int, ...], first: int) -> PlayoutReturns:
+        made = super().__new__(cls, returns)
+        made.moves, made.first = tuple(moves), first
+        return made
 
 
 def amaf_pairs(first: int, moves: tuple[int, ...]) -> set[tuple[int, int]]:

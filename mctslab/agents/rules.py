@@ -109,18 +109,28 @@ class UCB1(SelectionRule):
 
         ``mean + c * sqrt(ln N / n)`` is computed as ``mean + (c * sqrt(ln N)) * (1 / sqrt(n))``,
         the first factor once per node, the second kept on each child (``Node.inv_sqrt``); ties
-        go to the first best child. A subclass with its own :meth:`value` is asked its value.
+        go to the first best child. As :func:`mctslab.ucb.ucb1`, a child of no visits scores
+        ``+inf`` (the first such child is taken) and a parent of one visit or none gives no
+        exploration term: a search that sees children before their backup (the simulated
+        workers of :class:`~mctslab.agents.simparallel.SimParallel`) selects as the formula
+        says. A subclass with its own :meth:`value` is asked its value.
         """
         if type(self).value is not UCB1.value:
             return super().descend(node)
         c, depth = self.c, 0
         while not node.untried and node.children:
-            scale = c * sqrt(log(node.visits))
-            best_value = -inf
-            for child in node.children:
-                value = child.mean + scale * child.inv_sqrt
-                if value > best_value:
-                    best, best_value = child, value
+            n = node.visits
+            scale = c * sqrt(log(n)) if n > 1 else 0.0
+            if scale:
+                best_value = -inf
+                for child in node.children:
+                    value = child.mean + scale * child.inv_sqrt
+                    if value > best_value:
+                        best, best_value = child, value
+            else:  # no exploration term (c = 0, or N <= 1): the first child of no visits (inf), else the best mean
+                best = next((ch for ch in node.children if not ch.visits), None)
+                if best is None:
+                    best = max(node.children, key=_mean)
             node = best
             depth += 1
         return node, depth
@@ -128,6 +138,10 @@ class UCB1(SelectionRule):
     def exploration(self, parent: Any, child: Any) -> float:
         """The exploration term ``c * sqrt(ln N / n)`` (:func:`mctslab.ucb.exploration`)."""
         return exploration(parent.visits, child.visits, self.c)
+
+
+def _mean(node: Any) -> float:
+    return node.mean
 
 
 def best_child_by(rule: SelectionRule, node: Node) -> Node:

@@ -40,7 +40,7 @@ which ``K`` threads run at exactly the same speed.
 
 from __future__ import annotations
 
-from math import inf, log, sqrt
+from math import inf, sqrt
 
 from ..games.base import Game, State
 from ..seeding import Seed, child_seeds
@@ -168,7 +168,12 @@ class SimParallel(UCT):
             nothing in root mode.
 
     The module docstring (:mod:`mctslab.agents.simparallel`) says exactly what is simulated
-    and what is not (no real concurrency, no races of lock-free trees).
+    and what is not (no real concurrency, no races of lock-free trees). Every worker selects
+    by the agent's rule object (:attr:`~mctslab.agents.uct.UCT.rule`, UCB1 by default): a
+    child an earlier worker of the round created and has not backed up (0 visits) scores
+    ``+inf``, as :func:`mctslab.ucb.ucb1` says and a real thread reading it would see
+    (:meth:`UCB1.descend <mctslab.agents.rules.UCB1.descend>`); sequential UCT never meets
+    one, so with one worker this is UCT's selection, choice for choice.
     """
 
     name = "simparallel"
@@ -194,29 +199,6 @@ class SimParallel(UCT):
     ) -> None:
         super().__init__(iterations, c, seed=seed, **kwargs)
         self.set_params(workers=workers, mode=mode, virtual_loss=virtual_loss)
-
-    def select(self, node: Node) -> tuple[Node, int]:
-        """Step 1: UCT's descent by UCB1, where a child not yet backed up (0 visits) is taken first.
-
-        Within a round a worker can meet a child that an earlier worker of the round expanded
-        and has not backed up (and, without virtual loss, a parent with one visit or none):
-        UCB1 gives such a child ``+inf``, as a real thread reading it would. Sequential UCT
-        never meets one, so with one worker this is UCT's selection, choice for choice.
-        """
-        c, depth = self.c, 0
-        while not node.untried and node.children:
-            scale = c * sqrt(log(node.visits)) if node.visits > 1 else 0.0
-            best, best_value = None, -inf
-            for child in node.children:
-                if child.visits == 0:
-                    best = child
-                    break
-                value = child.mean + scale * child.inv_sqrt
-                if value > best_value:
-                    best, best_value = child, value
-            node = best
-            depth += 1
-        return node, depth
 
     def iterate(self, game: Game, root: Node) -> int:
         """One round: ``workers`` selections, playouts and backups (tree, treenovl) or one selection and

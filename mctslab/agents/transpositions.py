@@ -25,8 +25,10 @@ Each position's node is created once; ``Node.parent`` and ``Node.move`` keep the
 *first* parent and move that reached it (for pictures), while each node's
 ``moves``/``edge_visits`` hold the moves and counts of its own edges. The search
 path of an iteration is kept, so backpropagation updates exactly the nodes and edges
-that were walked (not the first parents). The recorder and the pictures of
-:mod:`mctslab.viz` follow first parents, so they draw the tree of first parents.
+that were walked (not the first parents): :meth:`TranspositionUCT.iterate` hands the path that
+:meth:`TranspositionUCT.walk` returns to :meth:`TranspositionUCT.backpropagate` (a value, never
+kept on the agent). The pictures of :mod:`mctslab.viz` follow first parents, so they draw the
+tree of first parents.
 """
 
 from __future__ import annotations
@@ -64,6 +66,11 @@ class EdgeRule(UCB1):
     def edge_value(self, node: TNode, i: int) -> float:
         """The value of ``node``'s edge ``i``: ``mean(s') + c * sqrt(ln N(s) / n(s, a))`` (``inf`` untried)."""
         return self.bound(node.children[i].mean, node.visits, node.edge_visits[i])
+
+    def best_edge(self, node: TNode) -> int:
+        """The index of ``node``'s edge of highest :meth:`edge_value` (the first on a tie)."""
+        values = [self.edge_value(node, i) for i in range(len(node.children))]
+        return values.index(max(values))
 
     def value(self, parent: TNode, child: TNode) -> float:
         """:meth:`edge_value` of the first edge from ``parent`` to ``child``."""
@@ -103,7 +110,6 @@ class TranspositionUCT(UCT):
             raise ValueError(f"threads={kwargs['threads']}: UCT with transpositions searches one DAG; use threads=1")
         super().__init__(iterations, c, seed=seed, **kwargs)
         self.table: dict[State, TNode] = {}
-        self._path: list[tuple[TNode, int]] = []
 
     def new_root(self, game: Game, state: State) -> Node:
         """A fresh root and a fresh table holding it."""
@@ -111,16 +117,31 @@ class TranspositionUCT(UCT):
         self.table = {state: root}
         return root
 
-    def select(self, node: TNode) -> tuple[Node, int]:
-        """Step 1: descend by the highest :meth:`EdgeRule.edge_value`, keeping the path of (node, edge) walked."""
+    def walk(self, node: TNode) -> list[tuple[TNode, int]]:
+        """Step 1 with its path: descend by the highest :meth:`EdgeRule.edge_value` (the first on a tie) while the
+        node is fully expanded; the ``(node, edge index)`` pairs walked, ``(node, -1)`` first."""
         rule = self.rule
-        self._path = [(node, -1)]
+        path = [(node, -1)]
         while not node.untried and node.children:
-            values = [rule.edge_value(node, i) for i in range(len(node.children))]
-            i = values.index(max(values))
+            i = rule.best_edge(node)
             node = node.children[i]
-            self._path.append((node, i))
-        return node, len(self._path) - 1
+            path.append((node, i))
+        return path
+
+    def select(self, node: TNode) -> tuple[Node, int]:
+        """Step 1: the node :meth:`walk` reaches and its depth."""
+        path = self.walk(node)
+        return path[-1][0], len(path) - 1
+
+    def iterate(self, game: Game, root: Node) -> int:
+        """One iteration, the walked path handed from step 1 to step 4 as a value; the depth simulated from."""
+        path = self.walk(root)
+        leaf = path[-1][0]
+        node = self.expand(game, leaf)
+        if node is not leaf:
+            path.append((node, len(leaf.children) - 1))
+        self.backpropagate(node, self.simulate(game, node), path)
+        return len(path) - 1
 
     def expand(self, game: Game, node: TNode) -> Node:
         """Step 2: one untried move, at random; its position's node is looked up, or created once."""
@@ -137,26 +158,54 @@ class TranspositionUCT(UCT):
             node.children = [child]
         node.moves.append(move)
         node.edge_visits.append(0)
-        if self._path and self._path[-1][0] is node:
-            self._path.append((child, len(node.children) - 1))
         return child
 
-    def backpropagate(self, node: Node, returns: tuple[float, float]) -> None:
-        """Step 4: each position on the walked path gets a visit and its reward; each edge walked, a visit."""
-        path = self._path
-        if not path or path[-1][0] is not node:  # not called after select: follow first parents
-            path, walk = [], node
-            while walk is not None:
-                path.append((walk, -1 if walk.parent is None else walk.parent.children.index(walk)))
-                walk = walk.parent
-            path.reverse()
+    def backpropagate(
+        self, node: Node, returns: tuple[float, float], path: list[tuple[TNode, int]] | None = None
+    ) -> None:
+        """Step 4: each position on the walked path gets a visit and its reward; each edge walked, a visit.
+
+        Args:
+            node: the node simulated from (the end of ``path``).
+            returns: the playout's rewards, per player.
+            path: the ``(node, edge)`` pairs walked (:meth:`iterate` passes :meth:`walk`'s and the new edge);
+                without it (steps called one by one, as :class:`~mctslab.viz.SearchRecorder` does), the walk
+                is done again from the root (:meth:`walked_to`): nothing the steps between change alters it.
+        """
+        if path is None:
+            path = self.walked_to(node)
         previous = None
         for n, i in path:
             n.add(returns[n.player])
             if previous is not None:
                 previous.edge_visits[i] += 1
             previous = n
-        self._path = []
+
+    def walked_to(self, node: TNode) -> list[tuple[TNode, int]]:
+        """The path :meth:`walk` took from the root (the top of ``node``'s first parents), then the edge to ``node``.
+
+        Between the steps of one iteration only the expanded leaf changes: it gains one edge of no
+        visits, which :class:`EdgeRule` scores ``+inf`` and no other edge of it can match (each was
+        backed up when made); so the same walk from the root follows the same edges, then that one
+        to ``node``. Node and edge counts are not changed by this walk.
+
+        Raises:
+            ValueError: if the walk from the root does not reach ``node`` (``node`` is not where this
+                agent's last selection and expansion ended).
+        """
+        root = node
+        while root.parent is not None:
+            root = root.parent
+        rule, path, at = self.rule, [(root, -1)], root
+        for _ in range(len(self.table) + 1):  # never longer than the positions searched
+            if at is node:
+                return path
+            if not at.children:
+                break
+            i = rule.best_edge(at)
+            at = at.children[i]
+            path.append((at, i))
+        raise ValueError(f"{node!r} is not where a walk from the root leads: give backpropagate the path walked")
 
     def _best_edge(self, root: TNode) -> int:
         keys = [

@@ -305,6 +305,71 @@ def _solver_prove(first, nlegal, nexp, proven, slot):
     return True
 
 
+# -- UCB1, written once for the compiled engine (as mctslab.ucb.ucb1 and mctslab.agents.rules.UCB1.descend):
+#    ``mean + c * sqrt(ln N / n)`` factored as ``mean + (c * sqrt(ln N)) * (1 / sqrt(n))``, the first factor
+#    once per parent (:func:`_ucb1_scale`), the second kept on each child (``isq``); every kernel selects
+#    with :func:`_select`.
+
+PLAIN, RAVE, SOLVER, LEAF, TREE = 0, 1, 2, 3, 4
+"""The search modes: the selection value, what a playout is and how it is backed up.
+
+``PLAIN``: UCB1 on ``mean``, one random playout, UCT's backup. ``RAVE``: UCB1 on ``mix``, a playout
+that marks its moves, :func:`_rave_backup`. ``SOLVER``: UCB1 plus the proven bonus, descent
+stopped at a proven slot, a proven leaf's exact result, UCT's backup then the proofs
+(:func:`_solver_prove`). ``LEAF``: UCB1 on ``mean``, ``k`` playouts of the new leaf at once
+(:func:`_leaf_playouts`), their counts backed up together. ``TREE``: UCB1 on ``mean`` with the
+other threads' virtual losses (:func:`uct_tree`). :func:`_iterations` runs the first four; each
+kernel passes its mode as a constant: the compiler keeps only that mode's code, so each runs as
+fast as a loop written for it."""
+
+
+@njit(cache=CACHE, inline="always")
+def _ucb1_scale(c, roots, n):
+    """UCB1's exploration factor at a parent of ``n`` visits: ``c * sqrt(ln n)`` (0 for ``n <= 1``)."""
+    return c * _sqrt_log(roots, n if n > 1 else 1)
+
+
+@njit(cache=CACHE, inline="always")
+def _ucb1(mean, scale, isq):
+    """UCB1, :func:`mctslab.ucb.ucb1` factored: ``mean + scale * isq``, ``scale`` from :func:`_ucb1_scale`, ``isq``
+    the child's ``1 / sqrt(n)`` (``inf`` unvisited)."""
+    return mean + scale * isq
+
+
+@njit(cache=CACHE, inline="always")
+def _select(mode, f, nl, scale, mean, isq, mix, proven, visits, wins2, vloss, roots):
+    """The child of slots ``f`` .. ``f + nl - 1`` with the highest UCB1 value (:func:`_ucb1`), the first on a tie.
+
+    The value is ``mode``'s: UCB1 on ``mean`` (``PLAIN``, ``LEAF``), on ``mix`` (``RAVE``), plus
+    the proven bonus (``SOLVER``: a proven win ``+inf``, a proven loss ``-inf``, added from a
+    table, not branched on), or (``TREE``) with the other threads' pending virtual losses: a
+    child with ``vloss[j]`` virtual visits counts them as losses, mean ``wins2 / (2 (visits +
+    vloss))``, ``isq`` ``1 / sqrt(visits + vloss)`` (with none pending, ``PLAIN``'s value, bit
+    for bit). The arrays a mode does not read are typed stand-ins.
+    """
+    best = f
+    best_value = -np.inf
+    for j in range(f, f + nl):
+        s = _ix(j)
+        if mode == RAVE:
+            value = _ucb1(mix[s], scale, isq[s])
+        elif mode == SOLVER:
+            value = _ucb1(mean[s], scale, isq[s]) + _PROVEN_BONUS[proven[s] + 1]
+        elif mode == TREE:
+            v = vloss[s]
+            if v == 0:
+                value = _ucb1(mean[s], scale, isq[s])
+            else:
+                nj = visits[s] + v
+                value = _ucb1(wins2[s] / (2.0 * nj), scale, _inv_sqrt(roots, nj))
+        else:
+            value = _ucb1(mean[s], scale, isq[s])
+        if value > best_value:
+            best = j
+            best_value = value
+    return best
+
+
 # -- tree and leaf parallelism
 # Atomic operations on one array element (LLVM's atomicrmw, cmpxchg and atomic load/store; on
 # x86-64 a lock-prefixed instruction for the read-modify-writes, a plain mov for the loads and
@@ -452,33 +517,6 @@ def _half_points(result, player):
 
 
 @njit(cache=CACHE, inline="always")
-def _select_virtual(node, f, nl, c, own, first, visits, wins2, mean, isq, vloss, roots):
-    """UCB1 over the children of ``node`` with the pending virtual losses of the other threads.
-
-    A child with ``vloss[j]`` pending virtual visits counts them as losses: mean
-    ``wins2 / (2 (visits + vloss))``, exploration ``1 / sqrt(visits + vloss)``; the parent's
-    count is its visits plus the virtual visits of the *other* threads (``own``, this thread's
-    on the node, taken off: ``vl``, or 0 at the root, which gets none). With no virtual visit
-    pending the values are :func:`uct`'s, bit for bit.
-    """
-    n = visits[node] + vloss[node] - own
-    scale = c * _sqrt_log(roots, n if n > 1 else 1)
-    best = f
-    best_value = -np.inf
-    for j in range(f, f + nl):
-        v = vloss[j]
-        if v == 0:
-            value = mean[j] + scale * isq[j]
-        else:
-            nj = visits[j] + v
-            value = wins2[j] / (2.0 * nj) + scale * _inv_sqrt(roots, nj)
-        if value > best_value:
-            best = j
-            best_value = value
-    return best
-
-
-@njit(cache=CACHE, inline="always")
 def _expand_shared(rules, prm, tab, st, buf, node, vl, move, first, nlegal, nexp, visits, wins2, mean, isq, vloss, lock,
                    ends, info, capacity):  # fmt: skip
     """Under ``node``'s lock (held by the caller): give it its block if it has none, then create a random untried child.
@@ -523,6 +561,10 @@ CLAIM = 16
 """Iterations a tree-parallel thread claims from the shared budget at once (fewer atomic adds on one shared line)."""
 
 
+# uct_tree keeps its own loop (its selection is _select's, TREE): joined to _iterations as a fifth mode, every
+# kernel of that loop typed and compiled the shared tree's atomics and locked expansion too (Numba types every
+# branch before the compiler drops the dead ones), and `python -m mctslab.engine.warm` from an empty cache took
+# 329 s of CPU instead of 220 to 228 s (two runs; issue 39, 2026-11-30).
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def uct_tree(
@@ -587,8 +629,11 @@ def uct_tree(
                 nl = nlegal[node]
             if nl == 0:
                 break
-            own = vl if depth > 0 else 0
-            node = _select_virtual(node, f, nl, c, own, first, visits, wins2, mean, isq, vloss, roots)
+            # the parent's count: its visits plus the *other* threads' virtual visits (this thread's own, vl, taken
+            # off; the root gets none)
+            n = visits[node] + vloss[node] - (vl if depth > 0 else 0)
+            node = _select(TREE, f, nl, _ucb1_scale(c, roots, n), mean, isq, _NONEF, _NONE8, visits, wins2, vloss,
+                           roots)  # fmt: skip
             _atomic_add(vloss, node, vl)
             apply_move(rules, prm, tab, st, move[node])
             depth += 1
@@ -694,17 +739,6 @@ def _leaf_playouts(rules, prm, tab, st, buf, limit, k, ctl, leaf_st, results, co
 
 # -- the search loop: one loop for UCT, RAVE, MCTS-Solver and leaf parallelism (each a mode of it)
 
-PLAIN, RAVE, SOLVER, LEAF = 0, 1, 2, 3
-"""The modes of :func:`_iterations`: the selection value, what a playout is and how it is backed up.
-
-``PLAIN``: UCB1 on ``mean``, one random playout, UCT's backup. ``RAVE``: UCB1 on ``mix``, a playout
-that marks its moves, :func:`_rave_backup`. ``SOLVER``: UCB1 plus the proven bonus, descent
-stopped at a proven slot, a proven leaf's exact result, UCT's backup then the proofs
-(:func:`_solver_prove`). ``LEAF``: UCB1 on ``mean``, ``k`` playouts of the new leaf at once
-(:func:`_leaf_playouts`), their counts backed up together. Each kernel passes its mode as a
-constant: the compiler keeps only that mode's code, so each runs as fast as a loop written for it."""
-
-
 # fmt: off
 @njit(cache=CACHE, inline="always")
 def _iterations(
@@ -779,21 +813,9 @@ def _iterations(
                 break
             if nl == 0:
                 break
-            # select: the child with the highest value, the first one on a tie
-            scale = c * _sqrt_log(roots, visits[u])
-            best = f
-            best_value = -np.inf
-            for j in range(f, f + nl):
-                if mode == RAVE:
-                    value = mix[_ix(j)] + scale * isq[_ix(j)]
-                elif mode == SOLVER:  # proven won +inf, proven lost -inf (added from a table, not branched on)
-                    value = mean[_ix(j)] + scale * isq[_ix(j)] + _PROVEN_BONUS[proven[_ix(j)] + 1]
-                else:
-                    value = mean[_ix(j)] + scale * isq[_ix(j)]
-                if value > best_value:
-                    best = j
-                    best_value = value
-            node = best
+            # select: the child with the highest UCB1 value, the first one on a tie
+            node = _select(mode, f, nl, _ucb1_scale(c, roots, visits[u]), mean, isq, mix, proven, visits, wins2,
+                           visits, roots)  # fmt: skip (vloss: a stand-in, read by TREE only)
             apply_move(rules, prm, tab, st, move[_ix(node)])
             depth += 1
             path[_ix(depth)] = node
