@@ -14,7 +14,7 @@ machine (the sandbox's) and every in-kernel attack on the grader of ``tests/test
 Each submission carries what it should earn: a correct one every point; a slip fewer, with
 its part below full marks; an attack exactly what the same submission earns without it.
 It then runs ``python -m mctslab grade`` once, prints the table of expected against given
-marks and the flags, the wall and CPU time (the grader's processes and kernels included),
+marks and the flags, the wall and CPU time (the grader's processes, and the kernels as the grader measured them),
 and runs it again with nothing new (the rerun's time). Exit status 1 if any submission got
 what it should not.
 
@@ -270,17 +270,28 @@ def cpu_of_children() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def grade(folder: Path, out: Path, workers: int) -> tuple[float, float, list[dict]]:
-    """Run the grader once; (wall seconds, CPU seconds of it and all it started, rows)."""
+def kernels_cpu(out: Path) -> float:
+    """CPU seconds of the kernels of the submissions graded so far, as the grader measured each (its ``/proc``
+    readings of the kernel's process tree, in the results file): a kernel under bubblewrap is not a child the
+    grader waits for, so ``getrusage`` leaves it out."""
+    path = out / "grades.results.jsonl"
+    if not path.exists():
+        return 0.0
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return sum(float(json.loads(line).get("cpu_seconds") or 0.0) for line in lines if line.strip())
+
+
+def grade(folder: Path, out: Path, workers: int) -> tuple[float, float, float, list[dict]]:
+    """Run the grader once; (wall seconds, CPU seconds of its processes, CPU seconds of the kernels it ran, rows)."""
     command = [sys.executable, "-m", "mctslab", "grade", str(folder), "--out", str(out / "grades.csv"),
                "--html", str(out / "report"), "--workers", str(workers), "--no-progress"]  # fmt: skip
-    before, start = cpu_of_children(), time.monotonic()
+    before, kernels, start = cpu_of_children(), kernels_cpu(out), time.monotonic()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     wall, cpu = time.monotonic() - start, cpu_of_children() - before
     if done.returncode != 0:
         sys.exit(f"the grader failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
     with open(out / "grades.csv", newline="", encoding="utf-8") as handle:
-        return wall, cpu, list(csv.DictReader(handle))
+        return wall, cpu, kernels_cpu(out) - kernels, list(csv.DictReader(handle))
 
 
 def main() -> int:
@@ -293,7 +304,7 @@ def main() -> int:
         shutil.rmtree(args.out)
     folder = args.out / "submissions"
     expect = build(folder, args.correct)
-    wall, cpu, rows = grade(folder, args.out, args.workers)
+    wall, cpu, kernels, rows = grade(folder, args.out, args.workers)
     by = {row["submission"]: row for row in rows}
     wrong, attacks, paid = 0, 0, 0
     print(f"{'submission':<48} {'score':>7} {'max':>5}  {'verdict':<6} flags / why")
@@ -310,11 +321,12 @@ def main() -> int:
     extra = set(by) - set(expect)
     print(f"\n{len(expect)} submissions, {len(rows)} rows ({len(extra)} unexpected: {sorted(extra)[:5]}), "
           f"{wrong} wrong; {paid} of {attacks} in-kernel attacks paid")  # fmt: skip
-    print(f"graded in {wall:.1f} s of wall time, {cpu:.1f} s of CPU time ({args.workers} workers)")
-    wall2, cpu2, rows2 = grade(folder, args.out, args.workers)
+    print(f"graded in {wall:.1f} s of wall time, {cpu + kernels:.1f} s of CPU time ({cpu:.1f} s the grader's "
+          f"processes, {kernels:.1f} s the kernels; {args.workers} workers)")  # fmt: skip
+    wall2, cpu2, kernels2, rows2 = grade(folder, args.out, args.workers)
     same = [r["score"] for r in rows2] == [r["score"] for r in rows]
     verdict = "unchanged" if same else "CHANGED"
-    print(f"rerun with nothing new: {wall2:.1f} s of wall time, {cpu2:.1f} s of CPU time; scores {verdict}")
+    print(f"rerun with nothing new: {wall2:.1f} s of wall time, {cpu2 + kernels2:.1f} s of CPU time; scores {verdict}")
     return 1 if wrong or extra or not same else 0
 
 
