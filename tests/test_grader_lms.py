@@ -352,29 +352,26 @@ def extra_wilson(wilson):
         (lambda: (_ for _ in ()).throw(NotImplementedError), "not written yet", "not written yet: the function"),
     ],
 )
-def test_an_extra_check_becomes_a_report_of_one_check(tmp_path, monkeypatch, ucb1, status, detail) -> None:  # noqa: ANN001
-    """The grader's first cell, run here without a kernel, turns each return or error into a check's status."""
-    import IPython.display
+def test_an_extra_check_becomes_a_report_of_one_check(ucb1, status, detail) -> None:  # noqa: ANN001
+    """The grader runs the instructor's check in its own process; each return or error becomes a check's status."""
+    from mctslab.course.grader.extras import extra_check
 
+    (check,) = extra_check(WRAPPED, "extra_ucb1", "ucb1")(ucb1).to_dict()["checks"]
+    assert (check["title"], check["status"]) == ("What ucb1 returns is checked.", status), check
+    assert check["detail"].startswith(detail) if status == "not written yet" else check["detail"] == detail
+    second = extra_check(WRAPPED, "extra_wilson", "wilson")(lambda: True).to_dict()
+    assert second["checks"][0]["title"] == "extra_wilson" and second["ok"]
+
+
+def test_the_kernels_first_cell_never_carries_the_extra_checks(tmp_path: Path) -> None:
     from mctslab.course.grader.catalogue import EXERCISES
     from mctslab.course.grader.cells import setup_cell
     from mctslab.course.grader.extras import extend, load_extras
 
-    published: list[dict] = []
-    monkeypatch.setattr(IPython.display, "publish_display_data", lambda data: published.append(data))
     (tmp_path / "extra.py").write_text(WRAPPED)
     exercise = extend(EXERCISES["04b"], load_extras(tmp_path / "extra.py"))
-    assert [p.name for p in exercise.parts][-2:] == ["extra_ucb1", "extra_wilson"]
-    user_ns = {"ucb1": ucb1, "wilson": lambda: True}
-    namespace = {"get_ipython": lambda: type("Shell", (), {"user_ns": user_ns})()}
-    exec(setup_cell(exercise, "_grader", "nonce"), namespace)  # noqa: S102 - the grader's own cell
-    namespace["_grader"]("extra_ucb1", lambda: ucb1, ("ucb1",))
-    namespace["_grader"]("extra_wilson", lambda: user_ns["wilson"], ("wilson",))
-    first, second = (json.loads(next(iter(data.values()))) for data in published)
-    (check,) = first["report"]["checks"]
-    assert (check["title"], check["status"]) == ("What ucb1 returns is checked.", status), check
-    assert check["detail"].startswith(detail) if status == "not written yet" else check["detail"] == detail
-    assert second["report"]["checks"][0]["title"] == "extra_wilson" and second["report"]["ok"]
+    with pytest.raises(ValueError, match="judged by the grader"):
+        setup_cell(exercise, "_grader", "nonce")
 
 
 def test_the_instructors_files_folders_are_hidden_from_the_kernels(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ import ast
 import json
 
 from .catalogue import Exercise
-from .extras import EXTRA, PREFIX
+from .extras import EXTRA
 
 __all__ = ["MIME", "grader_cells", "setup_cell", "student_cells"]
 
@@ -109,43 +109,20 @@ def setup_cell(exercise: Exercise, name: str, nonce: str, server: str | None = N
     """
     inner = name + "_"
     checks = {part.name: part.check for part in exercise.parts}
-    blamed = {part.name: part.name.removeprefix(PREFIX) for part in exercise.parts}
+    if exercise.extra or any(where.startswith(EXTRA + ":") for where in checks.values()):
+        raise ValueError("the instructor's extra checks are judged by the grader (extras.extra_check), not in a kernel")
     kwargs = {part.name: part.kwargs for part in exercise.parts}
     return f"""\
 def {name}():
     import importlib, json, time
     from IPython.display import publish_display_data
-    from mctslab.course.exercises.report import Check, Report
+    from mctslab.course.exercises.report import Report
     to_dict = Report.to_dict
 
-    def extra_check(function, part):
-        # The instructor's check as a Report of one check: True/False or (passed, message); raising fails it.
-        def check(target):
-            title = ((function.__doc__ or "").strip().splitlines() or [function.__name__])[0]
-            status = None
-            try:
-                said = function(target)
-            except NotImplementedError:  # a stub the student left as given
-                status, message = "not written yet", "not written yet: the function still raises NotImplementedError"
-            except Exception as error:
-                passed, message = False, f"{{type(error).__name__}}: {{error}}"
-            else:
-                passed, message = said if isinstance(said, tuple) else (said, "")
-            status = status or ("passed" if passed else "failed")
-            found = Check(function.__name__, title, status, str(message), part if status == "failed" else None)
-            return Report(function.__name__, [found])
-        return check
-
     checks = {{}}
-    extra, source = {{}}, {exercise.extra!r}
-    if source:
-        exec(compile(source, "the instructor's extra checks", "exec"), extra)
     for part, where in {json.dumps(checks)}.items():
         module, function = where.split(":")
-        if module == {EXTRA!r}:
-            checks[part] = extra_check(extra[function], {json.dumps(blamed)}[part])
-        else:
-            checks[part] = getattr(importlib.import_module(module), function)
+        checks[part] = getattr(importlib.import_module(module), function)
     kwargs = {kwargs!r}
     nonce, mime = {nonce!r}, {MIME!r}
 

@@ -53,7 +53,7 @@ from typing import Any
 
 from ..exercises.watches import merge
 from .cells import MIME
-from .replies import KernelGone, Tampered, logged, rebuilt, timeout
+from .replies import KernelGone, Tampered, exchange, logged, rebuilt, timeout
 from .wire import Unreadable, decode_bytes, decode_reply, encode, handles, request_key, restore
 
 __all__ = ["JUDGED", "Channel", "KernelGone", "Remote", "Tampered", "check_at", "judge_part", "rebuilt"]
@@ -306,7 +306,6 @@ class Remote:
 
         The arguments' states after the call are given back to the grader's objects first.
         """
-        from ..exercises.limits import TimeLimitExceeded, backstop
         from ..exercises.runner import PackageCode, Unusable
 
         remaining = self.overall - (self.channel.cpu - self.started)
@@ -316,18 +315,7 @@ class Remote:
             who, within = self.title, self.overall
         objects = handles(args)
         request.update(target=self.target, args=args, part=part, seconds=seconds, overall=remaining, title=self.title)
-        hook = sys.getprofile()  # the check's watch for the package's code: nothing of it runs here, and it is slow
-        sys.setprofile(None)
-        try:
-            reply, stopped = logged(self.channel, request, objects), False
-            if reply is None:  # not rehearsed so: the kernel is called
-                if remaining <= 0:
-                    raise TimeLimitExceeded(self.title, self.overall)
-                reply, stopped = self.channel.call(request, objects, limit, backstop(limit) + 5.0)
-        finally:
-            sys.setprofile(hook)
-        if stopped:
-            raise TimeLimitExceeded(who, within)
+        reply = exchange(self.channel, request, objects, limit, remaining, self.title, self.overall, who, within)
         if reply.get("global_random") is True:  # it drew from the kernel's module `random`: the checks' watch is told
             merge({"drew": True})
         if "unsendable" in reply:

@@ -19,10 +19,9 @@ That, like the package-code watch, is the kernel's claim, and can only fail a ch
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
-from .replies import Tampered, logged, rebuilt, timeout
+from .replies import Tampered, exchange, rebuilt, timeout
 from .wire import Unreadable, handles, restore
 
 __all__ = ["Host", "RemoteAgent", "RemoteMethod"]
@@ -59,7 +58,6 @@ class Host:
             the exception the student's code raised (rebuilt), or the time limit that stopped it.
             Tampered: a reply that is not the server's.
         """
-        from ..exercises.limits import TimeLimitExceeded, backstop
         from ..exercises.watches import merge, names
 
         remaining = self.overall - (self.channel.cpu - self.started)
@@ -68,18 +66,7 @@ class Host:
         objects = handles((args, attached))
         request.update(target=self.target, args=args, part=part, seconds=seconds,
                        overall=remaining, title=self.title, watches=names())  # fmt: skip
-        hook = sys.getprofile()  # a watch of the check's: nothing of the student's runs here
-        sys.setprofile(None)
-        try:
-            reply, stopped = logged(self.channel, request, objects), False
-            if reply is None:
-                if remaining <= 0:
-                    raise TimeLimitExceeded(self.title, self.overall)
-                reply, stopped = self.channel.call(request, objects, limit, backstop(limit) + 5.0)
-        finally:
-            sys.setprofile(hook)
-        if stopped:
-            raise TimeLimitExceeded(who, within)
+        reply = exchange(self.channel, request, objects, limit, remaining, self.title, self.overall, who, within)
         if "unsendable" in reply:
             from ..exercises.runner import Unusable
 
