@@ -33,6 +33,7 @@ import sysconfig
 import time
 import traceback
 from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -206,7 +207,9 @@ class _Agents:
         return self.kept[call["agent"]] if call["kind"] != "make" else []
 
     def answer(self, call: dict, reply: dict) -> None:
+        from ...games.base import Game
         from ..exercises.limits import TimeLimitExceeded, cpu_seconds, time_limit
+        from ..exercises.student import _Playouts
 
         args = tuple(call["args"])
         reply["watches"] = {}
@@ -226,16 +229,15 @@ class _Agents:
             function = getattr(agent, call["method"])
         seen: dict[str, Any] = {}
         try:
-            with _watched(call["watches"], seen), time_limit(call["overall"], call["title"]):
-                counted = _counter(args)
-                with counted:
-                    try:
-                        with time_limit(call["seconds"], call["part"]):
-                            result = function(*args)
-                    except TimeLimitExceeded as err:
-                        err.playouts = counted.n if counted.n else None
-                        err.stalled = cpu_seconds() - counted.last if counted.n else None
-                        raise
+            counted = _Playouts(args[0]) if args and isinstance(args[0], Game) else None  # the check's count
+            with _Watched(call["watches"], seen), time_limit(call["overall"], call["title"]), counted or nullcontext():
+                try:
+                    with time_limit(call["seconds"], call["part"]):
+                        result = function(*args)
+                except TimeLimitExceeded as err:
+                    if counted is not None and counted.n:  # what the agent had done, for the diagnosis
+                        err.playouts, err.stalled = counted.n, cpu_seconds() - counted.last
+                    raise
         finally:
             reply["watches"] = seen
         if call["kind"] == "make":
@@ -248,21 +250,7 @@ class _Agents:
             reply["described"] = described(agent)
 
 
-def _counter(args: tuple) -> Any:
-    """Counts the playouts of the game among ``args`` (:class:`~mctslab.course.exercises.student._Playouts`)."""
-    from contextlib import nullcontext
-
-    from ...games.base import Game
-    from ..exercises.student import _Playouts
-
-    if args and isinstance(args[0], Game):
-        return _Playouts(args[0])
-    nothing = nullcontext()
-    nothing.n, nothing.last = 0, 0.0  # type: ignore[attr-defined]
-    return nothing
-
-
-class _watched:  # noqa: N801 - a context manager used as a function
+class _Watched:
     """Run the block under the watches named (those the grader's check was running), their findings into ``seen``."""
 
     def __init__(self, names: Any, seen: dict[str, Any]) -> None:
