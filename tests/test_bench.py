@@ -68,7 +68,7 @@ def test_the_c_reference_is_timed_beside_the_compiled_rows():
     )
     assert [(r.name, r.game) for r in report.rows] == [("uct compiled", g) for g in ("tictactoe", "connect4", "uttt")]
     for row in report.rows:
-        assert row.c_rate > 0 and row.xorshift_speedup > 0 and row.c_ratio > 0
+        assert row.c_rate > 0 and row.mt_cost > 0 and row.c_ratio > 0
     assert report.c_note is None and " x C " in format_report(report).splitlines()[0]
 
 

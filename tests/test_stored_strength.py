@@ -39,7 +39,7 @@ RR_AGENTS = ["random", budget_agent("flat", 450), budget_agent("window", 450), "
 RR_GAMES = 100
 CURVE_KINDS = ("flat", "window", "halving", "uct")
 CURVE_BUDGETS, CURVE_GAMES = (25, 50, 100, 200, 400, 800, 1600), 100
-GRID_CS, GRID_BUDGETS, GRID_GAMES = (0.1, 0.25, 0.5, 1.0, 1.414, 2.0, 4.0), (25, 100, 400, 1600), 40
+GRID_CS, GRID_BUDGETS, GRID_GAMES = (0.1, 0.25, 0.5, 1.0, 1.414, 2.0, 4.0), (25, 100, 400, 1600), 160
 REPLAYS, REPLAY_GAMES = 20, 50
 SELF_PLAY = UCT(iterations=200, engine="compiled").spec
 C4_AGENTS = ["random", budget_agent("flat", 300), budget_agent("halving", 300), "uct:iterations=300", "minimax:depth=4"]

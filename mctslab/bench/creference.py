@@ -1,15 +1,17 @@
 """The C reference UCT (``mctslab/bench/c/uct.c``): built with the system compiler, loaded with ctypes.
 
 The same algorithm as the compiled engine (:mod:`mctslab.engine.kernels`) and the same
-random numbers (Numba's MT19937, seeded and turned into doubles as Numba does), so that a
+random numbers (xorshift64*, seeded with splitmix64, as :mod:`mctslab.games._jit`), so that a
 search here builds the engine's tree bit for bit from the same seed
 (``tests/test_c_reference.py`` checks it). ``python -m mctslab bench --c`` times it beside
 the engine. The library is built once per source and flags into a cache folder
 (``$MCTSLAB_CACHE``, else ``$XDG_CACHE_HOME/mctslab``, else ``~/.cache/mctslab``); without
 a C compiler, :func:`unavailable` says so in one line and nothing is built.
 
-``rng="xorshift"`` builds the same search drawing from xorshift64* (other trees, the same
-work): the difference in speed is what the generator costs.
+``rng="mt"`` (Numba's MT19937, the engine's generator until 2026-11-30) and ``rng="pcg"`` (PCG64)
+build the same search drawing other numbers (other trees, the same work): the difference in
+speed is what a generator costs. Built ``-O3 -march=native`` (the tightest the compiler makes it),
+floating-point contraction off (a fused multiply-add would round UCB1 otherwise than the engine).
 """
 
 from __future__ import annotations
@@ -33,12 +35,13 @@ from ..games.base import Game, State
 __all__ = ["RNGS", "CSearch", "c_playouts", "c_search", "compiler", "library", "timed_searches", "unavailable"]
 
 SOURCE = Path(__file__).with_name("c") / "uct.c"
-FLAGS = ("-O2", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared")
+FLAGS = ("-O3", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared")
 """``-ffp-contract=off``: no fused multiply-add, whose rounding would differ from Numba's UCB1."""
 NATIVE = "-march=native"
 """Tried first, dropped where the compiler refuses it."""
-RNGS = {"mt": (), "xorshift": ("-DMCTS_XORSHIFT",)}
-"""The generators the C search can draw from, and the macro that selects each."""
+RNGS = {"xorshift": (), "mt": ("-DMCTS_MT",), "pcg": ("-DMCTS_PCG",)}
+"""The generators the C search can draw from, and the macro that selects each: xorshift64*, the engine's (its trees
+bit for bit); MT19937, the engine's until 2026-11-30, and PCG64, to measure what a generator costs."""
 
 
 def compiler() -> str | None:
@@ -60,14 +63,14 @@ def unavailable() -> str | None:
     if compiler() is None:
         return "the C reference is skipped: no C compiler found (set CC, or install gcc or clang)"
     try:
-        library("mt")
+        library("xorshift")
     except (OSError, RuntimeError) as err:
         return f"the C reference is skipped: {err}"
     return None
 
 
 @lru_cache(maxsize=4)
-def library(rng: str = "mt") -> ctypes.CDLL:
+def library(rng: str = "xorshift") -> ctypes.CDLL:
     """The built library for generator ``rng`` (built on first use, then loaded from the cache).
 
     Raises:
@@ -155,7 +158,7 @@ def c_search(
     iterations: int,
     seed: int,
     max_moves: int | None = None,
-    rng: str = "mt",
+    rng: str = "xorshift",
     arrays: bool = True,
 ) -> CSearch:
     """One UCT search of ``state`` by the C reference: :func:`mctslab.engine.search`'s arguments, its tree.
@@ -203,7 +206,7 @@ def c_search(
 
 
 def c_playouts(
-    game: Game, state: State, playouts: int, seed: int, max_moves: int | None = None, rng: str = "mt"
+    game: Game, state: State, playouts: int, seed: int, max_moves: int | None = None, rng: str = "xorshift"
 ) -> np.ndarray:
     """:func:`mctslab.engine.random_results` by the C reference: counts of X wins, O wins and draws.
 
@@ -240,4 +243,4 @@ def timed_searches(game_spec: str, iterations: int, seed: int) -> tuple[Callable
             game, game.initial_state(), c=c, iterations=iterations, seed=seed, rng=rng, arrays=False
         )
 
-    return run("mt", seed), run
+    return run("xorshift", seed), run

@@ -74,7 +74,7 @@ class Row:
     speedup: float | None = None
     c_rate: float | None = None
     c_ratio: float | None = None
-    xorshift_speedup: float | None = None
+    mt_cost: float | None = None
     threads: int = 1
 
 
@@ -325,7 +325,7 @@ def run_benchmark(
                 if case.c_runs is not None:
                     if not c_first:
                         c_wall = _time(case.c_runs[0], False)[0]
-                    # the generator's cost: C on MT19937 and on xorshift64*, seeded alike (other trees: times summed)
+                    # what the old generator costs: C on MT19937 and on xorshift64*, seeded alike (other trees: times summed)
                     mt_wall = _time(case.c_runs[1]("mt", 1 + len(c_times[i])), False)[0]
                     xs_wall = _time(case.c_runs[1]("xorshift", 1 + len(c_times[i])), False)[0]
                     c_times[i].append((c_wall, c_wall / wall, mt_wall, xs_wall))
@@ -344,7 +344,7 @@ def run_benchmark(
         if c_times[i]:
             row.c_rate = case.work / statistics.median(t[0] for t in c_times[i])
             row.c_ratio = c_ratio([t[1] for t in c_times[i]])
-            row.xorshift_speedup = sum(t[2] for t in c_times[i]) / sum(t[3] for t in c_times[i])
+            row.mt_cost = sum(t[2] for t in c_times[i]) / sum(t[3] for t in c_times[i])
         rows.append(row)
     for row, case in zip(rows, todo, strict=True):
         base = [r for r in rows if case.baseline and (r.name, r.game, r.threads) == (case.baseline, case.game, 1)]
@@ -363,12 +363,12 @@ def format_report(report: Report) -> str:
     head = f"{'what':<{width}} {'game':<17} {'work':>8} {'unit':<10} {'wall s':>8} {'cpu s':>8} {'per second':>11}"
     head += f" {'OpenSpiel/s':>11} {'ratio':>6} {'x python':>8}"
     with_c = any(r.c_rate for r in report.rows)
-    head += f" {'C/s':>11} {'x C':>6} {'C xorsh':>7}" if with_c else ""
+    head += f" {'C/s':>11} {'x C':>6} {'C MT':>7}" if with_c else ""
     lines = [head, "-" * len(head)] if main else []
     for r, name in zip(main, names, strict=True):
         ref = f"{r.openspiel_rate:>11,.0f} {r.ratio:>6.1f}" if r.openspiel_rate else f"{'':>11} {'':>6}"
         ref += f" {r.speedup:>8.1f}" if r.speedup else (f" {'':>8}" if r.c_rate else "")
-        ref += f" {r.c_rate:>11,.0f} {r.c_ratio:>6.2f} {r.xorshift_speedup:>7.2f}" if r.c_rate else ""
+        ref += f" {r.c_rate:>11,.0f} {r.c_ratio:>6.2f} {r.mt_cost:>7.2f}" if r.c_rate else ""
         lines.append(
             f"{name:<{width}} {r.game:<17} {r.work:>8} {r.unit:<10} {r.wall:>8.3f} {r.cpu:>8.3f} {r.rate:>11,.0f} {ref}"
         )
@@ -400,8 +400,8 @@ def format_report(report: Report) -> str:
         )
         lines.append(
             "  x C: compiled / C, the rounds' ratios' median in each order, the two medians' geometric mean;"
-            " C xorsh: how much faster C runs on xorshift64*"
-            " than on Numba's MT19937 (one search per round on each, seeded alike, times summed)"
+            " C MT: C's time on Numba's MT19937 (the engine's generator until 2026-11-30) over its time on"
+            " xorshift64* (one search per round on each, seeded alike, times summed)"
         )
     if report.c_note:
         lines.append(report.c_note)

@@ -27,16 +27,14 @@ so, as in :meth:`mctslab.agents.uct.UCT.expand`, each untried move is equally li
 
 Speed (measured against a C reference of the same search, ``python -m mctslab bench --c``):
 the helpers are inlined (``inline="always"``), the random draw is emitted in place
-(:func:`_random`: Numba's own generator, the same numbers as ``np.random.random()``), the
+(:func:`_random`: xorshift64*, a load, five integer operations and a store; see
+:mod:`mctslab.games._jit`), the
 helpers get borrowed array views (:func:`_borrow`: no reference counting per ply), the
 scratch arrays belong to the caller, and ``sqrt(ln n)`` and ``1 / sqrt(n)`` come from a
 table filled as first needed (:func:`_sqrt_log`). None of this changes a result: the C
 reference builds the same trees (``tests/test_c_reference.py``).
 """
 
-# Inside @njit, Numba supports NumPy's legacy np.random functions (its own per-thread
-# generator), not np.random.Generator: hence the legacy calls.
-# ruff: noqa: NPY002
 from __future__ import annotations
 
 import warnings
@@ -47,6 +45,7 @@ from numba.core.extending import intrinsic
 
 from ..games._jit import ix as _ix
 from ..games._jit import rand as _random
+from ..games._jit import seed as _seed_thread
 from .game_rules import _writable, game_apply, game_legal, game_rollout
 
 
@@ -212,8 +211,8 @@ def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, 
 
 @njit(cache=CACHE)
 def seed(value):
-    """Seed Numba's random generator (one per thread, apart from NumPy's global one)."""
-    np.random.seed(value)
+    """Seed this thread's generator, the engine's xorshift64* (:mod:`mctslab.games._jit`; one per thread)."""
+    _seed_thread(value)
 
 
 @njit(cache=CACHE)

@@ -4,15 +4,15 @@
  * node, one per legal move, ascending; a random untried move swapped to the front of the
  * untried part becomes the next child), the same UCB1 (mean + c * sqrt(ln N) / sqrt(n), the
  * first child on a tie), the same random playouts, the same backup in half points, and the
- * same random numbers: Numba's np.random (MT19937 seeded as numba_rnd_init does, doubles
- * made of two 32-bit draws as Numba's get_next_double), so that one search here builds the
- * engine's tree bit for bit from the same seed. Games, their constants (prm, tab) and the
+ * same random numbers (xorshift64*, seeded with splitmix64, as mctslab/games/_jit.py), so that
+ * one search here builds the engine's tree bit for bit from the same seed. Games, their constants (prm, tab) and the
  * position (st) are exactly those of mctslab.engine.tables and Game.compiled_state.
  *
  * Built by mctslab.bench.creference with the system compiler (floating-point contraction
- * off: a fused multiply-add would round UCB1 differently from Numba). Compiled with
- * -DMCTS_XORSHIFT, it draws from xorshift64* instead (other trees, same work): the
- * benchmark uses it to measure what the generator costs.
+ * off: a fused multiply-add would round UCB1 differently from Numba). Compiled with -DMCTS_MT
+ * (Numba's MT19937, the engine's generator until 2026-11-30) or -DMCTS_PCG (PCG64), it draws
+ * other numbers (other trees, the same work): the benchmark uses them to measure what a
+ * generator costs.
  */
 #include <math.h>
 #include <stdint.h>
@@ -24,7 +24,34 @@ enum { ONGOING = -1, DRAWN = 2 };
 
 /* -- the generator --------------------------------------------------------------------- */
 
-#ifndef MCTS_XORSHIFT
+#if !defined(MCTS_MT) && !defined(MCTS_PCG)
+/* xorshift64* (Vigna 2016; shifts 12, 25, 27, multiplier 0x2545F4914F6CDD1D), the engine's
+ * generator (mctslab/games/_jit.py): seeded with splitmix64 of the 32-bit seed, a double of the
+ * top 53 bits of each output. */
+typedef struct {
+    uint64_t x;
+} rng_t;
+
+static void rng_seed(rng_t *r, uint32_t seed) { /* splitmix64(seed), as mctslab.games._jit.seed_state */
+    uint64_t z = (uint64_t)seed + 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    r->x = z ? z : 0x9E3779B97F4A7C15ULL;
+}
+
+static inline double rng_double(rng_t *r) {
+    uint64_t x = r->x;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    r->x = x;
+    return (double)((x * 0x2545F4914F6CDD1DULL) >> 11) * (1.0 / 9007199254740992.0);
+}
+#elif defined(MCTS_MT)
+/* Measurement only (bench --c's generator columns): MT19937 as Numba's np.random (seeded as
+ * numba_rnd_init, a double of two 32-bit draws as get_next_double), the engine's generator
+ * before 2026-11-30. */
 #define MT_N 624
 #define MT_M 397
 typedef struct {
@@ -72,19 +99,27 @@ static inline double rng_double(rng_t *r) { /* Numba's get_next_double: a first,
     return ((double)b + (double)a * 67108864.0) / 9007199254740992.0;
 }
 #else
+/* Measurement only: PCG64 (O'Neill 2014's XSL-RR output on a 128-bit LCG), a double of the top 53 bits. */
 typedef struct {
-    uint64_t x;
+    __uint128_t s;
 } rng_t;
 
-static void rng_seed(rng_t *r, uint32_t seed) { r->x = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)seed << 1) ^ 1ULL; }
+#define PCG_MUL (((__uint128_t)2549297995355413924ULL << 64) | 4865540595714422341ULL)
+#define PCG_INC (((__uint128_t)6364136223846793005ULL << 64) | 1442695040888963407ULL)
 
-static inline double rng_double(rng_t *r) { /* xorshift64*, 53 bits */
-    uint64_t x = r->x;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    r->x = x;
-    return (double)((x * 0x2545F4914F6CDD1DULL) >> 11) * (1.0 / 9007199254740992.0);
+static void rng_seed(rng_t *r, uint32_t seed) {
+    r->s = 0;
+    r->s = r->s * PCG_MUL + PCG_INC;
+    r->s += seed;
+    r->s = r->s * PCG_MUL + PCG_INC;
+}
+
+static inline double rng_double(rng_t *r) {
+    r->s = r->s * PCG_MUL + PCG_INC;
+    uint64_t x = (uint64_t)(r->s >> 64) ^ (uint64_t)r->s;
+    unsigned rot = (unsigned)(r->s >> 122);
+    x = (x >> rot) | (x << ((-rot) & 63));
+    return (double)(x >> 11) * (1.0 / 9007199254740992.0);
 }
 #endif
 
