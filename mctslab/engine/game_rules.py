@@ -69,9 +69,15 @@ class RulesType(types.Type):
         return _RULES[self.key_name]()
 
 
+@cache
+def _rules_type(rules: Callable[[], Any]) -> RulesType:
+    """The type of the games whose rules are ``rules``, made once (making a Numba type costs microseconds per call)."""
+    return RulesType(rules_key(rules))
+
+
 @typeof_impl.register(CompiledGame)
 def _typeof_compiled_game(value: CompiledGame, context: Any) -> RulesType:
-    return RulesType(rules_key(value.rules))
+    return _rules_type(value.rules)
 
 
 @register_model(RulesType)

@@ -264,12 +264,12 @@ class CompiledTree:
             todo = min(todo, MAX_VISITS - int(self.visits[self.root]), 512 if deadline is not None else chunk)
             if todo <= 0 or (stop is not None and stop.is_set()):
                 break
+            if self.info[0] + self.block > self.move.shape[0]:
+                self._grow(done)  # only when another call follows: a finished search keeps its arrays
             start = time.perf_counter()
             done += self._iterate(compiled, float(c), limit, todo)
             took = time.perf_counter() - start
-            if self.info[0] + self.block > self.move.shape[0]:
-                self._grow(done)
-            elif deadline is not None and done >= 1 and time.perf_counter() >= deadline:
+            if deadline is not None and done >= 1 and time.perf_counter() >= deadline:
                 break
             if took < CHUNK_SECONDS / 4 and chunk < MAX_CHUNK:
                 chunk *= 2
