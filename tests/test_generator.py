@@ -26,9 +26,12 @@ def _draws(value, n):
     return out
 
 
-def test_splitmix64_gives_its_published_first_output():
-    """Vigna's splitmix64.c from state 0 first returns 0xE220A8397B1DCDAF (seed_state(v) starts from v)."""
+def test_splitmix64_gives_its_published_outputs():
+    """Vigna's splitmix64.c from state 0 returns 0xE220A8397B1DCDAF then 0x6E789E6AA1B965F4 (seed_state(v) is its
+    output from state v: the second from 0 is the first from the golden ratio constant); from 1, 0x910A2DEC89025CC1."""
     assert seed_state(0) == 0xE220A8397B1DCDAF
+    assert seed_state(0x9E3779B97F4A7C15) == 0x6E789E6AA1B965F4
+    assert seed_state(1) == 0x910A2DEC89025CC1
 
 
 @pytest.mark.parametrize("value", [0, 1, 7, 2**31, 2**32 - 1])

@@ -3,7 +3,8 @@
 :func:`rand` is the compiled engine's random draw: xorshift64* (Vigna 2016: shifts 12, 25 and
 27, then a multiply by ``0x2545F4914F6CDD1D``; the top 53 bits of the product make a double in
 [0, 1)), emitted in place, on a 64-bit state kept per thread. :func:`seed` sets this thread's
-state to splitmix64 of a 32-bit seed (:func:`seed_state`, Steele, Lea and Flood 2014), so one seed
+state to splitmix64 of a 32-bit seed (:func:`seed_state`: Steele, Lea and Flood 2014, with the
+constants of Vigna's ``splitmix64.c``), so one seed
 gives one stream, whichever thread draws it. :func:`python_draws` is the same generator in plain
 Python, for tests and for the C reference (``mctslab/bench/c/uct.c`` draws the same numbers).
 :func:`ix` is an index the compiler knows is never negative; see :mod:`mctslab.games.compiled`
@@ -16,8 +17,8 @@ integer operations and a store. Nothing else in the engine draws from ``np.rando
 compiled code (calling ``np.random`` there would draw from, and disturb, the same words).
 
 Until 2026-11-30 the engine drew from Numba's MT19937 itself (``np.random.random()``: two 32-bit
-draws per double); xorshift64* gives the same searches other numbers, at a third of the cost per
-draw (``python -m mctslab bench --c`` shows C with each generator).
+draws per double); xorshift64* gives the same searches other numbers, for less work per draw
+(``python -m mctslab bench --c``'s ``C MT`` column: C's time on MT19937 over its time on xorshift64*).
 """
 
 from __future__ import annotations
