@@ -17,7 +17,7 @@ import numpy as np
 
 from ..engine import Budget, CompiledTree, ParallelResult, SearchResult, check_supported, search_root_parallel
 from ..engine.shared_tree import search_leaf_parallel, search_tree_parallel
-from ..engine.uct import checked_search
+from ..engine.uct import search_budget
 from ..games.base import Game, State
 from ..games.compiled import compiled_encoding
 from .base import Analysis, MoveStat, legal_or_raise
@@ -160,7 +160,7 @@ def analyse(agent: Searcher, game: Game, state: State, engine: TreeKeeper) -> An
         return _analyse_root_parallel(agent, game, state, engine.budget(agent))
     if agent.threads > 1:
         return _analyse_shared(agent, game, state, engine.budget(agent))
-    return _tree_analysis(agent, game, state, searched(agent, game, state, checked_search, engine))
+    return _tree_analysis(agent, game, state, searched(agent, game, state, search_budget, engine))
 
 
 def search_root(agent: Searcher, game: Game, state: State, engine: TreeKeeper) -> CompiledNode:
@@ -175,7 +175,7 @@ def search_root(agent: Searcher, game: Game, state: State, engine: TreeKeeper) -
     agent.check_compiled()
     check_supported(game)
     legal_or_raise(game, state)
-    return CompiledNode.root_of(searched(agent, game, state, checked_search, engine).tree, game, state)
+    return CompiledNode.root_of(searched(agent, game, state, search_budget, engine).tree, game, state)
 
 
 def _tree_analysis(agent: Searcher, game: Game, state: State, result: SearchResult) -> Analysis:
@@ -207,14 +207,15 @@ def searched(
     <mctslab.agents.engines.CompiledEngine.budget>`), the seed 32 bits of the agent's generator, the
     tree the previous one re-rooted when ``reuse`` is on (kept by ``engine`` for the next move),
     ``extra`` the variant's own arguments (MCTS-Solver's ``tree_class``, RAVE's ``k``). The agent's
-    parameters were checked when it was made, the state by its caller.
+    parameters were checked when it was made, the state by its caller: ``search`` is called
+    ``checked=True`` (:func:`mctslab.engine.uct.search_budget`, :func:`mctslab.engine.rave.search_rave`).
 
     Raises:
         RuntimeError: when the kernel's rules see no move where Python's did (never silently a
             default move).
     """
     seed, tree = agent.rng.getrandbits(32), _reusable(agent, game, state, engine)
-    result = search(game, state, engine.budget(agent), seed=seed, tree=tree, **extra)
+    result = search(game, state, engine.budget(agent), seed=seed, tree=tree, checked=True, **extra)
     if agent.reuse:
         engine.previous = (game, result.tree, state)
     if not result.tree.children():

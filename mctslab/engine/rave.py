@@ -21,9 +21,9 @@ from .. import validation
 from ..games.base import Game, State
 from ..games.compiled import CompiledGame
 from .tree import Budget, CompiledTree
-from .uct import SearchResult, check_search, checked_search, compile_seconds
+from .uct import SearchResult, check_search, compile_seconds, search_budget
 
-__all__ = ["BETAS", "RaveTree", "checked_search_rave", "compile_rave_seconds", "search_rave"]
+__all__ = ["BETAS", "RaveTree", "compile_rave_seconds", "search_rave"]
 
 BETAS = 1 << 12
 """Visit counts below this have their ``beta`` kept in a per-tree table (filled as first needed)."""
@@ -85,33 +85,30 @@ def compile_rave_seconds(game: Game | None = None) -> float:
 
 
 def search_rave(
-    game: Game, state: State, budget: Budget, *, k: float, seed: int, tree: RaveTree | None = None
+    game: Game,
+    state: State,
+    budget: Budget,
+    *,
+    k: float,
+    seed: int,
+    tree: RaveTree | None = None,
+    checked: bool = False,
 ) -> SearchResult:
     """One RAVE search of ``state`` with the compiled engine, as :func:`~mctslab.engine.uct.search_budget` is one UCT's.
 
     Args:
-        game, state, budget, seed: as :func:`mctslab.engine.uct.search_budget`.
+        game, state, budget, seed, checked: as :func:`mctslab.engine.uct.search_budget` (``checked``: ``k`` too).
         k: the equivalence parameter, > 0 (:func:`mctslab.agents.rave.beta`).
-        tree: a :class:`RaveTree` whose root is already ``state`` (tree reuse), or ``None``.
+        tree: a :class:`RaveTree` whose root is already ``state`` (tree reuse), or ``None``; it searches on
+            with this ``k`` (:meth:`RaveTree.set_k`).
 
     Raises:
         TypeError, ValueError: (one line) for ``k`` not finite and > 0, a bad seed or a game without a kernel.
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
-    check_search(game, state, (seed,), fresh=tree is None)
-    validation.positive_number("k", k, finite=True)
-    return checked_search_rave(game, state, budget, k=k, seed=seed, tree=tree)
-
-
-def checked_search_rave(
-    game: Game, state: State, budget: Budget, *, k: float, seed: int, tree: RaveTree | None = None
-) -> SearchResult:
-    """:func:`search_rave` for a caller that has checked its arguments as :func:`search_rave` does.
-
-    An agent checks its parameters when it is made and the state once per move, as for
-    :func:`mctslab.engine.uct.checked_search`. A reused tree searches on with this ``k``
-    (:meth:`RaveTree.set_k`).
-    """
+    if not checked:
+        check_search(game, state, (seed,), fresh=tree is None)
+        validation.positive_number("k", k, finite=True)
     if tree is not None:
         tree.set_k(k)
-    return checked_search(game, state, budget, seed=seed, tree=tree, tree_class=RaveTree, k=k)
+    return search_budget(game, state, budget, seed=seed, tree=tree, tree_class=RaveTree, checked=True, k=k)

@@ -16,7 +16,7 @@ from .backend import check_supported, kernel_games, kernels
 from .tree import NO_LIMIT, Budget, CompiledTree, check_capacity
 
 __all__ = [
-    "SearchResult", "check_search", "checked_search", "compile_seconds", "random_results", "search", "search_budget",
+    "SearchResult", "check_search", "compile_seconds", "random_results", "search", "search_budget",
 ]  # fmt: skip
 
 
@@ -151,22 +151,32 @@ def search_budget(
     seed: int,
     tree: CompiledTree | None = None,
     tree_class: type[CompiledTree] = CompiledTree,
+    checked: bool = False,
     **extra: Any,
 ) -> SearchResult:
-    """One compiled search of ``state`` within ``budget``: :func:`checked_search` after :func:`check_search`.
+    """One compiled search of ``state`` within ``budget`` (the budget in chunks: Ctrl-C stops it within a second).
 
     Args:
         game, state, seed, tree: as :func:`search`.
         budget: the search's :class:`Budget` (checked when it was made).
         tree_class, extra: the tree of a fresh search and its own arguments (a variant's: MCTS-Solver's
             :class:`~mctslab.engine.solver.SolverTree`, RAVE's :class:`~mctslab.engine.rave.RaveTree` and ``k``).
+        checked: ``True`` for a caller that has checked the game, state and seed as :func:`check_search`
+            does (an agent: its state once per move by :func:`~mctslab.agents.base.legal_or_raise`);
+            checking them again is a tenth of a short search.
 
     Raises:
         ValueError: (one line) for a game without a kernel, a seed outside 32 bits.
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
-    check_search(game, state, (seed,), fresh=tree is None)
-    return checked_search(game, state, budget, seed=seed, tree=tree, tree_class=tree_class, **extra)
+    if not checked:
+        check_search(game, state, (seed,), fresh=tree is None)
+    compiled = kernels()
+    compile_seconds(game, tree_class, **extra)
+    if tree is None:
+        tree = tree_class.for_budget(*_encoded(game, state), budget, **extra)
+    compiled.seed(seed)
+    return SearchResult(tree, tree.run(budget))
 
 
 def check_search(game: Game, state: State, seeds: tuple[int, ...], fresh: bool) -> None:
@@ -186,29 +196,6 @@ def check_search(game: Game, state: State, seeds: tuple[int, ...], fresh: bool) 
         game.check_state(state)
         if game.is_terminal(state):
             raise IllegalMoveError("no move to search: the game is over")
-
-
-def checked_search(
-    game: Game,
-    state: State,
-    budget: Budget,
-    *,
-    seed: int,
-    tree: CompiledTree | None = None,
-    tree_class: type[CompiledTree] = CompiledTree,
-    **extra: Any,
-) -> SearchResult:
-    """:func:`search_budget` for a caller that has checked its arguments as it does (an agent: once per move).
-
-    The agent's budget was checked when it was made and its state by
-    :func:`~mctslab.agents.base.legal_or_raise`; checking them again is a tenth of a short search.
-    """
-    compiled = kernels()
-    compile_seconds(game, tree_class, **extra)
-    if tree is None:
-        tree = tree_class.for_budget(*_encoded(game, state), budget, **extra)
-    compiled.seed(seed)
-    return SearchResult(tree, tree.run(budget))
 
 
 def random_results(game: Game, state: State, playouts: int, seed: int, max_moves: int | None = None) -> np.ndarray:
