@@ -56,6 +56,8 @@ def compile_seconds(game: Game | None = None, tree_class: type[CompiledTree] = C
     (:mod:`mctslab.engine.game_rules`). A timed search calls it before its clock starts, so a first
     move is not spent compiling.
     """
+    if game is not None and (tree_class.KERNEL, compiled_rules(game).rules) in _COMPILED:
+        return 0.0  # what every search after the first asks: answered without a list
     games = [game] if game is not None else kernel_games()
     todo = [g for g in games if (tree_class.KERNEL, compiled_rules(g).rules) not in _COMPILED]
     if not todo:
