@@ -27,10 +27,10 @@ GAMES = ("tictactoe", "connect4", "uttt")
 ARRAYS = ("move", "first", "nlegal", "nexp", "visits", "wins2", "mean", "isq")
 
 
-def _leaf(game, state, iterations, seeds):
+def _leaf(game, state, iterations, seeds, seconds=None):
     from mctslab.engine.shared_tree import search_leaf_parallel
 
-    return search_leaf_parallel(game, state, c=C, iterations=iterations, seconds=None, max_moves=None, seeds=seeds)
+    return search_leaf_parallel(game, state, engine.Budget(C, iterations, seconds), seeds=seeds)
 
 
 def _arrays(tree) -> list[np.ndarray]:
@@ -122,6 +122,10 @@ def test_a_time_budget_and_the_spec():
 
 def test_a_budget_past_the_32_bit_counters_is_refused_in_one_line():
     game = make_game("tictactoe")
+    # with a clock: the memory check, made with the budget, does not apply to it, so the leaves' is the one reached
     with pytest.raises(ValueError, match="at most 536870911 leaves") as err:
+        _leaf(game, game.initial_state(), 2**30 - 1, [1, 2], seconds=60.0)
+    assert "\n" not in str(err.value)
+    with pytest.raises(ValueError) as err:  # iterations alone: refused too, by whichever check comes first
         _leaf(game, game.initial_state(), 2**30 - 1, [1, 2])
     assert "\n" not in str(err.value)

@@ -68,7 +68,7 @@ def test_the_summed_root_is_the_sum_of_k_single_thread_searches_with_the_derived
     assert analysis.iterations == k * its
     best = max(sorted(visits), key=lambda m: (visits[m], wins[m] / visits[m]))
     assert analysis.move == best
-    parallel = engine.search_root_parallel(game, state, c=C, iterations=its, seconds=None, max_moves=None, seeds=seeds)
+    parallel = engine.search_root_parallel(game, state, engine.Budget(C, its), seeds=seeds)
     for tree, single in zip(parallel.trees, singles, strict=True):
         for a, b in zip(_arrays(tree), _arrays(single.tree), strict=True):
             assert np.array_equal(a, b)
@@ -87,10 +87,7 @@ def test_threads_2_gives_the_same_results_run_after_run():
     assert all(moves(5) == first for _ in range(4))
     assert moves(6) != first  # the seed matters: the test can fail
     seeds = _derived_seeds(5, 2)
-    runs = [
-        engine.search_root_parallel(game, states[0], c=C, iterations=2000, seconds=None, max_moves=None, seeds=seeds)
-        for _ in range(4)
-    ]
+    runs = [engine.search_root_parallel(game, states[0], engine.Budget(C, 2000), seeds=seeds) for _ in range(4)]
     assert all((r.moves, r.visits, r.wins) == (runs[0].moves, runs[0].visits, runs[0].wins) for r in runs)
     assert tuple((m, v, w / v) for m, v, w in zip(runs[0].moves, runs[0].visits, runs[0].wins, strict=True)) == first[0]
 
@@ -108,9 +105,7 @@ def test_threads_1_is_the_engine_of_one_thread(spec):
     seed = _derived_seeds(2, 1)[0]
     single = _single(game, state, BUDGET[spec], seed)
     assert [(s.move, s.visits) for s in a.stats] == sorted(zip(single.moves, single.visits, strict=True))
-    threaded = engine.search_root_parallel(
-        game, state, c=C, iterations=BUDGET[spec], seconds=None, max_moves=None, seeds=[seed]
-    )
+    threaded = engine.search_root_parallel(game, state, engine.Budget(C, BUDGET[spec]), seeds=[seed])
     for x, y in zip(_arrays(threaded.trees[0]), _arrays(single.tree), strict=True):
         assert np.array_equal(x, y)
 
@@ -207,7 +202,7 @@ def test_bad_calls_of_the_engine_are_refused_in_one_line():
     state = game.initial_state()
     for seeds, words in (([], "threads must be"), ([1] * 257, "threads must be"), ([-1], "seed")):
         with pytest.raises(ValueError, match=words):
-            engine.search_root_parallel(game, state, c=C, iterations=10, seconds=None, max_moves=None, seeds=seeds)
+            engine.search_root_parallel(game, state, engine.Budget(C, 10), seeds=seeds)
 
 
 def test_the_benchmark_reports_every_thread_count_with_its_speedup():

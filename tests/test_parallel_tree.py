@@ -33,9 +33,7 @@ GAMES = ("tictactoe", "connect4", "uttt")
 def _shared(game, state, iterations, seeds, virtual_loss=1):
     from mctslab.engine.shared_tree import search_tree_parallel
 
-    return search_tree_parallel(
-        game, state, c=C, iterations=iterations, seconds=None, max_moves=None, seeds=seeds, virtual_loss=virtual_loss
-    )
+    return search_tree_parallel(game, state, engine.Budget(C, iterations), seeds=seeds, virtual_loss=virtual_loss)
 
 
 def check_consistent(game, state, tree, iterations: int) -> int:

@@ -59,12 +59,12 @@ def test_the_engine_param_round_trips_and_what_it_cannot_run_is_refused_in_one_l
 
 def compiled_pair(game, moves, iterations, seed, k):
     """A compiled RAVE search with tiny ``k`` and a compiled UCT search, same seed: their trees."""
-    from mctslab.engine import search
+    from mctslab.engine import Budget, search_budget
     from mctslab.engine.rave import search_rave
 
     state = game.state_from_moves(moves)
-    budget = dict(c=1.4, iterations=iterations, seconds=None, max_moves=None, seed=seed)
-    return search_rave(game, state, k=k, **budget).tree, search(game, state, **budget).tree
+    budget = Budget(c=1.4, iterations=iterations)
+    return search_rave(game, state, budget, k=k, seed=seed).tree, search_budget(game, state, budget, seed=seed).tree
 
 
 @pytest.mark.parametrize("game,moves", [(TTT, []), (C4, [3]), (UTTT, [])])
@@ -143,6 +143,7 @@ def depth(slot, parents, root) -> int:
 
 @pytest.mark.parametrize("game,moves,seed", [(TTT, [], 0), (TTT, [4, 0], 1), (C4, [], 2), (UTTT, [40], 3)])
 def test_each_iteration_updates_amaf_exactly_as_rave_backpropagate(game, moves, seed):
+    from mctslab.engine import Budget
     from mctslab.engine.backend import kernels
     from mctslab.engine.rave import RaveTree
     from mctslab.engine.uct import _encode
@@ -154,23 +155,24 @@ def test_each_iteration_updates_amaf_exactly_as_rave_backpropagate(game, moves, 
     seen = 0
     for _ in range(300):
         before = {name: getattr(tree, name).copy() for name in ("visits", "wins2", "amv", "amw2")}
-        tree.run(c=1.4, max_moves=None, iterations=1, seconds=None)
+        tree.run(Budget(c=1.4, iterations=1))
         seen += len(check_one_iteration(game, state, tree, before, parents_of(tree)))
     assert seen > 300, "the playouts' moves count for AMAF"
 
 
 def test_a_reused_tree_searched_with_another_k_has_the_mix_of_that_k():
     """set_k recomputes every mix: then as if grown with the new k (the per-iteration check's formula, bit for bit)."""
+    from mctslab.engine import Budget
     from mctslab.engine.rave import search_rave
 
-    budget = dict(c=1.4, iterations=2000, seconds=None, max_moves=None, seed=1)
-    tree = search_rave(C4, C4.initial_state(), k=500.0, **budget).tree
+    budget = Budget(c=1.4, iterations=2000)
+    tree = search_rave(C4, C4.initial_state(), budget, k=500.0, seed=1).tree
     tree.set_k(3.0)
     for j in range(1, tree.slots):
         if tree.amv[j]:
             b = beta(3.0, int(tree.visits[j]))
             assert tree.mix[j] == (1 - b) * float(tree.mean[j]) + b * (int(tree.amw2[j]) / 2 / int(tree.amv[j]))
-    assert search_rave(C4, C4.initial_state(), k=3.0, tree=tree, **budget).done == 2000
+    assert search_rave(C4, C4.initial_state(), budget, k=3.0, seed=1, tree=tree).done == 2000
 
 
 # -- exact counts on tiny positions, invariants ------------------------------------------------

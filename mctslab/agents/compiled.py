@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from ..engine import CompiledTree, ParallelResult, SearchResult, check_supported, search_root_parallel
+from ..engine import Budget, CompiledTree, ParallelResult, SearchResult, check_supported, search_root_parallel
 from ..engine.shared_tree import search_leaf_parallel, search_tree_parallel
-from ..engine.uct import checked_search
+from ..engine.uct import search_budget
 from ..games.base import Game, State
 from ..games.compiled import compiled_encoding
 from .base import Analysis, MoveStat, legal_or_raise
@@ -157,10 +157,10 @@ def analyse(agent: Searcher, game: Game, state: State, engine: TreeKeeper) -> An
     check_supported(game)
     legal_or_raise(game, state)
     if agent.threads > 1 and agent.parallel == "root":
-        return _analyse_root_parallel(agent, game, state)
+        return _analyse_root_parallel(agent, game, state, engine.budget(agent))
     if agent.threads > 1:
-        return _analyse_shared(agent, game, state)
-    return _tree_analysis(agent, game, state, searched(agent, game, state, checked_search, engine))
+        return _analyse_shared(agent, game, state, engine.budget(agent))
+    return _tree_analysis(agent, game, state, searched(agent, game, state, search_budget, engine))
 
 
 def search_root(agent: Searcher, game: Game, state: State, engine: TreeKeeper) -> CompiledNode:
@@ -175,7 +175,7 @@ def search_root(agent: Searcher, game: Game, state: State, engine: TreeKeeper) -
     agent.check_compiled()
     check_supported(game)
     legal_or_raise(game, state)
-    return CompiledNode.root_of(searched(agent, game, state, checked_search, engine).tree, game, state)
+    return CompiledNode.root_of(searched(agent, game, state, search_budget, engine).tree, game, state)
 
 
 def _tree_analysis(agent: Searcher, game: Game, state: State, result: SearchResult) -> Analysis:
@@ -203,25 +203,19 @@ def searched(
 ) -> Any:
     """One compiled search as every compiled agent runs it (``search``: the engine's function for its tree).
 
-    The seed is 32 bits of the agent's generator, the tree the previous one re-rooted when
-    ``reuse`` is on (kept by ``engine`` for the next move), ``extra`` the variant's own arguments (RAVE's
-    ``k``). The agent's parameters were checked when it was made, the state by its caller.
+    The budget is the one ``engine`` made of the agent's parameters (:meth:`CompiledEngine.budget
+    <mctslab.agents.engines.CompiledEngine.budget>`), the seed 32 bits of the agent's generator, the
+    tree the previous one re-rooted when ``reuse`` is on (kept by ``engine`` for the next move),
+    ``extra`` the variant's own arguments (MCTS-Solver's ``tree_class``, RAVE's ``k``). The agent's
+    parameters were checked when it was made, the state by its caller: ``search`` is called
+    ``checked=True`` (:func:`mctslab.engine.uct.search_budget`, :func:`mctslab.engine.rave.search_rave`).
 
     Raises:
         RuntimeError: when the kernel's rules see no move where Python's did (never silently a
             default move).
     """
-    result = search(
-        game,
-        state,
-        c=agent.c,
-        iterations=agent.iterations,
-        seconds=agent.seconds,
-        max_moves=agent.max_moves,
-        seed=agent.rng.getrandbits(32),
-        tree=_reusable(agent, game, state, engine),
-        **extra,
-    )
+    seed, tree = agent.rng.getrandbits(32), _reusable(agent, game, state, engine)
+    result = search(game, state, engine.budget(agent), seed=seed, tree=tree, checked=True, **extra)
     if agent.reuse:
         engine.previous = (game, result.tree, state)
     if not result.tree.children():
@@ -273,18 +267,17 @@ def merged_root(game: Game, state: State, result: ParallelResult | Any) -> Node:
     return root
 
 
-def _analyse_shared(agent: Searcher, game: Game, state: State) -> Analysis:
+def _analyse_shared(agent: Searcher, game: Game, state: State, budget: Budget) -> Analysis:
     """Tree or leaf parallelism: K seeds from the agent's generator, one tree searched by K threads."""
     seeds = tuple(agent.rng.getrandbits(32) for _ in range(agent.threads))
-    budget = {"c": agent.c, "iterations": agent.iterations, "seconds": agent.seconds, "max_moves": agent.max_moves}
     if agent.parallel == "tree":
-        result = search_tree_parallel(game, state, **budget, seeds=seeds, virtual_loss=agent.virtual_loss)
+        result = search_tree_parallel(game, state, budget, seeds=seeds, virtual_loss=agent.virtual_loss)
     else:
-        result = search_leaf_parallel(game, state, **budget, seeds=seeds)
+        result = search_leaf_parallel(game, state, budget, seeds=seeds)
     return _tree_analysis(agent, game, state, result)
 
 
-def _analyse_root_parallel(agent: Searcher, game: Game, state: State) -> Analysis:
+def _analyse_root_parallel(agent: Searcher, game: Game, state: State, budget: Budget) -> Analysis:
     """Root parallelism: K seeds from the agent's generator, K trees at once, the move by the summed visits."""
     if agent.reuse:
         raise ValueError(
@@ -292,15 +285,7 @@ def _analyse_root_parallel(agent: Searcher, game: Game, state: State) -> Analysi
             " use reuse=False, or threads=1"
         )
     seeds = tuple(agent.rng.getrandbits(32) for _ in range(agent.threads))
-    result = search_root_parallel(
-        game,
-        state,
-        c=agent.c,
-        iterations=agent.iterations,
-        seconds=agent.seconds,
-        max_moves=agent.max_moves,
-        seeds=seeds,
-    )
+    result = search_root_parallel(game, state, budget, seeds=seeds)
     if not result.moves:
         raise _no_legal_move(game, state)
     root = merged_root(game, state, result)

@@ -26,6 +26,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from ..engine import Budget
 from ..games.base import Game, State
 from .base import Analysis, legal_or_raise
 from .compiled import analyse, search_root
@@ -130,10 +131,22 @@ class CompiledEngine:
 
     def __init__(self) -> None:
         self.previous: tuple[Game, Any, State] | None = None
+        self._budget: tuple[tuple, Budget] | None = None
 
     def reset(self) -> None:
         """Forget the kept tree."""
         self.previous = None
+
+    def budget(self, agent: Searcher) -> Budget:
+        """The agent's budget as the kernels take it (:class:`mctslab.engine.Budget`), handed down unchanged.
+
+        Made (and checked) at the agent's first compiled search, and again only when one of its
+        parameters ``c``, ``iterations``, ``seconds``, ``max_moves`` has changed since.
+        """
+        asked = (agent.c, agent.iterations, agent.seconds, agent.max_moves)
+        if self._budget is None or self._budget[0] != asked:
+            self._budget = (asked, Budget(*asked))
+        return self._budget[1]
 
     @staticmethod
     def _check_game(game: Game) -> None:

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..games.base import Game, State
 from .base import Analysis, MoveStat
 from .node import Node
 from .rules import SelectionRule
+
+if TYPE_CHECKING:
+    from ..engine import Budget
 
 __all__ = ["SearchEngine", "Searcher", "TreeKeeper"]
 
@@ -85,6 +88,11 @@ class SearchEngine(Protocol):
 
 
 class TreeKeeper(Protocol):
-    """An engine that keeps the last tree for ``reuse``: ``previous`` is ``(game, tree, root state)`` or ``None``."""
+    """An engine that keeps the last tree for ``reuse`` (``previous``: ``(game, tree, root state)`` or ``None``) and
+    the budget it made of the agent's parameters."""
 
     previous: tuple[Game, Any, State] | None
+
+    def budget(self, agent: Searcher) -> Budget:
+        """The agent's budget, made and checked once (:class:`mctslab.engine.Budget`)."""
+        ...

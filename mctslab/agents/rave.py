@@ -282,12 +282,12 @@ def analyse_compiled(agent: Rave, game: Game, state: State, engine: TreeKeeper) 
         ValueError: (one line, before anything is compiled) for what the compiled engine
             cannot run (:meth:`Rave.check_compiled`) or a game without a kernel.
     """
-    from ..engine.rave import checked_search_rave
+    from ..engine.rave import search_rave
 
     agent.check_compiled()
     check_supported(game)
     legal_or_raise(game, state)
-    result = searched(agent, game, state, checked_search_rave, engine, k=agent.k)
+    result = searched(agent, game, state, search_rave, engine, k=agent.k)
     tree = result.tree
     children = [
         (int(tree.move[s]), int(tree.visits[s]), float(tree.mean[s]), _amaf_mean(tree, s)) for s in tree.children()

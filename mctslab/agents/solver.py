@@ -254,14 +254,15 @@ def _analyse_compiled(agent: Solver, game: Game, state: State, engine: TreeKeepe
         ValueError: (one line, before anything is compiled) for what :meth:`Solver.check_compiled`
             refuses, a game with chance, or a game that declares no kernel.
     """
-    from ..engine.solver import search
+    from ..engine.solver import SolverTree
+    from ..engine.uct import search_budget
 
     agent.check_compiled()
     if game.has_chance:
         raise ValueError(f"engine=compiled cannot play {game.spec}: it has chance nodes; use engine=python")
     check_supported(game)
     legal_or_raise(game, state)
-    result = searched(agent, game, state, search, engine)
+    result = searched(agent, game, state, search_budget, engine, tree_class=SolverTree)
     root = CompiledSolverNode.root_of(result.tree, game, state)
     best = agent.best_child(root)
     return Analysis(

@@ -76,15 +76,17 @@ def root_parallel(game_spec: str, iterations: int, threads: int) -> Callable[[],
 def _shared_search(kind: str, game_spec: str, iterations: int, threads: int) -> Callable[[], object]:
     from math import sqrt
 
+    from ..engine import Budget
     from ..engine.shared_tree import search_leaf_parallel, search_tree_parallel
 
     search = search_tree_parallel if kind == "tree" else search_leaf_parallel
     game = make_game(game_spec)
     state = game.initial_state()
     seeds = list(range(1, threads + 1))
+    budget = Budget(c=sqrt(2), iterations=iterations)
 
     def run() -> object:
-        return search(game, state, c=sqrt(2), iterations=iterations, seconds=None, max_moves=None, seeds=seeds)
+        return search(game, state, budget, seeds=seeds)
 
     return run
 

@@ -34,6 +34,13 @@ cost nothing.
 The budget runs in compiled calls of about 0.1 s, one random stream across them, so
 Ctrl-C stops a search within a second and the chunks change no result.
 
+A search's budget is one value, :class:`Budget` (``c``, ``iterations``, ``seconds``, ``max_moves``),
+checked once when it is made and handed down unchanged: every entry point
+(:func:`search_budget`, :func:`search_root_parallel`, the solver's, RAVE's, tree and leaf
+parallelism's) takes it, and :meth:`CompiledTree.run` spends it. An agent's engine makes it from the
+agent's parameters (:class:`~mctslab.agents.engines.CompiledEngine`); :func:`search` is the same
+search with the four as keywords.
+
 Two variants of UCT run on the same arrays, each with its own kernel and tree: MCTS-Solver
 (``solver:engine=compiled``, :mod:`mctslab.engine.solver`: one more byte per slot, the proven
 value) and RAVE (``rave:engine=compiled``, :mod:`mctslab.engine.rave`: AMAF counts and the
@@ -63,8 +70,8 @@ from .backend import (
     supports,
 )
 from .parallel import ParallelResult, search_root_parallel
-from .tree import NO_LIMIT, SLOT_BYTES, CompiledTree
-from .uct import SearchResult, compile_seconds, random_results, search
+from .tree import NO_LIMIT, SLOT_BYTES, Budget, CompiledTree
+from .uct import SearchResult, compile_seconds, random_results, search, search_budget
 
 __all__ = [
     "EXTRA_HINT",
@@ -72,6 +79,7 @@ __all__ = [
     "NO_LIMIT",
     "ParallelResult",
     "SLOT_BYTES",
+    "Budget",
     "CompiledTree",
     "SearchResult",
     "available",
@@ -84,6 +92,7 @@ __all__ = [
     "random_results",
     "require",
     "search",
+    "search_budget",
     "search_root_parallel",
     "supports",
 ]

@@ -95,12 +95,8 @@ def check_parallel(name: str, parallel: str) -> str:
 
 
 def check_virtual_loss(name: str, virtual_loss: int) -> int:
-    """An agent's ``virtual_loss`` parameter: an integer from 0 to :data:`MAX_VIRTUAL_LOSS`.
-
-    Raises:
-        TypeError: (one line) for a value that is not an integer.
-        ValueError: (one line) for a value outside 0 to :data:`MAX_VIRTUAL_LOSS`.
-    """
+    """An agent's ``virtual_loss`` parameter: an integer from 0 to :data:`MAX_VIRTUAL_LOSS` (else, as
+    :func:`check_threads`, a one-line TypeError or ValueError)."""
     return validation.integer(name, virtual_loss, low=0, high=MAX_VIRTUAL_LOSS)
 
 

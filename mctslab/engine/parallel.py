@@ -29,7 +29,7 @@ there). Every tree, its scratch arrays and its root position are the thread's ow
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,11 +37,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import validation
-from ..games.base import Game, IllegalMoveError, State
-from .backend import MAX_THREADS, check_supported, kernels
-from .tree import CHUNK_SECONDS, CompiledTree, _roots
-from .uct import _check_budget, _encode, compile_seconds
+from ..games.base import Game, State
+from .backend import check_supported, check_threads, kernels
+from .tree import CHUNK_SECONDS, Budget, CompiledTree, _roots
+from .uct import _encoded, check_search, compile_seconds
 
 __all__ = ["ParallelResult", "prepare_threads", "roots_filled", "run_threads", "search_root_parallel"]
 
@@ -108,31 +107,21 @@ def _summed(trees: list[CompiledTree]) -> tuple[list[int], list[int], list[float
     return moves, [visits[m] for m in moves], [wins2[m] / 2 for m in moves]
 
 
-def prepare_threads(
-    game: Game,
-    state: State,
-    c: float,
-    iterations: int | None,
-    seconds: float | None,
-    max_moves: int | None,
-    seeds: tuple[int, ...],
-) -> tuple[Any, tuple]:
+def prepare_threads(game: Game, state: State, seeds: tuple[int, ...]) -> tuple[Any, tuple]:
     """Check a parallel search's call, compile the kernels once; the kernels module and the encoded position.
 
+    Its budget was checked when it was made (:class:`~mctslab.engine.tree.Budget`).
+
     Raises:
-        TypeError, ValueError: (one line) for a budget the engine cannot run, a bad seed or number of seeds.
+        TypeError, ValueError: (one line) for a game without a kernel, a bad seed or number of seeds.
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
     check_supported(game)
-    validation.integer("threads", len(seeds), low=1, high=MAX_THREADS)
-    for seed in seeds:
-        _check_budget(c, iterations, seconds, max_moves, seed)
+    check_threads("threads", len(seeds))
+    check_search(game, state, seeds, fresh=True)
     compiled = kernels()
     compile_seconds(game)  # compiled (or loaded) once, before any thread
-    game.check_state(state)
-    if game.is_terminal(state):
-        raise IllegalMoveError("no move to search: the game is over")
-    return compiled, _encode(game, state)
+    return compiled, _encoded(game, state)
 
 
 def run_threads(jobs: list[Callable[[], int]], name: str, on_stop: Callable[[], None]) -> list[int]:
@@ -165,40 +154,29 @@ def run_threads(jobs: list[Callable[[], int]], name: str, on_stop: Callable[[], 
     return [f.result() for f in futures]
 
 
-def search_root_parallel(
-    game: Game,
-    state: State,
-    *,
-    c: float,
-    iterations: int | None,
-    seconds: float | None,
-    max_moves: int | None,
-    seeds: tuple[int, ...] | list[int],
-) -> ParallelResult:
+def search_root_parallel(game: Game, state: State, budget: Budget, *, seeds: Sequence[int]) -> ParallelResult:
     """``len(seeds)`` compiled UCT searches of ``state`` at once, one per thread; their roots summed.
 
     Args:
         game, state: the position (checked; not over).
-        c, iterations, seconds, max_moves: as :func:`mctslab.engine.search`, for *each* tree
-            (``iterations`` per tree; ``seconds`` of wall time for every tree).
+        budget: as :func:`mctslab.engine.uct.search_budget`, for *each* tree (``iterations`` per
+            tree; ``seconds`` of wall time for every tree).
         seeds: one 32-bit seed per tree (the number of seeds is the number of threads, 1 to
             :data:`~mctslab.engine.backend.MAX_THREADS`).
 
     Raises:
-        TypeError, ValueError: (one line) for a budget the engine cannot run or a bad seed or number of seeds.
+        TypeError, ValueError: (one line) for a game without a kernel, a bad seed or number of seeds.
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
     seeds = tuple(seeds)
-    compiled, (rules, root_state) = prepare_threads(game, state, c, iterations, seconds, max_moves, seeds)
-    budget = iterations if iterations is not None else 4096
-    capacity = CompiledTree.slots_for(rules, budget)
-    trees = [CompiledTree(rules, root_state.copy(), capacity=capacity) for _ in seeds]
+    compiled, (rules, root_state) = prepare_threads(game, state, seeds)
+    trees = [CompiledTree.for_budget(rules, root_state.copy(), budget) for _ in seeds]
     roots_filled()  # before the threads: they only read the shared table
     stop = threading.Event()
 
     def one(tree: CompiledTree, seed: int) -> int:
         compiled.seed(seed)  # this thread's own generator, seeded in the thread
-        return tree.run(c, max_moves, iterations, seconds, stop)
+        return tree.run(budget, stop)
 
     # Ctrl-C (or an error in one tree): the others stop after their current call
     jobs = [lambda tree=tree, seed=seed: one(tree, seed) for tree, seed in zip(trees, seeds, strict=True)]

@@ -20,11 +20,10 @@ import numpy as np
 from .. import validation
 from ..games.base import Game, State
 from ..games.compiled import CompiledGame
-from .backend import kernels
-from .tree import CompiledTree
-from .uct import SearchResult, _encode, check_search, compile_kernel
+from .tree import Budget, CompiledTree
+from .uct import SearchResult, check_search, compile_seconds, search_budget
 
-__all__ = ["BETAS", "RaveTree", "checked_search_rave", "compile_rave_seconds", "search_rave"]
+__all__ = ["BETAS", "RaveTree", "compile_rave_seconds", "search_rave"]
 
 BETAS = 1 << 12
 """Visit counts below this have their ``beta`` kept in a per-tree table (filled as first needed)."""
@@ -46,6 +45,7 @@ class RaveTree(CompiledTree):
         ("visits", np.int32), ("wins2", np.int32), ("amv", np.int32), ("amw2", np.int32), ("nlegal", np.int16),
         ("nexp", np.int16),
     )  # fmt: skip
+    KERNEL = "rave"
 
     def __init__(self, compiled: CompiledGame, root_state: np.ndarray, capacity: int, k: float) -> None:
         super().__init__(compiled, root_state, capacity)
@@ -81,63 +81,34 @@ class RaveTree(CompiledTree):
 
 def compile_rave_seconds(game: Game | None = None) -> float:
     """Compile (or load from Numba's cache) the RAVE kernel for ``game`` (``None``: every game) once; the seconds."""
-    return compile_kernel("rave", lambda rules, st: RaveTree(rules, st, capacity=1024, k=1.0), game)
+    return compile_seconds(game, RaveTree, k=1.0)
 
 
 def search_rave(
     game: Game,
     state: State,
+    budget: Budget,
     *,
-    c: float,
     k: float,
-    iterations: int | None,
-    seconds: float | None,
-    max_moves: int | None,
     seed: int,
     tree: RaveTree | None = None,
+    checked: bool = False,
 ) -> SearchResult:
-    """One RAVE search of ``state`` with the compiled engine, as :func:`mctslab.engine.search` is one UCT search.
+    """One RAVE search of ``state`` with the compiled engine, as :func:`~mctslab.engine.uct.search_budget` is one UCT's.
 
     Args:
-        game, state, c, iterations, seconds, max_moves, seed: as :func:`mctslab.engine.search`.
+        game, state, budget, seed, checked: as :func:`mctslab.engine.uct.search_budget` (``checked``: ``k`` too).
         k: the equivalence parameter, > 0 (:func:`mctslab.agents.rave.beta`).
-        tree: a :class:`RaveTree` whose root is already ``state`` (tree reuse), or ``None``.
+        tree: a :class:`RaveTree` whose root is already ``state`` (tree reuse), or ``None``; it searches on
+            with this ``k`` (:meth:`RaveTree.set_k`).
 
     Raises:
-        TypeError, ValueError: (one line) for a budget it cannot run, or ``k`` not finite and > 0.
+        TypeError, ValueError: (one line) for ``k`` not finite and > 0, a bad seed or a game without a kernel.
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
-    check_search(game, state, c, iterations, seconds, max_moves, seed, fresh=tree is None)
-    validation.positive_number("k", k, finite=True)
-    return checked_search_rave(
-        game, state, c=c, k=k, iterations=iterations, seconds=seconds, max_moves=max_moves, seed=seed, tree=tree
-    )
-
-
-def checked_search_rave(
-    game: Game,
-    state: State,
-    *,
-    c: float,
-    k: float,
-    iterations: int | None,
-    seconds: float | None,
-    max_moves: int | None,
-    seed: int,
-    tree: RaveTree | None = None,
-) -> SearchResult:
-    """:func:`search_rave` for a caller that has checked its arguments as :func:`search_rave` does.
-
-    An agent checks its parameters when it is made and the state once per move, as for
-    :func:`mctslab.engine.uct.checked_search`.
-    """
-    compiled = kernels()
-    compile_rave_seconds(game)
-    if tree is None:
-        rules, root_state = _encode(game, state)
-        budget = iterations if iterations is not None else 4096
-        tree = RaveTree(rules, root_state, capacity=RaveTree.slots_for(rules, budget), k=k)
-    tree.set_k(k)
-    compiled.seed(seed)
-    done = tree.run(c, max_moves, iterations, seconds)
-    return SearchResult(tree, done)
+    if not checked:
+        check_search(game, state, (seed,), fresh=tree is None)
+        validation.positive_number("k", k, finite=True)
+    if tree is not None:
+        tree.set_k(k)
+    return search_budget(game, state, budget, seed=seed, tree=tree, tree_class=RaveTree, checked=True, k=k)

@@ -77,6 +77,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -84,7 +85,7 @@ import numpy as np
 from ..games.base import Game, State
 from .backend import check_virtual_loss
 from .parallel import prepare_threads, roots_filled, run_threads
-from .tree import CHUNK_SECONDS, MAX_CHUNK, MAX_VISITS, NO_LIMIT, CompiledTree
+from .tree import CHUNK_SECONDS, MAX_CHUNK, MAX_VISITS, NO_LIMIT, Budget, CompiledTree
 from .uct import SearchResult
 
 __all__ = ["LeafTree", "SharedTree", "search_leaf_parallel", "search_tree_parallel"]
@@ -148,23 +149,14 @@ def _result(tree: CompiledTree, done: int) -> SearchResult:
 
 
 def search_tree_parallel(
-    game: Game,
-    state: State,
-    *,
-    c: float,
-    iterations: int | None,
-    seconds: float | None,
-    max_moves: int | None,
-    seeds: tuple[int, ...] | list[int],
-    virtual_loss: int = 1,
+    game: Game, state: State, budget: Budget, *, seeds: Sequence[int], virtual_loss: int = 1
 ) -> SearchResult:
     """Tree parallelism: ``len(seeds)`` threads search one shared tree of ``state`` at once (see the module).
 
     Args:
         game, state: the position (checked; not over).
-        c, max_moves: as :func:`mctslab.engine.search`.
-        iterations: the iterations of the shared tree, all threads together.
-        seconds: the wall time of the search.
+        budget: as :func:`mctslab.engine.uct.search_budget`; its ``iterations`` are the shared tree's, all
+            threads together, its ``seconds`` the wall time of the search.
         seeds: one 32-bit seed per thread (their number is the number of threads).
         virtual_loss: virtual visits (losses) a thread adds to each node of its path, >= 0.
 
@@ -173,21 +165,20 @@ def search_tree_parallel(
         Not reproducible run to run with more than one thread.
 
     Raises:
-        TypeError, ValueError: (one line) for a budget the engine cannot run, a bad seed or number of seeds.
+        TypeError, ValueError: (one line) for a bad virtual loss, seed or number of seeds, a game without a kernel.
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
     seeds = tuple(seeds)
     check_virtual_loss("virtual_loss", virtual_loss)
-    compiled, (rules, root_state) = prepare_threads(game, state, c, iterations, seconds, max_moves, seeds)
-    budget = iterations if iterations is not None else 4096
-    tree = SharedTree(rules, root_state, capacity=CompiledTree.slots_for(rules, budget))
+    compiled, (rules, root_state) = prepare_threads(game, state, seeds)
+    tree = SharedTree.for_budget(rules, root_state, budget)
     roots_filled()  # every entry of the shared table filled: the threads only read it
-    total = min(NO_LIMIT if iterations is None else iterations, MAX_VISITS)
+    total = min(NO_LIMIT if budget.iterations is None else budget.iterations, MAX_VISITS)
     work = np.array([0, total], dtype=np.int64)
-    limit, c = NO_LIMIT if max_moves is None else max_moves, float(c)
+    limit, c = budget.limit, float(budget.c)
     scratches = [np.empty(compiled.SCRATCH, dtype=np.int64) for _ in seeds]
     tree.iterate_shared(compiled, c, limit, 0, virtual_loss, work, scratches[0])  # compiled (or loaded) once
-    deadline = None if seconds is None else time.perf_counter() + seconds
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     stop = threading.Event()
     barrier = threading.Barrier(len(seeds))
     again = [True]
@@ -224,23 +215,13 @@ def search_tree_parallel(
     return _result(tree, done)
 
 
-def search_leaf_parallel(
-    game: Game,
-    state: State,
-    *,
-    c: float,
-    iterations: int | None,
-    seconds: float | None,
-    max_moves: int | None,
-    seeds: tuple[int, ...] | list[int],
-) -> SearchResult:
+def search_leaf_parallel(game: Game, state: State, budget: Budget, *, seeds: Sequence[int]) -> SearchResult:
     """Leaf parallelism: one tree of ``state``, each new leaf simulated ``len(seeds)`` times at once (see the module).
 
     Args:
         game, state: the position (checked; not over).
-        c, max_moves: as :func:`mctslab.engine.search`.
-        iterations: leaves to expand (each simulated K times: K times the playouts).
-        seconds: the wall time of the search.
+        budget: as :func:`mctslab.engine.uct.search_budget`; its ``iterations`` count leaves (each
+            simulated K times: K times the playouts), its ``seconds`` the wall time of the search.
         seeds: one 32-bit seed per thread; thread 0 selects (and plays one playout per leaf).
 
     Returns:
@@ -248,32 +229,32 @@ def search_leaf_parallel(
         the same seeds give the same tree, whatever the threads' timing.
 
     Raises:
-        TypeError, ValueError: (one line) for a budget the engine cannot run, a bad seed or number of seeds.
+        TypeError, ValueError: (one line) for too many leaves for K threads, a bad seed or number of seeds, a game
+            without a kernel.
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
     seeds = tuple(seeds)
     k = len(seeds)
-    if iterations is not None and iterations > MAX_VISITS // max(k, 1):
+    if budget.iterations is not None and budget.iterations > MAX_VISITS // max(k, 1):
         raise ValueError(
-            f"iterations={iterations} with threads={k}: leaf parallelism counts K visits per leaf in 32 bits,"
+            f"iterations={budget.iterations} with threads={k}: leaf parallelism counts K visits per leaf in 32 bits,"
             f" at most {MAX_VISITS // k} leaves; use fewer"
         )
-    compiled, (rules, root_state) = prepare_threads(game, state, c, iterations, seconds, max_moves, seeds)
-    budget = iterations if iterations is not None else 4096
-    tree = LeafTree(rules, root_state, capacity=CompiledTree.slots_for(rules, budget), k=k)
+    compiled, (rules, root_state) = prepare_threads(game, state, seeds)
+    tree = LeafTree.for_budget(rules, root_state, budget, k=k)
     prm, tab = rules.prm, rules.tab
     roots_filled()
-    limit = NO_LIMIT if max_moves is None else max_moves
+    limit = budget.limit
     stop = threading.Event()
     tree.ctl[compiled.LEAF_STOP] = 1  # compiled (or loaded) once, before the threads: both return at once
     compiled.leaf_worker(rules, prm, tab, 0, 0, tree.ctl, tree.leaf_st, tree.results, limit, tree.scratch)
-    tree._iterate(compiled, float(c), limit, 0)
+    tree._iterate(compiled, float(budget.c), limit, 0)
     tree.ctl[compiled.LEAF_STOP] = 0
 
     def select() -> int:
         try:
             compiled.seed(seeds[0])
-            return tree.run(c, max_moves, iterations, seconds, stop)
+            return tree.run(budget, stop)
         finally:
             tree.ctl[compiled.LEAF_STOP] = 1  # the workers return
 

@@ -16,8 +16,9 @@ import numpy as np
 
 from ..games.base import Game, State
 from ..games.compiled import CompiledGame
-from .tree import CompiledTree
-from .uct import SearchResult, _encode, check_search, checked_search, compile_kernel
+from . import uct
+from .tree import Budget, CompiledTree
+from .uct import SearchResult
 
 __all__ = ["UNPROVEN", "SolverTree", "compile_seconds", "search"]
 
@@ -35,6 +36,7 @@ class SolverTree(CompiledTree):
     """
 
     _ARRAYS = (*CompiledTree._ARRAYS, ("proven", np.int8))
+    KERNEL = "solver"
 
     def __init__(self, compiled: CompiledGame, root_state: np.ndarray, capacity: int) -> None:
         super().__init__(compiled, root_state, capacity)
@@ -59,32 +61,14 @@ def compile_seconds(game: Game | None = None) -> float:
 
     Called by :func:`search` before its clock starts, so a timed first move is not spent compiling.
     """
-    return compile_kernel("solver", lambda rules, st: SolverTree(rules, st, capacity=1024), game)
+    return uct.compile_seconds(game, SolverTree)
 
 
-def search(
-    game: Game,
-    state: State,
-    *,
-    c: float,
-    iterations: int | None,
-    seconds: float | None,
-    max_moves: int | None,
-    seed: int,
-    tree: SolverTree | None = None,
-) -> SearchResult:
-    """One MCTS-Solver search of ``state``, compiled: :func:`mctslab.engine.search` on a :class:`SolverTree`.
+def search(game: Game, state: State, budget: Budget, *, seed: int, tree: SolverTree | None = None) -> SearchResult:
+    """One MCTS-Solver search of ``state``, compiled: :func:`mctslab.engine.uct.search_budget` on a :class:`SolverTree`.
 
-    Args and raises as :func:`mctslab.engine.search` (``tree``: a :class:`SolverTree` whose
+    Args and raises as :func:`~mctslab.engine.uct.search_budget` (``tree``: a :class:`SolverTree` whose
     root is already ``state``, for tree reuse). ``SearchResult.tree`` is the
     :class:`SolverTree` (its :meth:`SolverTree.value` of the root: the proof, if any).
     """
-    check_search(game, state, c, iterations, seconds, max_moves, seed, fresh=tree is None)
-    if tree is None:
-        rules, root_state = _encode(game, state)
-        budget = iterations if iterations is not None else 4096
-        tree = SolverTree(rules, root_state, capacity=SolverTree.slots_for(rules, budget))
-    compile_seconds(game)
-    return checked_search(
-        game, state, c=c, iterations=iterations, seconds=seconds, max_moves=max_moves, seed=seed, tree=tree
-    )
+    return uct.search_budget(game, state, budget, seed=seed, tree=tree, tree_class=SolverTree)

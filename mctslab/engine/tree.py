@@ -7,17 +7,19 @@ import os
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from math import inf
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
+from .. import validation
 from ..games.compiled import CompiledGame
 from .backend import kernels
 
 __all__ = [
-    "CHUNK_SECONDS", "INITIAL_SLOTS", "MAX_VISITS", "NO_LIMIT", "SLOT_BYTES", "CompiledTree",
+    "CHUNK_SECONDS", "INITIAL_SLOTS", "MAX_VISITS", "NO_LIMIT", "SLOT_BYTES", "Budget", "CompiledTree",
     "MAX_FIELDS", "MAX_MOVES", "MAX_PATH", "check_capacity", "check_tree_fits", "memory_available",
 ]  # fmt: skip
 
@@ -114,6 +116,48 @@ def check_tree_fits(iterations: int, trees: int = 1, slot_bytes: int = SLOT_BYTE
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """What one compiled search may spend: checked once, when made, then handed down unchanged.
+
+    Made where a search is asked for (an agent's :class:`~mctslab.agents.engines.CompiledEngine`,
+    again only when the agent's parameters change; :func:`mctslab.engine.search` from its keywords)
+    and passed as it is to every entry point, tree and run (:meth:`CompiledTree.run`).
+
+    Attributes:
+        c: the exploration constant of UCB1, finite and >= 0.
+        iterations: iterations of the search, 1 to :data:`MAX_VISITS` (per tree for root
+            parallelism, leaves for leaf parallelism), or ``None``: until ``seconds`` have passed.
+        seconds: wall-clock seconds, finite and > 0, or ``None``: until ``iterations`` are done.
+        max_moves: cap on a playout's length (one cut short counts as a draw), >= 1, or ``None``.
+
+    Raises:
+        TypeError, ValueError: (one line) for a budget the engine cannot run: a value out of its
+            range, neither ``iterations`` nor ``seconds``, or ``iterations`` alone whose tree cannot
+            fit in memory (:func:`check_tree_fits`).
+    """
+
+    c: float
+    iterations: int | None
+    seconds: float | None = None
+    max_moves: int | None = None
+
+    def __post_init__(self) -> None:
+        validation.non_negative_number("c", self.c, finite=True)
+        validation.optional(validation.integer, "iterations", self.iterations, low=1, high=MAX_VISITS)
+        validation.optional(validation.positive_number, "seconds", self.seconds, finite=True)
+        validation.optional(validation.positive_int, "max_moves", self.max_moves)
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("the compiled engine needs iterations or seconds (or both), got neither")
+        if self.iterations is not None and self.seconds is None:
+            check_tree_fits(self.iterations)
+
+    @property
+    def limit(self) -> int:
+        """``max_moves`` as the kernels take it (:data:`NO_LIMIT` for none)."""
+        return NO_LIMIT if self.max_moves is None else self.max_moves
+
+
 @lru_cache(maxsize=1)
 def _roots() -> np.ndarray:
     """The kernels' table of ``sqrt(ln n)`` and ``1 / sqrt(n)``, one per process, filled by the kernels as they go."""
@@ -174,6 +218,9 @@ def check_capacity(spec: str, compiled: CompiledGame) -> None:
             )
 
 
+T = TypeVar("T", bound="CompiledTree")
+
+
 class CompiledTree:
     """A UCT tree in arrays (see :mod:`mctslab.engine.kernels`), rooted at slot :attr:`root`.
 
@@ -201,10 +248,20 @@ class CompiledTree:
     )  # fmt: skip
     """The arrays, widest first: as views of one zeroed block (one allocation), each stays aligned."""
 
+    KERNEL = "uct"
+    """The kernel :meth:`_iterate` calls (a variant's tree names its own; compiled once per game's rules)."""
+
     @staticmethod
     def slots_for(compiled: CompiledGame, iterations: int) -> int:
         """Slots that ``iterations`` iterations can need, at most :data:`INITIAL_SLOTS` (the arrays grow past it)."""
         return min(1 + iterations * compiled.max_moves, INITIAL_SLOTS)
+
+    @classmethod
+    def for_budget(cls: type[T], compiled: CompiledGame, root_state: np.ndarray, budget: Budget, **extra: Any) -> T:
+        """A fresh tree of ``root_state`` with the slots ``budget`` can need (4096 iterations' under a clock alone);
+        ``extra``: the tree class's own arguments (RAVE's ``k``)."""
+        iterations = budget.iterations if budget.iterations is not None else 4096
+        return cls(compiled, root_state, capacity=cls.slots_for(compiled, iterations), **extra)
 
     def _allocate(self, size: int) -> dict[str, np.ndarray]:
         """Make every array ``size`` slots long, zeroed, in one block; returns the old arrays by name."""
@@ -235,15 +292,8 @@ class CompiledTree:
         for name, array in old.items():
             getattr(self, name)[: array.shape[0]] = array
 
-    def run(
-        self,
-        c: float,
-        max_moves: int | None,
-        iterations: int | None,
-        seconds: float | None,
-        stop: threading.Event | None = None,
-    ) -> int:
-        """Iterate from the root within the budget (at least one iteration); returns iterations done.
+    def run(self, budget: Budget, stop: threading.Event | None = None) -> int:
+        """Iterate from the root within ``budget`` (at least one iteration); returns iterations done.
 
         The budget runs in chunks of compiled calls of about :data:`CHUNK_SECONDS` each
         (512 iterations with a clock), so Ctrl-C stops a search within a fraction of a
@@ -256,8 +306,8 @@ class CompiledTree:
             MemoryError: (one line) when the arrays cannot grow any more.
         """
         compiled = kernels()
-        limit = NO_LIMIT if max_moves is None else max_moves
-        deadline = None if seconds is None else time.perf_counter() + seconds
+        iterations, c, limit = budget.iterations, float(budget.c), budget.limit
+        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         done, chunk = 0, FIRST_CHUNK
         while True:
             todo = NO_LIMIT if iterations is None else iterations - done
@@ -267,7 +317,7 @@ class CompiledTree:
             if self.info[0] + self.block > self.move.shape[0]:
                 self._grow(done)  # only when another call follows: a finished search keeps its arrays
             start = time.perf_counter()
-            done += self._iterate(compiled, float(c), limit, todo)
+            done += self._iterate(compiled, c, limit, todo)
             took = time.perf_counter() - start
             if deadline is not None and done >= 1 and time.perf_counter() >= deadline:
                 break

@@ -13,9 +13,11 @@ from .. import validation
 from ..games.base import Game, IllegalMoveError, State
 from ..games.compiled import CompiledGame, compiled_encoding, compiled_rules
 from .backend import check_supported, kernel_games, kernels
-from .tree import MAX_VISITS, NO_LIMIT, CompiledTree, check_capacity, check_tree_fits
+from .tree import NO_LIMIT, Budget, CompiledTree, check_capacity
 
-__all__ = ["SearchResult", "checked_search", "compile_kernel", "compile_seconds", "random_results", "search"]
+__all__ = [
+    "SearchResult", "check_search", "compile_seconds", "random_results", "search", "search_budget",
+]  # fmt: skip
 
 
 def _encode(game: Game, state: State) -> tuple[CompiledGame, np.ndarray]:
@@ -45,48 +47,33 @@ _FITS: dict[int, CompiledGame] = {}
 """The compiled rules already checked by :func:`~.tree.check_capacity` (checked once each)."""
 
 
-def compile_seconds(game: Game | None = None) -> float:
-    """Compile (or load from Numba's cache) the UCT kernel for ``game`` once; the seconds it took (0 once done).
+def compile_seconds(game: Game | None = None, tree_class: type[CompiledTree] = CompiledTree, **extra: Any) -> float:
+    """Run 8 iterations on a ``tree_class`` tree of ``game`` (``None``: of every game with compiled rules), unless
+    done for its kernel and that game's rules in this process; the seconds it took (0 if nothing to do).
 
-    ``None``: for every registered game with compiled rules. Each game file's rules have
-    their own compiled kernels (:mod:`mctslab.engine.game_rules`).
+    Compiles (or loads from Numba's cache) the tree's kernel (:attr:`CompiledTree.KERNEL`; ``extra``: the
+    tree class's own arguments). Each game file's rules have their own compiled kernels
+    (:mod:`mctslab.engine.game_rules`). A timed search calls it before its clock starts, so a first
+    move is not spent compiling.
     """
-    return compile_kernel("uct", lambda rules, st: CompiledTree(rules, st, capacity=1024), game)
-
-
-def compile_kernel(name: str, make: Callable[[CompiledGame, np.ndarray], CompiledTree], game: Game | None) -> float:
-    """Run 8 iterations on a tree ``make(rules, root_state)`` of ``game`` (``None``: of every game with compiled
-    rules), unless done for ``name`` and that game's rules in this process; the seconds it took (0 if nothing to do).
-
-    A timed search calls it before its clock starts, so a first move is not spent compiling.
-    """
+    if game is not None and (tree_class.KERNEL, compiled_rules(game).rules) in _COMPILED:
+        return 0.0  # what every search after the first asks: answered without a list
     games = [game] if game is not None else kernel_games()
-    todo = [g for g in games if (name, compiled_rules(g).rules) not in _COMPILED]
+    todo = [g for g in games if (tree_class.KERNEL, compiled_rules(g).rules) not in _COMPILED]
     if not todo:
         return 0.0
     start = time.perf_counter()
     kernels().seed(0)
     for g in todo:
-        make(*_encode(g, g.initial_state())).run(c=1.0, max_moves=None, iterations=8, seconds=None)
-        _COMPILED.add((name, compiled_rules(g).rules))
+        tree_class(*_encode(g, g.initial_state()), capacity=1024, **extra).run(_WARM)
+        _COMPILED.add((tree_class.KERNEL, compiled_rules(g).rules))
     return time.perf_counter() - start
 
 
 _COMPILED: set[tuple[str, Callable[[], Any]]] = set()
 """The ``(kernel, rules function)`` pairs this process has compiled or loaded."""
-
-
-def _check_budget(c: float, iterations: int | None, seconds: float | None, max_moves: int | None, seed: int) -> None:
-    """Refuse, in one line, a budget the engine cannot run (as the agents' own checks do)."""
-    validation.non_negative_number("c", c, finite=True)
-    validation.optional(validation.integer, "iterations", iterations, low=1, high=MAX_VISITS)
-    validation.optional(validation.positive_number, "seconds", seconds, finite=True)
-    validation.optional(validation.positive_int, "max_moves", max_moves)
-    validation.integer("seed", seed, low=0, high=2**32 - 1)
-    if iterations is None and seconds is None:
-        raise ValueError("the compiled engine needs iterations or seconds (or both), got neither")
-    if iterations is not None and seconds is None:
-        check_tree_fits(iterations)
+_WARM = Budget(c=1.0, iterations=8)
+""":func:`compile_seconds`'s budget."""
 
 
 class SearchResult:
@@ -139,74 +126,78 @@ def search(
 ) -> SearchResult:
     """One UCT search of ``state`` with the compiled engine (the budget in chunks: Ctrl-C stops it within a second).
 
+    The keywords of :class:`Budget`, for people and notebooks: :func:`search_budget` with ``Budget(c,
+    iterations, seconds, max_moves)``.
+
     Args:
         game, state: the position (checked with :meth:`~mctslab.games.base.Game.check_state`; not over).
-        c, iterations, seconds, max_moves: as :class:`mctslab.agents.uct.UCT`.
+        c, iterations, seconds, max_moves: as :class:`mctslab.agents.uct.UCT` (see :class:`Budget`).
         seed: seeds Numba's generator for this search (the agent draws it from its own).
         tree: a tree whose :attr:`CompiledTree.root` is already ``state`` (tree reuse), or
             ``None`` for a fresh one.
 
     Raises:
-        TypeError, ValueError: (one line) for a budget it cannot run: iterations outside
-            1 to :data:`~mctslab.engine.tree.MAX_VISITS`, seconds not finite and > 0, neither given.
+        TypeError, ValueError: (one line) for a game without a kernel, a budget it cannot run: iterations
+            outside 1 to :data:`~mctslab.engine.tree.MAX_VISITS`, seconds not finite and > 0, neither given.
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
-    check_search(game, state, c, iterations, seconds, max_moves, seed, fresh=tree is None)
-    return checked_search(
-        game, state, c=c, iterations=iterations, seconds=seconds, max_moves=max_moves, seed=seed, tree=tree
-    )
+    check_supported(game)  # before the budget, as before anything is compiled: a game without a kernel fails at once
+    return search_budget(game, state, Budget(c, iterations, seconds, max_moves), seed=seed, tree=tree)
 
 
-def check_search(
+def search_budget(
     game: Game,
     state: State,
-    c: float,
-    iterations: int | None,
-    seconds: float | None,
-    max_moves: int | None,
+    budget: Budget,
+    *,
     seed: int,
-    fresh: bool,
-) -> None:
-    """What every compiled search checks first, in one line each (``fresh``: no tree is reused, check ``state``).
+    tree: CompiledTree | None = None,
+    tree_class: type[CompiledTree] = CompiledTree,
+    checked: bool = False,
+    **extra: Any,
+) -> SearchResult:
+    """One compiled search of ``state`` within ``budget`` (the budget in chunks: Ctrl-C stops it within a second).
+
+    Args:
+        game, state, seed, tree: as :func:`search`.
+        budget: the search's :class:`Budget` (checked when it was made).
+        tree_class, extra: the tree of a fresh search and its own arguments (a variant's: MCTS-Solver's
+            :class:`~mctslab.engine.solver.SolverTree`, RAVE's :class:`~mctslab.engine.rave.RaveTree` and ``k``).
+        checked: ``True`` for a caller that has checked the game, state and seed as :func:`check_search`
+            does (an agent: its state once per move by :func:`~mctslab.agents.base.legal_or_raise`);
+            checking them again is a tenth of a short search.
 
     Raises:
-        ValueError: for a game without a kernel (before anything is compiled), a budget the engine cannot run.
-        TypeError: for a budget of the wrong type.
+        ValueError: (one line) for a game without a kernel, a seed outside 32 bits.
+        InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
+    """
+    if not checked:
+        check_search(game, state, (seed,), fresh=tree is None)
+    compiled = kernels()
+    compile_seconds(game, tree_class, **extra)
+    if tree is None:
+        tree = tree_class.for_budget(*_encoded(game, state), budget, **extra)
+    compiled.seed(seed)
+    return SearchResult(tree, tree.run(budget))
+
+
+def check_search(game: Game, state: State, seeds: tuple[int, ...], fresh: bool) -> None:
+    """What every compiled search checks first, in one line each (``fresh``: no tree is reused, check ``state``).
+
+    Its budget was checked when it was made (:class:`Budget`).
+
+    Raises:
+        ValueError: for a game without a kernel (before anything is compiled), a seed outside 32 bits.
+        TypeError: for a seed that is not an integer.
         InvalidStateError, IllegalMoveError: for a state that is not a position of the game, or a finished one.
     """
     check_supported(game)  # before compiling: a game without a kernel fails at once
-    _check_budget(c, iterations, seconds, max_moves, seed)
+    for seed in seeds:
+        validation.integer("seed", seed, low=0, high=2**32 - 1)
     if fresh:
         game.check_state(state)
         if game.is_terminal(state):
             raise IllegalMoveError("no move to search: the game is over")
-
-
-def checked_search(
-    game: Game,
-    state: State,
-    *,
-    c: float,
-    iterations: int | None,
-    seconds: float | None,
-    max_moves: int | None,
-    seed: int,
-    tree: CompiledTree | None = None,
-) -> SearchResult:
-    """:func:`search` for a caller that has checked its arguments as :func:`search` does (an agent: once per move).
-
-    The agent's parameters were checked when it was made and its state by
-    :func:`~mctslab.agents.base.legal_or_raise`; checking them again is a tenth of a short search.
-    """
-    compiled = kernels()
-    compile_seconds(game)
-    if tree is None:
-        rules, root_state = _encoded(game, state)
-        budget = iterations if iterations is not None else 4096
-        tree = CompiledTree(rules, root_state, capacity=CompiledTree.slots_for(rules, budget))
-    compiled.seed(seed)
-    done = tree.run(c, max_moves, iterations, seconds)
-    return SearchResult(tree, done)
 
 
 def random_results(game: Game, state: State, playouts: int, seed: int, max_moves: int | None = None) -> np.ndarray:

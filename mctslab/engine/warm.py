@@ -37,18 +37,19 @@ def warm() -> float:
     from .rave import search_rave
     from .shared_tree import search_leaf_parallel, search_tree_parallel
     from .solver import search as search_solver
-    from .uct import random_results, search
+    from .tree import Budget
+    from .uct import random_results, search_budget
 
     require()
     start = time.perf_counter()
-    budget = {"c": 1.4, "iterations": 16, "seconds": None, "max_moves": None}
+    budget = Budget(c=1.4, iterations=16)
     for game in kernel_games():
         state = game.initial_state()
-        search(game, state, seed=0, **budget)
-        search_solver(game, state, seed=0, **budget)
-        search_rave(game, state, k=250.0, seed=0, **budget)
+        search_budget(game, state, budget, seed=0)
+        search_solver(game, state, budget, seed=0)
+        search_rave(game, state, budget, k=250.0, seed=0)
         for parallel in (search_root_parallel, search_tree_parallel, search_leaf_parallel):
-            parallel(game, state, seeds=(1, 2), **budget)
+            parallel(game, state, budget, seeds=(1, 2))
         random_results(game, state, playouts=2, seed=0)  # the compiled playouts of flat Monte Carlo
         compiled_fault(game, [list(game.legal_moves(state)[:1])])  # check_game's lock step (the replay kernel)
     return time.perf_counter() - start
