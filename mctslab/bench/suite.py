@@ -325,7 +325,7 @@ def run_benchmark(
                 if case.c_runs is not None:
                     if not c_first:
                         c_wall = _time(case.c_runs[0], False)[0]
-                    # what the old generator costs: C on MT19937 and on xorshift64*, seeded alike (other trees: times summed)
+                    # what the old generator costs: C on MT19937 and on xorshift64*, seeded alike (times summed)
                     mt_wall = _time(case.c_runs[1]("mt", 1 + len(c_times[i])), False)[0]
                     xs_wall = _time(case.c_runs[1]("xorshift", 1 + len(c_times[i])), False)[0]
                     c_times[i].append((c_wall, c_wall / wall, mt_wall, xs_wall))
