@@ -13,10 +13,11 @@ The same player, not the same random numbers:
   parent maximises its children's means, as in :class:`~mctslab.agents.uct.Node`), and
   the most visited child played (``final="visits"``; ties: higher mean) or the best mean
   (``final="mean"``);
-* other random numbers: playouts draw from Numba's generator. Each search seeds it with
-  32 bits drawn from the agent's own generator (``agent.rng``, made from its ``seed``),
-  so the same seed gives the same moves, game after game. Numba's generator is one per
-  thread and separate from NumPy's global one; a search runs to completion before
+* other random numbers: playouts draw from the engine's own generator, xorshift64*
+  (:mod:`mctslab.games._jit`). Each search seeds it with 32 bits drawn from the agent's own
+  generator (``agent.rng``, made from its ``seed``), so the same seed gives the same moves,
+  game after game. The engine's generator is one per thread and separate from NumPy's global
+  one; a search runs to completion before
   another starts in the same thread, so searches never share a stream.
   ``tests/test_engine.py`` checks that the two engines choose moves with the same
   frequencies, within sampling error.

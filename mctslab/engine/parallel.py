@@ -11,9 +11,9 @@ The budget is per tree: ``iterations`` iterations in *each* tree (K times the pl
 one search), and ``seconds`` the wall time every tree searches for, as each of the
 paper's threads searches for the whole time of a move.
 
-Reproducible: tree ``k`` seeds Numba's generator with ``seeds[k]``. Numba's generator is
-one per thread (thread-local state in Numba's ``_random.c``; a new thread's is seeded from
-``os.urandom`` on first use), so each thread seeds its own state, inside the thread,
+Reproducible: tree ``k`` seeds the engine's generator with ``seeds[k]``. That generator is
+one per thread (its state kept in Numba's thread-local random state, :mod:`mctslab.games._jit`;
+a new thread's is seeded from ``os.urandom`` on first use), so each thread seeds its own state, inside the thread,
 before its search. Tree ``k`` is then exactly the single-thread search
 :func:`mctslab.engine.search` with ``seed=seeds[k]``, whatever the order in which the
 threads run (``tests/test_parallel_root.py`` compares the sums with K separate searches).
@@ -59,7 +59,7 @@ class ParallelResult:
 
     Attributes:
         trees: the K trees (tree ``k`` searched with ``seeds[k]``).
-        seeds: the seeds of Numba's generator, one per tree.
+        seeds: the seeds of the engine's generator, one per tree.
         moves: every move some tree created at its root, ascending.
         visits: per move, the visits summed over the trees.
         wins: per move, the rewards (1 win, 0.5 draw) summed over the trees.

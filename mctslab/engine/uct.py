@@ -132,7 +132,7 @@ def search(
     Args:
         game, state: the position (checked with :meth:`~mctslab.games.base.Game.check_state`; not over).
         c, iterations, seconds, max_moves: as :class:`mctslab.agents.uct.UCT` (see :class:`Budget`).
-        seed: seeds Numba's generator for this search (the agent draws it from its own).
+        seed: seeds the engine's generator for this search (the agent draws it from its own).
         tree: a tree whose :attr:`CompiledTree.root` is already ``state`` (tree reuse), or
             ``None`` for a fresh one.
 
