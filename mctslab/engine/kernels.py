@@ -179,6 +179,19 @@ def _beta(betas, k, n):
 
 
 @njit(cache=CACHE, inline="always")
+def _back_up_slot(slot, result, player, visits, wins2, mean, isq, roots):
+    """UCT's backup at one slot: a visit, the playout's half points for ``player`` (who made the slot's move; win 2,
+    draw 1), then ``mean`` and ``isq`` from the new counts (:func:`_iterations` and :func:`_rave_backup`)."""
+    visits[slot] += 1
+    if result == player:
+        wins2[slot] += 2
+    elif result == DRAWN:
+        wins2[slot] += 1
+    mean[slot] = wins2[slot] / (2.0 * visits[slot])
+    isq[slot] = _inv_sqrt(roots, visits[slot])
+
+
+@njit(cache=CACHE, inline="always")
 def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, mix, played,
                  roots, betas, k):  # fmt: skip
     # From the leaf up: the node's own statistics (as uct), then AMAF for each created child whose
@@ -188,13 +201,7 @@ def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, 
     for d in range(depth, -1, -1):
         slot = _ix(path[_ix(d)])
         player = (mover0 + d + 1) & 1  # who made the slot's move; its children's moves are the other player's
-        visits[slot] += 1
-        if result == player:
-            wins2[slot] += 2
-        elif result == DRAWN:
-            wins2[slot] += 1
-        mean[slot] = wins2[slot] / (2.0 * visits[slot])
-        isq[slot] = _inv_sqrt(roots, visits[slot])
+        _back_up_slot(slot, result, player, visits, wins2, mean, isq, roots)
         f = first[slot]
         if f >= 0:
             mover = _ix(1 - player)
@@ -848,13 +855,7 @@ def _iterations(
             for d in range(depth + 1):
                 slot = _ix(path[_ix(d)])
                 player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
-                visits[slot] += 1
-                if result == player:
-                    wins2[slot] += 2
-                elif result == DRAWN:
-                    wins2[slot] += 1
-                mean[slot] = wins2[slot] / (2.0 * visits[slot])
-                isq[slot] = _inv_sqrt(roots, visits[slot])
+                _back_up_slot(slot, result, player, visits, wins2, mean, isq, roots)
             if mode == SOLVER:
                 for d in range(depth - 1, -1, -1):  # the proofs, from the leaf's parent up, while they hold
                     if not _solver_prove(first, nlegal, nexp, proven, path[_ix(d)]):
