@@ -571,7 +571,11 @@ CLAIM = 16
 # uct_tree keeps its own loop (its selection is _select's, TREE): joined to _iterations as a fifth mode, every
 # kernel of that loop typed and compiled the shared tree's atomics and locked expansion too (Numba types every
 # branch before the compiler drops the dead ones), and `python -m mctslab.engine.warm` from an empty cache took
-# 329 s of CPU instead of 220 to 228 s (two runs; issue 39, 2026-11-30).
+# 329 s of CPU instead of 220 to 228 s (two runs; issue 39, 2026-11-30). Measured since (branch wt-loop-joined):
+# the branches of other modes are pruned before typing (no atomics in uct's types); the cost is Numba copying
+# the inlined IR (inline_ir deep-copies a callee twice) of every mode's steps. A loop made per mode (a closure on
+# the mode, so pruning precedes the steps' inlining) made the warm-up neutral (259 s vs 264 s, run side by side)
+# but plain UCT ran 0.51-0.53 of C on tic-tac-toe and 0.68-0.73 on Connect Four (0.86-0.91 and 0.90-0.96 here).
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def uct_tree(
