@@ -178,6 +178,19 @@ def _beta(betas, k, n):
 
 
 @njit(cache=CACHE, inline="always")
+def _back_up_slot(slot, result, player, visits, wins2, mean, isq, roots):
+    """UCT's backup at one slot: a visit, the playout's half points for ``player`` (who made the slot's move; win 2,
+    draw 1), then ``mean`` and ``isq`` from the new counts (:func:`_iterations` and :func:`_rave_backup`)."""
+    visits[slot] += 1
+    if result == player:
+        wins2[slot] += 2
+    elif result == DRAWN:
+        wins2[slot] += 1
+    mean[slot] = wins2[slot] / (2.0 * visits[slot])
+    isq[slot] = _inv_sqrt(roots, visits[slot])
+
+
+@njit(cache=CACHE, inline="always")
 def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, mean, isq, amv, amw2, mix, played,
                  roots, betas, k):  # fmt: skip
     # From the leaf up: the node's own statistics (as uct), then AMAF for each created child whose
@@ -187,13 +200,7 @@ def _rave_backup(mover0, depth, result, path, move, first, nexp, visits, wins2, 
     for d in range(depth, -1, -1):
         slot = _ix(path[_ix(d)])
         player = (mover0 + d + 1) & 1  # who made the slot's move; its children's moves are the other player's
-        visits[slot] += 1
-        if result == player:
-            wins2[slot] += 2
-        elif result == DRAWN:
-            wins2[slot] += 1
-        mean[slot] = wins2[slot] / (2.0 * visits[slot])
-        isq[slot] = _inv_sqrt(roots, visits[slot])
+        _back_up_slot(slot, result, player, visits, wins2, mean, isq, roots)
         f = first[slot]
         if f >= 0:
             mover = _ix(1 - player)
@@ -563,7 +570,11 @@ CLAIM = 16
 # uct_tree keeps its own loop (its selection is _select's, TREE): joined to _iterations as a fifth mode, every
 # kernel of that loop typed and compiled the shared tree's atomics and locked expansion too (Numba types every
 # branch before the compiler drops the dead ones), and `python -m mctslab.engine.warm` from an empty cache took
-# 329 s of CPU instead of 220 to 228 s (two runs; issue 39, 2026-11-30).
+# 329 s of CPU instead of 220 to 228 s (two runs; issue 39, 2026-11-30). Measured since (branch wt-loop-joined):
+# the branches of other modes are pruned before typing (no atomics in uct's types); the cost is Numba copying
+# the inlined IR (inline_ir deep-copies a callee twice) of every mode's steps. A loop made per mode (a closure on
+# the mode, so pruning precedes the steps' inlining) made the warm-up neutral (259 s vs 264 s, run side by side)
+# but plain UCT ran 0.51-0.53 of C on tic-tac-toe and 0.68-0.73 on Connect Four (0.86-0.91 and 0.90-0.96 here).
 # fmt: off
 @njit(cache=CACHE, nogil=True)
 def uct_tree(
@@ -847,13 +858,7 @@ def _iterations(
             for d in range(depth + 1):
                 slot = _ix(path[_ix(d)])
                 player = (mover0 + d + 1) & 1  # who made the slot's move (the root: the opponent)
-                visits[slot] += 1
-                if result == player:
-                    wins2[slot] += 2
-                elif result == DRAWN:
-                    wins2[slot] += 1
-                mean[slot] = wins2[slot] / (2.0 * visits[slot])
-                isq[slot] = _inv_sqrt(roots, visits[slot])
+                _back_up_slot(slot, result, player, visits, wins2, mean, isq, roots)
             if mode == SOLVER:
                 for d in range(depth - 1, -1, -1):  # the proofs, from the leaf's parent up, while they hold
                     if not _solver_prove(first, nlegal, nexp, proven, path[_ix(d)]):
