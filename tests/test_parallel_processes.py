@@ -45,6 +45,21 @@ def test_the_summed_root_is_k_separate_seeded_searches_summed(spec, its):
     assert analysis.move == max(sorted(visits), key=lambda m: (visits[m], wins[m] / visits[m]))
 
 
+def test_a_node_class_s_own_statistics_are_summed_too():
+    """UCB1-Tuned's squared rewards (``TunedNode.SUMMED``) reach the summed root, each the K searches' sum."""
+    game = make_game("tictactoe")
+    state = game.apply(game.initial_state(), 4)
+    k = 2
+    analysis = make_agent(f"tuned:iterations=120,threads={k}", seed=5).analyse(game, state)
+    squares: dict[int, float] = {}
+    for seed in _seeds(5, k):
+        for ch in make_agent("tuned:iterations=120", seed=seed).search(game, state).children:
+            squares[ch.move] = squares.get(ch.move, 0.0) + ch.squares
+    assert type(analysis.root).__name__ == "TunedNode"
+    assert {ch.move: ch.squares for ch in analysis.root.children} == squares  # sums of quarters: exact
+    assert all(s.exploration is not None for s in analysis.stats)
+
+
 def test_seeded_results_repeat_and_the_seed_matters():
     game = make_game("connect4")
     state = game.initial_state()

@@ -240,8 +240,11 @@ class _Counts(NamedTuple):
     mean: float
 
 
-def merged_root(game: Game, state: State, result: ParallelResult | Any) -> Node:
+def merged_root(game: Game, state: State, result: ParallelResult | Any, node_class: type[Node] = Node) -> Node:
     """The K trees' roots as one :class:`Node` of one level: per move, the summed visits and wins.
+
+    ``node_class``: the nodes to make, a :class:`Node` subclass whose other summed statistics
+    (its ``SUMMED`` names, e.g. UCB1-Tuned's ``squares``) ``result.extras`` holds, in that order.
 
     ``result``: a :class:`~mctslab.engine.ParallelResult`, or any object with its
     ``moves``, ``visits``, ``wins``, ``root_visits`` and ``root_wins`` (root parallelism
@@ -251,14 +254,17 @@ def merged_root(game: Game, state: State, result: ParallelResult | Any) -> Node:
     order); their ``untried`` is ``None`` (the trees below them are in ``result.trees``).
     """
     mover = game.to_move(state)
-    root = Node(state, 1 - mover)
+    root = node_class(state, 1 - mover)
     root.visits, root.wins = result.root_visits, result.root_wins
     root.mean = root.wins / root.visits
     root.inv_sqrt = 1 / sqrt(root.visits)
     kids = []
-    for move, visits, wins in zip(result.moves, result.visits, result.wins, strict=True):
-        child = Node(game.apply(state, move), mover, move, root)
+    extras = getattr(result, "extras", ())
+    for i, (move, visits, wins) in enumerate(zip(result.moves, result.visits, result.wins, strict=True)):
+        child = node_class(game.apply(state, move), mover, move, root)
         child.visits, child.wins = visits, wins
+        for name, values in zip(getattr(node_class, "SUMMED", ()), extras, strict=False):
+            setattr(child, name, values[i])
         child.mean = wins / visits if visits else 0.5
         child.inv_sqrt = 1 / sqrt(visits) if visits else inf
         kids.append(child)

@@ -37,6 +37,7 @@ from ..games import make_game
 from ..games.base import Game, State
 from ..lifetime import die_with_parent
 from .base import Analysis, legal_or_raise
+from .node import Node
 from .registry import make_agent
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ class RootSums:
         root_visits, root_wins: the roots' visits and rewards (for the player who moved to the root) summed.
         done: iterations run, over all searches.
         max_depth: the deepest node of any search, in plies below the root.
+        extras: per move, the node class's other summed statistics (``SUMMED``), in its order; empty when none.
     """
 
     seeds: tuple[int, ...]
@@ -66,6 +68,7 @@ class RootSums:
     root_wins: float
     done: int
     max_depth: int
+    extras: tuple[list[float], ...] = ()
 
 
 def single_values(agent: Searcher) -> dict[str, Any]:
@@ -84,8 +87,9 @@ def single_spec(agent: Searcher) -> str:
 
 def one_root(
     game_spec: str, state: State, agent: str | tuple[type, dict[str, Any]], seed: int
-) -> tuple[dict[int, tuple[int, float]], tuple]:
-    """One seeded search (in a worker process): per root child ``move: (visits, wins)``, and
+) -> tuple[dict[int, tuple], tuple]:
+    """One seeded search (in a worker process): per root child ``move: (visits, wins)``, then the child's
+    other summed statistics when its node class names some (``SUMMED``, e.g. UCB1-Tuned's ``squares``), and
     ``(root visits, root wins, iterations, max depth)``.
 
     ``agent``: a spec, or ``(agent class, parameters)`` (the class travels by reference, so an
@@ -95,7 +99,8 @@ def one_root(
     made = make_agent(agent, seed=seed) if isinstance(agent, str) else agent[0](**agent[1], seed=seed)
     analysis = made.analyse(game, state)
     root = analysis.root
-    children = {ch.move: (ch.visits, ch.wins) for ch in root.children}
+    summed = getattr(type(root), "SUMMED", ())
+    children = {ch.move: (ch.visits, ch.wins, *(getattr(ch, name) for name in summed)) for ch in root.children}
     return children, (root.visits, root.wins, analysis.iterations, analysis.max_depth)
 
 
@@ -186,10 +191,12 @@ def search_in_processes(
     found = _run([(game.spec, state, agent_spec, seed) for seed in seeds])
     visits: dict[int, int] = {}
     wins: dict[int, float] = {}
+    extras: dict[int, list[float]] = {}
     for children, _ in found:  # in seed order: the same float sums every run
-        for move, (v, w) in children.items():
+        for move, (v, w, *more) in children.items():
             visits[move] = visits.get(move, 0) + v
             wins[move] = wins.get(move, 0.0) + w
+            extras[move] = [a + b for a, b in zip(extras.get(move, [0.0] * len(more)), more, strict=True)]
     moves = sorted(visits)
     return RootSums(
         seeds=tuple(seeds),
@@ -200,6 +207,7 @@ def search_in_processes(
         root_wins=sum(r[1] for _, r in found),
         done=sum(r[2] for _, r in found),
         max_depth=max(r[3] for _, r in found),
+        extras=tuple([extras[m][k] for m in moves] for k in range(len(extras[moves[0]]) if moves else 0)),
     )
 
 
@@ -219,7 +227,7 @@ def analyse_in_processes(agent: Searcher, game: Game, state: State) -> Analysis:
     legal_or_raise(game, state)
     seeds = tuple(agent.rng.getrandbits(32) for _ in range(agent.threads))
     sums = search_in_processes(game, state, (type(agent), single_values(agent)), seeds)
-    root = merged_root(game, state, sums)
+    root = merged_root(game, state, sums, agent.node_class if getattr(agent.node_class, "SUMMED", ()) else Node)
     return Analysis(
         agent.final_move(root),
         agent.move_stats(root),

@@ -126,23 +126,23 @@ def _apply(rules, prm, tab, st, move):  # noqa: ANN001, ANN202
     return None
 
 
+def borrowed_view(context, builder, signature, args):  # noqa: ANN001, ANN201
+    """Codegen of a view of ``args[0]`` (typed ``signature.return_type``) that holds no reference (a null meminfo)."""
+    source = context.make_array(signature.args[0])(context, builder, value=args[0])
+    view = context.make_array(signature.return_type)(context, builder)
+    context.populate_array(
+        view, data=source.data, shape=source.shape, strides=source.strides, itemsize=source.itemsize, meminfo=None
+    )
+    return view._getvalue()
+
+
 @intrinsic
 def _writable(typingctx, array):  # noqa: ANN001, ANN202
     """A view of ``array`` typed writable, holding no reference: the empty table a rollout that marks nothing gets
     (a constant, so read-only to Numba; never written: ``mark`` is False), typed as a table it could mark."""
     if not isinstance(array, types.Array):
         return None
-    writable = array.copy(readonly=False)
-
-    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
-        source = context.make_array(signature.args[0])(context, builder, value=args[0])
-        view = context.make_array(signature.return_type)(context, builder)
-        context.populate_array(
-            view, data=source.data, shape=source.shape, strides=source.strides, itemsize=source.itemsize, meminfo=None
-        )
-        return view._getvalue()
-
-    return writable(array), codegen
+    return array.copy(readonly=False)(array), borrowed_view
 
 
 @overload(game_rollout, inline="always")

@@ -46,7 +46,7 @@ from numba.core.extending import intrinsic
 from ..games._jit import ix as _ix
 from ..games._jit import rand as _random
 from ..games._jit import seed as _seed_thread
-from .game_rules import _writable, game_apply, game_legal, game_rollout
+from .game_rules import _writable, borrowed_view, game_apply, game_legal, game_rollout
 
 
 def _probe():  # pragma: no cover - never called: asking Numba to cache it finds a cache directory or not
@@ -80,16 +80,7 @@ def _borrow(typingctx, array):
     part of a ply's cost in the kernels); a borrowed view makes those counts no-ops. Only
     for arrays that outlive the whole call: the kernels' arguments, never an array they make.
     """
-
-    def codegen(context, builder, signature, args):
-        source = context.make_array(signature.args[0])(context, builder, value=args[0])
-        view = context.make_array(signature.return_type)(context, builder)
-        context.populate_array(
-            view, data=source.data, shape=source.shape, strides=source.strides, itemsize=source.itemsize, meminfo=None
-        )
-        return view._getvalue()
-
-    return array(array), codegen
+    return array(array), borrowed_view
 
 
 SCRATCH = 416
