@@ -243,8 +243,8 @@ class _Counts(NamedTuple):
 def merged_root(game: Game, state: State, result: ParallelResult | Any, node_class: type[Node] = Node) -> Node:
     """The K trees' roots as one :class:`Node` of one level: per move, the summed visits and wins.
 
-    ``node_class``: the nodes to make, a :class:`Node` subclass whose other summed statistics
-    (its ``SUMMED`` names, e.g. UCB1-Tuned's ``squares``) ``result.extras`` holds, in that order.
+    ``node_class``: the nodes to make; when it names other summed statistics (``SUMMED``, e.g.
+    UCB1-Tuned's ``squares``), ``result.extras`` holds them per move, in that order.
 
     ``result``: a :class:`~mctslab.engine.ParallelResult`, or any object with its
     ``moves``, ``visits``, ``wins``, ``root_visits`` and ``root_wins`` (root parallelism
@@ -259,12 +259,12 @@ def merged_root(game: Game, state: State, result: ParallelResult | Any, node_cla
     root.mean = root.wins / root.visits
     root.inv_sqrt = 1 / sqrt(root.visits)
     kids = []
-    extras = getattr(result, "extras", ())
-    for i, (move, visits, wins) in enumerate(zip(result.moves, result.visits, result.wins, strict=True)):
+    extras = getattr(result, "extras", None) or [()] * len(result.moves)
+    for move, visits, wins, more in zip(result.moves, result.visits, result.wins, extras, strict=True):
         child = node_class(game.apply(state, move), mover, move, root)
         child.visits, child.wins = visits, wins
-        for name, values in zip(getattr(node_class, "SUMMED", ()), extras, strict=False):
-            setattr(child, name, values[i])
+        for name, value in zip(getattr(node_class, "SUMMED", ()), more, strict=False):
+            setattr(child, name, value)
         child.mean = wins / visits if visits else 0.5
         child.inv_sqrt = 1 / sqrt(visits) if visits else inf
         kids.append(child)

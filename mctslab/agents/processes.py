@@ -57,7 +57,7 @@ class RootSums:
         root_visits, root_wins: the roots' visits and rewards (for the player who moved to the root) summed.
         done: iterations run, over all searches.
         max_depth: the deepest node of any search, in plies below the root.
-        extras: per move, the node class's other summed statistics (``SUMMED``), in its order; empty when none.
+        extras: per move, the node class's other summed statistics (its ``SUMMED``, in that order); empty when none.
     """
 
     seeds: tuple[int, ...]
@@ -68,7 +68,7 @@ class RootSums:
     root_wins: float
     done: int
     max_depth: int
-    extras: tuple[list[float], ...] = ()
+    extras: list[tuple[float, ...]] | None = None
 
 
 def single_values(agent: Searcher) -> dict[str, Any]:
@@ -191,12 +191,12 @@ def search_in_processes(
     found = _run([(game.spec, state, agent_spec, seed) for seed in seeds])
     visits: dict[int, int] = {}
     wins: dict[int, float] = {}
-    extras: dict[int, list[float]] = {}
+    extras: dict[int, tuple[float, ...]] = {}
     for children, _ in found:  # in seed order: the same float sums every run
         for move, (v, w, *more) in children.items():
             visits[move] = visits.get(move, 0) + v
             wins[move] = wins.get(move, 0.0) + w
-            extras[move] = [a + b for a, b in zip(extras.get(move, [0.0] * len(more)), more, strict=True)]
+            extras[move] = tuple(a + b for a, b in zip(extras.get(move, (0.0,) * len(more)), more, strict=True))
     moves = sorted(visits)
     return RootSums(
         seeds=tuple(seeds),
@@ -207,7 +207,7 @@ def search_in_processes(
         root_wins=sum(r[1] for _, r in found),
         done=sum(r[2] for _, r in found),
         max_depth=max(r[3] for _, r in found),
-        extras=tuple([extras[m][k] for m in moves] for k in range(len(extras[moves[0]]) if moves else 0)),
+        extras=[extras[m] for m in moves],
     )
 
 
